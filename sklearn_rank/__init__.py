@@ -1,0 +1,39 @@
+"""sklearn_rank: ranking and recommendation metrics, per query group, for scikit-learn."""
+
+from ._evaluate import evaluate
+from ._inputs import query_ids
+from ._registry import get_metric_names
+from .metrics import (
+    average_relative_position,
+    cg_score,
+    dcg_score,
+    f1_at_k_score,
+    hit_rate_score,
+    kendall_tau_score,
+    mean_average_precision_score,
+    mean_reciprocal_rank_score,
+    ndcg_score,
+    precision_at_k_score,
+    ranking_auc_score,
+    recall_at_k_score,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "average_relative_position",
+    "cg_score",
+    "dcg_score",
+    "evaluate",
+    "f1_at_k_score",
+    "get_metric_names",
+    "hit_rate_score",
+    "kendall_tau_score",
+    "mean_average_precision_score",
+    "mean_reciprocal_rank_score",
+    "ndcg_score",
+    "precision_at_k_score",
+    "query_ids",
+    "ranking_auc_score",
+    "recall_at_k_score",
+]

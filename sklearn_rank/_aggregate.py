@@ -1,0 +1,73 @@
+"""The one aggregator: per-query values -> the no_relevant convention -> weighted mean."""
+
+import numpy as np
+
+from ._validation import _as_float_array, _check_finite
+
+
+def _query_weights(sample_weight, queries):
+    """Per-query weights from ``sample_weight`` (per query, or per row in long format)."""
+    if sample_weight is None:
+        return None
+    weights = _as_float_array("sample_weight", sample_weight)
+    if weights.ndim != 1:
+        raise ValueError(f"sample_weight must be 1-D; got shape {weights.shape}.")
+    _check_finite("sample_weight", weights)
+    if (weights < 0).any():
+        raise ValueError(
+            f"sample_weight must be non-negative; got {weights[weights < 0][0]!r}."
+        )
+    n_queries, n_rows = queries.n_queries, queries.n_rows
+    if weights.size == n_queries:
+        per_query = weights
+    elif n_rows is not None and weights.size == n_rows:
+        codes = queries.codes
+        low = np.full(n_queries, np.inf)
+        high = np.full(n_queries, -np.inf)
+        np.minimum.at(low, codes, weights)
+        np.maximum.at(high, codes, weights)
+        if (low != high).any():
+            query = int(np.flatnonzero(low != high)[0])
+            raise ValueError(
+                "sample_weight given per row must be constant within each query "
+                f"(it weights whole queries); query number {query} has weights from "
+                f"{low[query]!r} to {high[query]!r}."
+            )
+        per_query = low
+    else:
+        lengths = f"{n_queries} (one per query)"
+        if n_rows is not None:
+            lengths += f" or {n_rows} (one per row)"
+        raise ValueError(f"sample_weight must have length {lengths}; got {weights.size}.")
+    if not per_query.any():
+        raise ValueError("sample_weight must not be all zero.")
+    return per_query
+
+
+def _aggregate(values, has_relevant, no_relevant, weights, per_query, name):
+    """Apply ``no_relevant`` to queries without a relevant item, then average."""
+    missing = ~has_relevant
+    if missing.any():
+        if no_relevant == "error":
+            first = int(np.flatnonzero(missing)[0])
+            raise ValueError(
+                f"{name}: {int(missing.sum())} queries have no relevant item (the first is "
+                f"query number {first}) and no_relevant='error'; pass no_relevant=0.0, 1.0 "
+                "or 'skip' to score them."
+            )
+        values = values.copy()
+        values[missing] = np.nan if no_relevant == "skip" else no_relevant
+    if per_query:
+        return values
+    kept = ~np.isnan(values)
+    if not kept.any():
+        raise ValueError(
+            f"{name}: every query was skipped (no query has a relevant item and "
+            "no_relevant='skip'), so there is no mean."
+        )
+    kept_weights = None if weights is None else weights[kept]
+    if kept_weights is not None and not kept_weights.any():
+        raise ValueError(
+            f"{name}: the queries left after no_relevant='skip' all have sample_weight 0."
+        )
+    return float(np.average(values[kept], weights=kept_weights))

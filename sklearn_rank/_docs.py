@@ -1,0 +1,92 @@
+"""Parameter descriptions shared by every public docstring, written once.
+
+`_fill_doc` substitutes ``{name}`` placeholders in a docstring with the entries below,
+indented to the docstring's level, so every function documents a convention identically.
+"""
+
+import textwrap
+
+_PARAMETERS = {
+    "y_true": """\
+y_true : array-like of shape (n_queries, n_items), or (n_rows,) with groups, or list
+    True relevance (gain) of each item: binary or graded, non-negative. A 2-D array is one
+    query per row; a 1-D array needs ``groups``. A list of sets (relevant item ids) or of
+    dicts (item id -> relevance), one per query, goes with ranked lists in ``y_score``;
+    judged items that were never ranked still count as relevant items.""",
+    "y_score": """\
+y_score : array-like of the same shape as y_true, or list
+    Predicted scores, higher ranks first. With list ``y_true``: per query a sequence of
+    item ids in rank order (best first), or a dict item id -> score.""",
+    "k": """\
+k : int or None, default=None
+    Cut-off: only the top ``k`` positions count. None uses the whole list. A ``k`` larger
+    than a query's list means the whole list (see ``short_lists`` for Precision@k).""",
+    "k_auc": """\
+k : int or None, default=None
+    None gives the full ranking AUC over all candidates. An integer gives Hivemall's top-k
+    form: only pairs of items both inside the top ``k`` count, 0.5 where there is no pair.""",
+    "groups": """\
+groups : array-like of shape (n_rows,), default=None
+    Query id of every row, for 1-D ``y_true`` / ``y_score`` (long format): numbers or
+    strings, rows of a query need not be contiguous. Must be None for 2-D or list input.""",
+    "sample_weight": """\
+sample_weight : array-like of shape (n_queries,) or (n_rows,), default=None
+    Weight of each query in the mean. In long format it may also be given per row, constant
+    within each query. Non-negative, not all zero.""",
+    "ties": """\
+ties : {"average", "stable"}, default="average"
+    "average": the exact expected value over all orderings of items with equal scores
+    (McSherry & Najork, 2008), as scikit-learn does for DCG/NDCG. "stable": ties broken by
+    input order (column order, row order, or list order).""",
+    "gain": """\
+gain : {"linear", "exponential"}, default="linear"
+    Gain of relevance ``rel``: ``rel`` (scikit-learn, trec_eval) or ``2**rel - 1``
+    (Burges et al.; LightGBM, XGBoost, Hivemall).""",
+    "relevance_threshold": """\
+relevance_threshold : float or None, default=None
+    An item is relevant when ``rel >= relevance_threshold``; None means ``rel > 0``.""",
+    "short_lists": """\
+short_lists : {"k", "length"}, default="k"
+    Denominator of Precision@k for a query with fewer than k candidates: "k" (trec_eval,
+    Spark: as if the list were padded with non-relevant items) or "length" (Hivemall).""",
+    "ap_denominator": """\
+ap_denominator : {"relevant", "min_k", "hits"}, default="relevant"
+    What the sum of precisions at relevant positions is divided by: the number of relevant
+    items R (trec_eval, Hivemall), min(k, R) (LightGBM, XGBoost, Spark's MAP@k), or the
+    number of relevant items in the top k (torchmetrics).""",
+    "no_relevant": """\
+no_relevant : float, "skip" or "error", default=0.0
+    Value of a query with no relevant item (for graded metrics: no positive gain). "skip"
+    leaves such queries out of the mean (NaN in per-query output); "error" raises.""",
+    "no_relevant_arp": """\
+no_relevant : float, "skip" or "error", default="skip"
+    Value of a query with no relevant candidate. The default leaves it out of the mean:
+    0 would be the best possible score for this lower-is-better metric.""",
+    "per_query": """\
+per_query : bool, default=False
+    Return one value per query instead of the mean: row order for 2-D input, list order for
+    lists, and for long format the order of ``query_ids(groups)`` (first appearance).""",
+    "log_base": """\
+log_base : float, default=2
+    Base of the logarithm in the discount (as scikit-learn's ``dcg_score``).""",
+}
+
+_RETURNS = """\
+score : float or ndarray of shape (n_queries,)
+    The (weighted) mean over queries, or the per-query values with ``per_query=True``."""
+
+
+def _fill_doc(function):
+    """Replace ``{name}`` placeholders in the docstring with the shared descriptions."""
+    doc = function.__doc__
+    texts = dict(_PARAMETERS, returns=_RETURNS)
+    lines = []
+    for line in doc.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("{") and stripped.endswith("}") and stripped[1:-1] in texts:
+            indent = line[: len(line) - len(line.lstrip())]
+            lines.append(textwrap.indent(texts[stripped[1:-1]], indent))
+        else:
+            lines.append(line)
+    function.__doc__ = "\n".join(lines)
+    return function

@@ -1,0 +1,125 @@
+"""The one registry of metrics: evaluate, the public functions, tests and docs read it."""
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from . import _reductions
+
+
+@dataclass(frozen=True)
+class _Metric:
+    name: str
+    function: str  # public function name in sklearn_rank
+    reduce: Callable
+    summary: str
+    takes_k: bool = True
+    conventions: tuple = ()  # convention parameters beyond ties / no_relevant
+    greater_is_better: bool = True
+    value_range: str = "[0, 1]"
+    best: float | None = 1.0
+    negative_relevance: bool = False  # accepts negative y_true (linear gain only)
+    no_relevant_default: object = 0.0
+
+
+_THRESHOLD = ("relevance_threshold",)
+
+METRICS = {
+    m.name: m
+    for m in (
+        _Metric("precision", "precision_at_k_score", _reductions.precision,
+                "hits in the top k / k", conventions=_THRESHOLD + ("short_lists",)),
+        _Metric("recall", "recall_at_k_score", _reductions.recall,
+                "hits in the top k / number of relevant items", conventions=_THRESHOLD),
+        _Metric("f1", "f1_at_k_score", _reductions.f1,
+                "per-query harmonic mean of Precision@k and Recall@k",
+                conventions=_THRESHOLD + ("short_lists",)),
+        _Metric("hit_rate", "hit_rate_score", _reductions.hit_rate,
+                "1 if a relevant item is in the top k (1-call@k)", conventions=_THRESHOLD),
+        _Metric("mrr", "mean_reciprocal_rank_score", _reductions.reciprocal_rank,
+                "1 / rank of the first relevant item (0 if none in the top k)",
+                conventions=_THRESHOLD),
+        _Metric("map", "mean_average_precision_score", _reductions.average_precision,
+                "mean of Precision@rank over relevant items ranked in the top k, / denominator",
+                conventions=_THRESHOLD + ("ap_denominator",)),
+        _Metric("cg", "cg_score", _reductions.cumulative_gain,
+                "sum of gains in the top k", conventions=("gain",),
+                value_range="[0, inf)", best=None, negative_relevance=True),
+        _Metric("dcg", "dcg_score", _reductions.discounted_cumulative_gain,
+                "sum of gain / log2(position + 1) over the top k",
+                conventions=("gain", "log_base"), value_range="[0, inf)", best=None,
+                negative_relevance=True),
+        _Metric("ndcg", "ndcg_score", _reductions.normalized_dcg,
+                "DCG@k / DCG@k of the ideal ordering of all judged items",
+                conventions=("gain",)),
+        _Metric("auc", "ranking_auc_score", _reductions.ranking_auc,
+                "share of (relevant, non-relevant) pairs ranked in the right order; "
+                "with @k only pairs inside the top k (Hivemall)", conventions=_THRESHOLD),
+        _Metric("arp", "average_relative_position", _reductions.average_relative_position,
+                "mean position of the relevant items / number of candidates (lower is better)",
+                takes_k=False, conventions=_THRESHOLD, greater_is_better=False,
+                value_range="(0, 1]", best=None, no_relevant_default="skip"),
+        _Metric("kendall_tau", "kendall_tau_score", _reductions.kendall_tau,
+                "Kendall tau-b between the ranking and the relevance",
+                takes_k=False, value_range="[-1, 1]", negative_relevance=True),
+    )
+}
+
+_NAME = re.compile(r"^([a-z_0-9]+?)(?:@([0-9]+))?$")
+
+
+def get_metric_names():
+    """Names accepted by `evaluate`, with ``@K`` where a cut-off applies.
+
+    Returns
+    -------
+    names : list of str
+        Sorted metric names; ``K`` stands for any positive integer.
+
+    Examples
+    --------
+    >>> from sklearn_rank import get_metric_names
+    >>> "ndcg@K" in get_metric_names()
+    True
+    """
+    names = []
+    for metric in METRICS.values():
+        names.append(metric.name)
+        if metric.takes_k:
+            names.append(metric.name + "@K")
+    return sorted(names)
+
+
+def _parse_name(name):
+    """'ndcg@10' -> (registry entry, 10); 'map' -> (entry, None)."""
+    if not isinstance(name, str):
+        raise ValueError(f"metric names must be strings such as 'ndcg@10'; got {name!r}.")
+    match = _NAME.match(name.strip())
+    metric = METRICS.get(match.group(1)) if match else None
+    if metric is None:
+        raise ValueError(
+            f"Unknown metric name {name!r}. Known names: {', '.join(get_metric_names())} "
+            "(K a positive integer)."
+        )
+    k = match.group(2)
+    if k is not None and not metric.takes_k:
+        raise ValueError(f"Metric {metric.name!r} takes no cut-off; got {name!r}.")
+    if k is not None and int(k) <= 0:
+        raise ValueError(f"The cut-off in {name!r} must be a positive integer.")
+    return metric, None if k is None else int(k)
+
+
+def _markdown_table():
+    """The metric table of docs/metrics.md, generated from the registry."""
+    rows = [
+        "| name | function | per query | range | better | conventions |",
+        "|---|---|---|---|---|---|",
+    ]
+    for metric in METRICS.values():
+        name = f"`{metric.name}`" + (f", `{metric.name}@K`" if metric.takes_k else "")
+        conventions = ", ".join(f"`{c}`" for c in ("ties",) + metric.conventions + ("no_relevant",))
+        rows.append(
+            f"| {name} | `{metric.function}` | {metric.summary} | {metric.value_range} | "
+            f"{'higher' if metric.greater_is_better else 'lower'} | {conventions} |"
+        )
+    return "\n".join(rows) + "\n"

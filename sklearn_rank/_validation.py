@@ -1,0 +1,109 @@
+"""Up-front validation of convention parameters.
+
+Every public entry point calls these before touching data, so a bad value is reported
+with the parameter's name and the value, never as an error from deep inside numpy.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+
+TIES = ("average", "stable")
+GAINS = ("linear", "exponential")
+AP_DENOMINATORS = ("relevant", "min_k", "hits")
+SHORT_LISTS = ("k", "length")
+NO_RELEVANT_WORDS = ("skip", "error")
+
+
+def _check_choice(name, value, choices):
+    if not isinstance(value, str) or value not in choices:
+        allowed = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be one of {allowed}; got {value!r}.")
+    return value
+
+
+def _check_k(k, name="k"):
+    """Return k as a Python int, or None; reject 0, negatives, floats and bools."""
+    if k is None:
+        return None
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, Integral):
+        raise ValueError(f"{name} must be a positive integer or None; got {k!r}.")
+    if k <= 0:
+        raise ValueError(f"{name} must be a positive integer or None; got {k!r}.")
+    return int(k)
+
+
+def _check_no_relevant(value):
+    """A finite number, 'skip' or 'error'."""
+    if isinstance(value, str):
+        return _check_choice("no_relevant", value, NO_RELEVANT_WORDS)
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real) or not np.isfinite(value):
+        raise ValueError(
+            f"no_relevant must be a finite number, 'skip' or 'error'; got {value!r}."
+        )
+    return float(value)
+
+
+def _check_threshold(value):
+    """None (relevant means rel > 0) or a positive finite number."""
+    if value is None:
+        return None
+    if (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, Real)
+        or not np.isfinite(value)
+        or value <= 0
+    ):
+        raise ValueError(
+            f"relevance_threshold must be None or a positive finite number; got {value!r}."
+        )
+    return float(value)
+
+
+def _check_log_base(value):
+    if (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, Real)
+        or not np.isfinite(value)
+        or value <= 1
+    ):
+        raise ValueError(f"log_base must be a finite number greater than 1; got {value!r}.")
+    return float(value)
+
+
+def _check_per_query(value):
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"per_query must be True or False; got {value!r}.")
+    return bool(value)
+
+
+def _check_finite(name, array):
+    """Reject NaN and infinities, naming the parameter and the first bad position."""
+    if array.size and not np.isfinite(array).all():
+        bad = np.flatnonzero(~np.isfinite(array.ravel()))[0]
+        index = np.unravel_index(bad, array.shape)
+        where = index[0] if len(index) == 1 else tuple(int(i) for i in index)
+        raise ValueError(
+            f"{name} must contain only finite numbers; got {array.ravel()[bad]!r} at index {where}."
+        )
+
+
+def _as_float_array(name, values):
+    """Convert to a float64 array, with an error naming the parameter for non-numeric input."""
+    try:
+        array = np.asarray(values)
+    except ValueError as exc:  # ragged nested lists
+        raise ValueError(f"{name} must be a rectangular array of numbers: {exc}") from None
+    if array.dtype.kind in "cUSV" or (array.dtype == object and array.size and any(
+        isinstance(v, (str, bytes, complex)) for v in array.ravel()[:1000]
+    )):
+        raise ValueError(f"{name} must contain real numbers; got an array of dtype {array.dtype}.")
+    if array.dtype == object:
+        try:
+            array = array.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"{name} must contain real numbers; got an array of dtype object "
+                "whose elements are not all numbers."
+            ) from None
+    return np.asarray(array, dtype=np.float64)

@@ -1,0 +1,555 @@
+"""Public ranking metric functions, one per metric of the registry.
+
+Each is a thin, documented entry point into `_evaluate._score`; the definitions live in
+`_reductions.py` and `docs/metrics.md`.
+"""
+
+from ._docs import _fill_doc
+from ._evaluate import _score
+
+
+@_fill_doc
+def precision_at_k_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+                         ties="average", relevance_threshold=None, short_lists="k",
+                         no_relevant=0.0, per_query=False):
+    """Precision@k: the share of the top k items that are relevant, averaged over queries.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {k}
+    {groups}
+    {sample_weight}
+    {ties}
+    {relevance_threshold}
+    {short_lists}
+    {no_relevant}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    recall_at_k_score, f1_at_k_score, evaluate
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schuetze, "Introduction to Information
+       Retrieval", Cambridge University Press, 2008, chapter 8.
+
+    Examples
+    --------
+    >>> from sklearn_rank import precision_at_k_score
+    >>> precision_at_k_score([{1, 2, 4}], [[1, 3, 2, 6]], k=4)
+    0.5
+    >>> precision_at_k_score([[1, 0, 1, 0]], [[0.9, 0.5, 0.5, 0.1]], k=2)
+    0.75
+    >>> precision_at_k_score([[1, 0, 1, 0]], [[0.9, 0.5, 0.5, 0.1]], k=2, ties="stable")
+    0.5
+    """
+    return _score("precision", y_true, y_score, k=k, groups=groups,
+                  sample_weight=sample_weight, ties=ties,
+                  relevance_threshold=relevance_threshold, short_lists=short_lists,
+                  no_relevant=no_relevant, per_query=per_query)
+
+
+@_fill_doc
+def recall_at_k_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+                      ties="average", relevance_threshold=None, no_relevant=0.0,
+                      per_query=False):
+    """Recall@k: the share of a query's relevant items found in its top k.
+
+    Relevant items that were never scored count in the denominator.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {k}
+    {groups}
+    {sample_weight}
+    {ties}
+    {relevance_threshold}
+    {no_relevant}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    precision_at_k_score, f1_at_k_score
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schuetze, "Introduction to Information
+       Retrieval", Cambridge University Press, 2008, chapter 8.
+
+    Examples
+    --------
+    >>> from sklearn_rank import recall_at_k_score
+    >>> recall_at_k_score([{1, 2, 4}], [[1, 3, 2, 6]], k=4)
+    0.6666666666666666
+    >>> recall_at_k_score([0, 1, 1, 1], [0.3, 0.9, 0.2, 0.1], k=1,
+    ...                   groups=["q1", "q1", "q2", "q2"], per_query=True)
+    array([1. , 0.5])
+    """
+    return _score("recall", y_true, y_score, k=k, groups=groups,
+                  sample_weight=sample_weight, ties=ties,
+                  relevance_threshold=relevance_threshold, no_relevant=no_relevant,
+                  per_query=per_query)
+
+
+@_fill_doc
+def f1_at_k_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+                  ties="average", relevance_threshold=None, short_lists="k",
+                  no_relevant=0.0, per_query=False):
+    """F1@k: per query the harmonic mean of Precision@k and Recall@k, then averaged.
+
+    A query with no relevant item in its top k scores 0. The mean is of per-query F1
+    values, not the F1 of mean precision and mean recall.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {k}
+    {groups}
+    {sample_weight}
+    {ties}
+    {relevance_threshold}
+    {short_lists}
+    {no_relevant}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    precision_at_k_score, recall_at_k_score
+
+    References
+    ----------
+    .. [1] C. J. van Rijsbergen, "Information Retrieval", 2nd ed., Butterworths, 1979.
+
+    Examples
+    --------
+    >>> from sklearn_rank import f1_at_k_score
+    >>> round(f1_at_k_score([{1, 2, 4}], [[1, 3, 2, 6]], k=4), 6)
+    0.571429
+    """
+    return _score("f1", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+                  ties=ties, relevance_threshold=relevance_threshold,
+                  short_lists=short_lists, no_relevant=no_relevant, per_query=per_query)
+
+
+@_fill_doc
+def hit_rate_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+                   ties="average", relevance_threshold=None, no_relevant=0.0,
+                   per_query=False):
+    """Hit rate@k (1-call@k, success@k): 1 if the top k holds a relevant item, else 0.
+
+    With ``ties="average"`` it is the probability of a hit over orderings of tied items.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {k}
+    {groups}
+    {sample_weight}
+    {ties}
+    {relevance_threshold}
+    {no_relevant}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    mean_reciprocal_rank_score
+
+    References
+    ----------
+    .. [1] H. Chen and D. R. Karger, "Less is More: Probabilistic Models for Retrieving
+       Fewer Relevant Documents", SIGIR 2006 (k-call).
+
+    Examples
+    --------
+    >>> from sklearn_rank import hit_rate_score
+    >>> hit_rate_score([[0, 1, 0], [1, 0, 0]], [[0.9, 0.8, 0.7], [0.1, 0.9, 0.8]], k=1)
+    0.0
+    >>> hit_rate_score([[0, 1, 0], [1, 0, 0]], [[0.9, 0.8, 0.7], [0.1, 0.9, 0.8]], k=2)
+    0.5
+    """
+    return _score("hit_rate", y_true, y_score, k=k, groups=groups,
+                  sample_weight=sample_weight, ties=ties,
+                  relevance_threshold=relevance_threshold, no_relevant=no_relevant,
+                  per_query=per_query)
+
+
+@_fill_doc
+def mean_reciprocal_rank_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+                               ties="average", relevance_threshold=None, no_relevant=0.0,
+                               per_query=False):
+    """Mean reciprocal rank: 1 / rank of the first relevant item (0 if not in the top k).
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {k}
+    {groups}
+    {sample_weight}
+    {ties}
+    {relevance_threshold}
+    {no_relevant}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    hit_rate_score, mean_average_precision_score
+
+    References
+    ----------
+    .. [1] E. M. Voorhees, "The TREC-8 Question Answering Track Report", TREC 1999.
+
+    Examples
+    --------
+    >>> from sklearn_rank import mean_reciprocal_rank_score
+    >>> mean_reciprocal_rank_score([[0, 0, 1], [0, 1, 0]], [[0.9, 0.8, 0.7], [0.9, 0.8, 0.7]])
+    0.41666666666666663
+    >>> round(mean_reciprocal_rank_score([[0, 0, 1]], [[0.5, 0.5, 0.5]]), 6)  # E[1/rank]
+    0.611111
+    """
+    return _score("mrr", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+                  ties=ties, relevance_threshold=relevance_threshold,
+                  no_relevant=no_relevant, per_query=per_query)
+
+
+@_fill_doc
+def mean_average_precision_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+                                 ties="average", relevance_threshold=None,
+                                 ap_denominator="relevant", no_relevant=0.0, per_query=False):
+    """Mean average precision (MAP, AP@k): mean precision at the ranks of relevant items.
+
+    Per query, the sum of Precision@rank over relevant items ranked in the top k, divided
+    by ``ap_denominator``. Not the same as `sklearn.metrics.average_precision_score`, which
+    scores one binary classification problem.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {k}
+    {groups}
+    {sample_weight}
+    {ties}
+    {relevance_threshold}
+    {ap_denominator}
+    {no_relevant}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    mean_reciprocal_rank_score, ndcg_score
+
+    References
+    ----------
+    .. [1] C. D. Manning, P. Raghavan and H. Schuetze, "Introduction to Information
+       Retrieval", Cambridge University Press, 2008, section 8.4.
+
+    Examples
+    --------
+    >>> from sklearn_rank import mean_average_precision_score
+    >>> y_true, y_score = [[1, 0, 1, 0, 1, 1]], [[6, 5, 4, 3, 2, 1]]
+    >>> round(mean_average_precision_score(y_true, y_score, k=3), 4)
+    0.4167
+    >>> round(mean_average_precision_score(y_true, y_score, k=3, ap_denominator="min_k"), 4)
+    0.5556
+    >>> round(mean_average_precision_score(y_true, y_score), 4)
+    0.7333
+    """
+    return _score("map", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+                  ties=ties, relevance_threshold=relevance_threshold,
+                  ap_denominator=ap_denominator, no_relevant=no_relevant,
+                  per_query=per_query)
+
+
+@_fill_doc
+def cg_score(y_true, y_score, *, k=None, groups=None, sample_weight=None, ties="average",
+             gain="linear", no_relevant=0.0, per_query=False):
+    """Cumulative gain CG@k: the sum of the gains of the top k items.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {k}
+    {groups}
+    {sample_weight}
+    {ties}
+    {gain}
+    {no_relevant}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    dcg_score, ndcg_score
+
+    References
+    ----------
+    .. [1] K. Jarvelin and J. Kekalainen, "Cumulated gain-based evaluation of IR
+       techniques", ACM TOIS 20(4), 2002.
+
+    Examples
+    --------
+    >>> from sklearn_rank import cg_score
+    >>> cg_score([[3, 2, 0, 1]], [[4, 3, 2, 1]], k=2)
+    5.0
+    >>> cg_score([[3, 2, 0, 1]], [[4, 3, 2, 1]], k=2, gain="exponential")
+    10.0
+    """
+    return _score("cg", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+                  ties=ties, gain=gain, no_relevant=no_relevant, per_query=per_query)
+
+
+@_fill_doc
+def dcg_score(y_true, y_score, *, k=None, groups=None, sample_weight=None, ties="average",
+              gain="linear", log_base=2, no_relevant=0.0, per_query=False):
+    """Discounted cumulative gain DCG@k: sum of gain / log(position + 1) over the top k.
+
+    With default parameters this equals `sklearn.metrics.dcg_score`.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {k}
+    {groups}
+    {sample_weight}
+    {ties}
+    {gain}
+    {log_base}
+    {no_relevant}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    ndcg_score, cg_score
+
+    References
+    ----------
+    .. [1] K. Jarvelin and J. Kekalainen, "Cumulated gain-based evaluation of IR
+       techniques", ACM TOIS 20(4), 2002.
+    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval Performance
+       Measures Efficiently in the Presence of Tied Scores", ECIR 2008.
+
+    Examples
+    --------
+    >>> from sklearn_rank import dcg_score
+    >>> round(dcg_score([[3, 2, 0, 1]], [[4, 3, 2, 1]], k=2), 4)
+    4.2619
+    >>> round(dcg_score([[1, 0]], [[0.5, 0.5]]), 4)  # tied: the expected value
+    0.8155
+    """
+    return _score("dcg", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+                  ties=ties, gain=gain, log_base=log_base, no_relevant=no_relevant,
+                  per_query=per_query)
+
+
+@_fill_doc
+def ndcg_score(y_true, y_score, *, k=None, groups=None, sample_weight=None, ties="average",
+               gain="linear", no_relevant=0.0, per_query=False):
+    """Normalized DCG@k: DCG@k divided by the DCG@k of the ideal ordering.
+
+    The ideal ordering sorts all judged items by relevance, including relevant items that
+    were never scored (list input). With default parameters this equals
+    `sklearn.metrics.ndcg_score`.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {k}
+    {groups}
+    {sample_weight}
+    {ties}
+    {gain}
+    {no_relevant}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    dcg_score
+
+    References
+    ----------
+    .. [1] K. Jarvelin and J. Kekalainen, "Cumulated gain-based evaluation of IR
+       techniques", ACM TOIS 20(4), 2002.
+    .. [2] C. Burges et al., "Learning to Rank using Gradient Descent", ICML 2005
+       (exponential gain).
+
+    Examples
+    --------
+    >>> from sklearn_rank import ndcg_score
+    >>> round(ndcg_score([[3, 2, 0, 1]], [[3, 4, 1, 2]], k=2), 4)
+    0.9134
+    >>> round(ndcg_score([[3, 2, 0, 1]], [[3, 4, 1, 2]], k=2, gain="exponential"), 4)
+    0.834
+    >>> round(ndcg_score([[0, 0, 1, 1]], [[1, 1, 1, 1]], k=2), 4)
+    0.5
+    """
+    return _score("ndcg", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+                  ties=ties, gain=gain, no_relevant=no_relevant, per_query=per_query)
+
+
+@_fill_doc
+def ranking_auc_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+                      ties="average", relevance_threshold=None, no_relevant=0.0,
+                      per_query=False):
+    """Ranking AUC: the share of (relevant, non-relevant) pairs ranked in the right order.
+
+    Pairs are formed among the scored candidates of each query; pairs of tied items count
+    1/2. A query with relevant items but no pair scores 0.5.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {k_auc}
+    {groups}
+    {sample_weight}
+    {ties}
+    {relevance_threshold}
+    {no_relevant}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    References
+    ----------
+    .. [1] Apache Hivemall, "Ranking Measures" (AUC of a top-k list).
+    .. [2] W. Pan, "Ranking-Oriented Evaluation Metrics" (lecture notes).
+
+    Examples
+    --------
+    >>> from sklearn_rank import ranking_auc_score
+    >>> ranking_auc_score([{1, 2, 4}], [[1, 3, 2, 6]], k=4)
+    0.75
+    >>> ranking_auc_score([[1, 0, 1, 0]], [[0.9, 0.8, 0.8, 0.1]])
+    0.875
+    """
+    return _score("auc", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+                  ties=ties, relevance_threshold=relevance_threshold,
+                  no_relevant=no_relevant, per_query=per_query)
+
+
+@_fill_doc
+def average_relative_position(y_true, y_score, *, groups=None, sample_weight=None,
+                              ties="average", relevance_threshold=None, no_relevant="skip",
+                              per_query=False):
+    """Average relative position (ARP): where the relevant items sit, lower is better.
+
+    Per query, the mean over relevant candidates of position / number of candidates.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {groups}
+    {sample_weight}
+    {ties}
+    {relevance_threshold}
+    {no_relevant_arp}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    References
+    ----------
+    .. [1] W. Pan, "Ranking-Oriented Evaluation Metrics" (lecture notes): relative
+       position RP and its average ARP.
+
+    Examples
+    --------
+    >>> from sklearn_rank import average_relative_position
+    >>> average_relative_position([[1, 0, 1, 0]], [[4, 3, 2, 1]])
+    0.5
+    """
+    return _score("arp", y_true, y_score, groups=groups, sample_weight=sample_weight,
+                  ties=ties, relevance_threshold=relevance_threshold,
+                  no_relevant=no_relevant, per_query=per_query)
+
+
+@_fill_doc
+def kendall_tau_score(y_true, y_score, *, groups=None, sample_weight=None, ties="average",
+                      no_relevant=0.0, per_query=False):
+    """Kendall tau-b rank correlation between the scores and the relevance, per query.
+
+    With no tied scores this is `scipy.stats.kendalltau`. With tied scores,
+    ``ties="average"`` gives the expected tau-b over orderings of the tied items (pairs
+    tied in score count 0 in the numerator, but the ranking has no ties in the
+    denominator), and ``ties="stable"`` breaks them by input order. A query with fewer
+    than two candidates, or whose candidates all have equal relevance, scores 0.
+
+    Parameters
+    ----------
+    {y_true}
+        Negative relevance is accepted here.
+    {y_score}
+    {groups}
+    {sample_weight}
+    {ties}
+    {no_relevant}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    References
+    ----------
+    .. [1] M. G. Kendall, "The treatment of ties in ranking problems", Biometrika 33(3),
+       1945.
+
+    Examples
+    --------
+    >>> from sklearn_rank import kendall_tau_score
+    >>> kendall_tau_score([[3, 2, 1, 0]], [[0.9, 0.7, 0.8, 0.1]])
+    0.6666666666666666
+    """
+    return _score("kendall_tau", y_true, y_score, groups=groups, sample_weight=sample_weight,
+                  ties=ties, no_relevant=no_relevant, per_query=per_query)
