@@ -15,7 +15,7 @@ def _query_weights(sample_weight, queries):
     _check_finite("sample_weight", weights)
     if (weights < 0).any():
         raise ValueError(
-            f"sample_weight must be non-negative; got {weights[weights < 0][0]!r}."
+            f"sample_weight must be non-negative; got {float(weights[weights < 0][0])!r}."
         )
     n_queries, n_rows = queries.n_queries, queries.n_rows
     if weights.size == n_queries:
@@ -31,7 +31,7 @@ def _query_weights(sample_weight, queries):
             raise ValueError(
                 "sample_weight given per row must be constant within each query "
                 f"(it weights whole queries); query number {query} has weights from "
-                f"{low[query]!r} to {high[query]!r}."
+                f"{float(low[query])!r} to {float(high[query])!r}."
             )
         per_query = low
     else:

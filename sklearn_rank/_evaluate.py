@@ -53,7 +53,7 @@ def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, tie
     per_query = _check_per_query(per_query)
 
     queries, _ = _normalise(y_true, y_score, groups)
-    lowest = queries.min_relevance()
+    lowest = float(queries.min_relevance())
     if lowest < 0:
         for label, metric, _k in requests:
             if not (metric.negative_relevance and (gain == "linear" or metric.name == "kendall_tau")):

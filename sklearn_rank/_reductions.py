@@ -175,7 +175,7 @@ def average_relative_position(r, k=None, *, relevance_threshold):
     position = r.gstart + (r.gsize + 1) / 2.0
     count = r.per_query(relevant)
     mean_position = _ratio(r.per_query(relevant * position), count)
-    return mean_position / r.n_cand, count > 0
+    return _ratio(mean_position, r.n_cand), count > 0
 
 
 def kendall_tau(r, k=None):

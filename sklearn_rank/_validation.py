@@ -84,7 +84,7 @@ def _check_finite(name, array):
         index = np.unravel_index(bad, array.shape)
         where = index[0] if len(index) == 1 else tuple(int(i) for i in index)
         raise ValueError(
-            f"{name} must contain only finite numbers; got {array.ravel()[bad]!r} at index {where}."
+            f"{name} must contain only finite numbers; got {float(array.ravel()[bad])!r} at index {where}."
         )
 
 
