@@ -115,7 +115,7 @@ class _Ranking:
         """For each entry, the sum of ``values`` over its tie group."""
         if self.stable:
             return values
-        return np.bincount(self.gid, weights=values)[self.gid]
+        return _sum_by(self.gid, values, 0)[self.gid]
 
     def expected(self, values):
         """Expected value at each position over orderings of tied items (group mean)."""
@@ -139,10 +139,8 @@ class _Ranking:
     def per_query(self, values, mask=None):
         """Sum ``values`` per query, over the entries selected by ``mask``."""
         if mask is None:
-            return np.bincount(self.query, weights=values, minlength=self.n_queries)
-        return np.bincount(
-            self.query[mask], weights=values[mask], minlength=self.n_queries
-        )
+            return _sum_by(self.query, values, self.n_queries)
+        return _sum_by(self.query[mask], values[mask], self.n_queries)
 
     def boundary(self, k, threshold):
         """The tie group straddling position k, per query: (size n, relevant m, taken t).
@@ -160,7 +158,7 @@ class _Ranking:
         q = self.query[straddle]
         n[q] = self.gsize[straddle]
         t[q] = k - self.gstart[straddle]
-        group_relevant = np.bincount(self.gid, weights=self.relevant(threshold))
+        group_relevant = _sum_by(self.gid, self.relevant(threshold), 0)
         m[q] = np.rint(group_relevant[self.gid[straddle]]).astype(np.int64)
         return n, m, t
 
@@ -197,10 +195,10 @@ class _Ranking:
             if queries.width is not None:
                 count = hit.reshape(self.n_queries, queries.width).sum(axis=1).astype(np.float64)
             else:
-                count = np.bincount(queries.codes, weights=hit, minlength=self.n_queries)
+                count = _sum_by(queries.codes, hit, self.n_queries)
             if queries.extra_rel is not None and queries.extra_rel.size:
                 extra = queries.extra_rel > 0 if threshold is None else queries.extra_rel >= threshold
-                count += np.bincount(queries.extra_codes, weights=extra, minlength=self.n_queries)
+                count += _sum_by(queries.extra_codes, extra, self.n_queries)
             self._cache[key] = count
         return self._cache[key]
 
@@ -209,9 +207,7 @@ class _Ranking:
         key = ("IDCG", k, gain)
         if key not in self._cache:
             query, pos, rel = self._ideal_order(k)
-            self._cache[key] = np.bincount(
-                query, weights=gain(rel) / np.log2(pos + 2.0), minlength=self.n_queries
-            )
+            self._cache[key] = _sum_by(query, gain(rel) / np.log2(pos + 2.0), self.n_queries)
         return self._cache[key]
 
     def _ideal_order(self, k):
@@ -238,6 +234,11 @@ class _Ranking:
             keep = pos < k
             query, pos, rel = query[keep], pos[keep], rel[keep]
         return query, pos, rel
+
+
+def _sum_by(codes, weights, size):
+    """Sum ``weights`` per code 0..size-1, always float64 (bincount of nothing is int)."""
+    return np.bincount(codes, weights=weights, minlength=size).astype(np.float64, copy=False)
 
 
 def _log_comb(a, b):

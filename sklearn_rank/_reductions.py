@@ -10,7 +10,7 @@ computed.
 
 import numpy as np
 
-from ._kernel import _hypergeometric
+from ._kernel import _hypergeometric, _sum_by
 
 
 def _ratio(numerator, denominator, empty=0.0):
@@ -123,7 +123,7 @@ def _average_precision_over_hits(r, k, threshold, terms):
         x * (x - 1.0), tq * (tq - 1.0)
     ) * b[query]
     value = prob * _ratio(fixed_sum[query] + part, fixed_hits[query] + x)
-    return np.bincount(query, weights=value, minlength=r.n_queries)
+    return _sum_by(query, value, r.n_queries)
 
 
 def cumulative_gain(r, k, *, gain):
@@ -166,7 +166,7 @@ def ranking_auc(r, k, *, relevance_threshold):
     right = correct[query] + pos_count[query] * drawn_other + 0.5 * x * drawn_other
     pairs = (pos_count[query] + x) * (neg_count[query] + drawn_other)
     value = prob * _ratio(right, pairs, empty=0.5)
-    return np.bincount(query, weights=value, minlength=r.n_queries), _has_relevant(r, threshold)
+    return _sum_by(query, value, r.n_queries), _has_relevant(r, threshold)
 
 
 def average_relative_position(r, k=None, *, relevance_threshold):

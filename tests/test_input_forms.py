@@ -124,3 +124,13 @@ def test_sample_weight_per_row_equals_per_query():
     with pytest.raises(ValueError, match="constant within each query"):
         sr.mean_reciprocal_rank_score(y_true, y_score, groups=groups,
                                       sample_weight=[1, 2, 3, 3, 0, 0])
+
+
+@pytest.mark.parametrize("ties", ["average", "stable"])
+def test_all_rankings_empty(ties):
+    # Found by the property tests: with no candidate at all, sums came back as integers.
+    names = [n.replace("@K", "@2") for n in sr.get_metric_names()]
+    values = sr.evaluate([{1}, {2: 3}], [[], {}], names, ties=ties, per_query=True)
+    for name in names:
+        expected = np.nan if name == "arp" else (0.5 if name.startswith("auc") else 0.0)
+        np.testing.assert_array_equal(values[name], [expected, expected], err_msg=name)

@@ -129,3 +129,12 @@ def test_case_d_no_relevant():
     assert np.isnan(per_query[0]) and per_query[1] == 0.0
     with pytest.raises(ValueError, match="no relevant item"):
         sr.ndcg_score(y_true, y_score, k=2, no_relevant="error")
+
+
+def test_hivemall_code_divides_ap_by_hits():
+    # Hivemall's AveragePrecision (since HIVEMALL-124) divides by the hits in the top k;
+    # its unit test asserts (1/1 + 2/3) / 2 on this example.
+    truth, ranked = [{1, 2, 4}], [[1, 3, 2, 6]]
+    assert sr.mean_average_precision_score(truth, ranked, k=4, ap_denominator="hits") == \
+        pytest.approx((1 + 2 / 3) / 2, abs=1e-15)
+    assert sr.mean_average_precision_score(truth, ranked, k=2, ap_denominator="hits") == 1.0
