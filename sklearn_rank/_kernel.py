@@ -1,15 +1,14 @@
 """The one ranking kernel: sort by (query, score descending), tie groups, cut-off k.
 
-`_rank` turns a `_Queries` into a `_Ranking`: for every query, the prefix of its ranked
-candidates that a cut-off k can see, in rank order, each entry tagged with its position and
-with the start and size of its tie group. Tie groups are always kept whole, so that the
-expected value over orderings of tied items (``ties="average"``) can be computed exactly
-from group totals. With ``ties="stable"`` every entry is its own group and ties are broken
-by input order.
+`_rank` turns a `_Queries` into a `_Ranking`. After the one sort, only the tie groups that
+hold an item of non-zero relevance are kept, each with its query, start position and size;
+items of relevance 0 matter to every metric only through the positions they occupy, which
+the groups' starts and sizes already record. So every metric is a closed form over groups
+(see `_reductions.py`), and memory grows with the relevant items, not with the candidates.
 
-Every metric is a short reduction over a `_Ranking` (see `_reductions.py`); the helpers
-here give them per-query sums, segment-wise cumulative sums, and the truth side (number of
-relevant items, ideal DCG), all vectorised over queries.
+With ``ties="stable"`` every item is its own group (ties broken by input order); with
+``ties="average"`` a group is a run of equal scores, and every metric is the exact expected
+value over all orderings of its items (McSherry & Najork, ECIR 2008).
 """
 
 import numpy as np
@@ -17,7 +16,7 @@ from scipy.special import gammaln
 
 
 def _rank(queries, k, ties):
-    """Rank every query once; keep what a cut-off ``k`` (None: whole list) needs."""
+    """Rank every query once; keep the groups a cut-off ``k`` (None: whole list) can see."""
     stable = ties == "stable"
     if queries.width is not None:
         index, query = _sort_dense(queries, k, stable)
@@ -34,7 +33,7 @@ def _sort_dense(queries, k, stable):
         # tie group included): select them with a linear-time partition, sort the few.
         kth = np.partition(scores, width - k, axis=1)[:, width - k]
         rows, cols = np.nonzero(scores >= kth[:, None])
-        order = np.lexsort((cols, -scores[rows, cols], rows))
+        order = np.lexsort((-scores[rows, cols], rows))
         rows, cols = rows[order], cols[order]
         return rows * width + cols, rows
     order = np.argsort(-scores, axis=1, kind="stable" if stable else None)
@@ -45,8 +44,8 @@ def _sort_dense(queries, k, stable):
 def _sort_ragged(queries, stable):
     codes, score = queries.codes, queries.score
     size = score.size
-    # One composite integer key (query, rank of score) is faster than np.lexsort and
-    # the stable score rank breaks ties by input order.
+    # One composite integer key (query, rank of score) is faster than np.lexsort, and the
+    # stable score rank breaks ties by input order.
     by_score = np.argsort(-score, kind="stable")
     score_rank = np.empty(size, dtype=np.int64)
     score_rank[by_score] = np.arange(size)
@@ -54,135 +53,138 @@ def _sort_ragged(queries, stable):
     return index, codes[index]
 
 
-class _Ranking:
-    """Ranked prefix of every query, with positions and tie groups.
+def _sum_by(codes, weights, size):
+    """Sum ``weights`` per code 0..size-1, always float64 (bincount of nothing is int)."""
+    return np.bincount(codes, weights=weights, minlength=size).astype(np.float64, copy=False)
 
-    Attributes (one value per kept entry, entries grouped by query in rank order):
-    rel, pos (0-based position), gstart (position where the tie group starts),
-    gsize (tie-group size), query (query index), gid (group number).
-    Per query: ptr (n_queries + 1 offsets), n_cand (number of candidates).
+
+def _offsets(codes, size):
+    """Start of each code's run in an array sorted by code; size + 1 values."""
+    start = np.zeros(size + 1, dtype=np.int64)
+    np.cumsum(np.bincount(codes, minlength=size), out=start[1:])
+    return start
+
+
+class _Ranking:
+    """Tie groups holding a non-zero relevance, per query, in rank order.
+
+    Groups: ``query``, ``start`` (0-based position of the group's first item), ``size``.
+    Items of those groups with non-zero relevance: ``rel`` and ``group`` (their group).
+    Per query: ``n_cand``, the number of candidates.
     """
 
     def __init__(self, queries, index, query, k, stable):
         self.queries = queries
         self.n_queries = n = queries.n_queries
         self.stable = stable
-        score = queries.score[index]
-        counts = np.bincount(query, minlength=n)
-        start = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(counts, out=start[1:])
-        pos = np.arange(index.size) - start[query]
+        start = _offsets(query, n)
+        kept = np.flatnonzero(queries.rel[index] != 0)
+        kept_query = query[kept]
         if stable:
-            keep = None if k is None else pos < k
-            gstart, gsize = pos, np.ones(index.size, dtype=np.int64)
+            first, size = kept, np.ones(kept.size, dtype=np.int64)
         else:
-            new = np.ones(index.size, dtype=bool)
-            new[1:] = (query[1:] != query[:-1]) | (score[1:] != score[:-1])
-            first = np.flatnonzero(new)
-            gid = np.cumsum(new) - 1
-            gstart = pos[first][gid]
-            gsize = np.diff(np.append(first, index.size))[gid]
-            keep = None if k is None else gstart < k
-        if keep is not None and not keep.all():
-            index, query, pos, gstart, gsize = (
-                a[keep] for a in (index, query, pos, gstart, gsize)
+            score = queries.score[index]
+            new = np.ones(index.size + 1, dtype=bool)
+            new[1:-1] = (query[1:] != query[:-1]) | (score[1:] != score[:-1])
+            bounds = np.flatnonzero(new)
+            group = np.searchsorted(bounds, kept, side="right") - 1
+            first, size = bounds[group], bounds[group + 1] - bounds[group]
+        position = first - start[kept_query]
+        if k is not None:
+            inside = position < k
+            kept, kept_query, position, size = (
+                a[inside] for a in (kept, kept_query, position, size)
             )
-        self.rel = queries.rel[index]
-        self.query, self.pos, self.gstart, self.gsize = query, pos, gstart, gsize
-        self.ptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(query, minlength=n), out=self.ptr[1:])
+        # Items sharing (query, start) form one group.
+        new = np.ones(kept.size, dtype=bool)
+        new[1:] = (kept_query[1:] != kept_query[:-1]) | (position[1:] != position[:-1])
+        heads = np.flatnonzero(new)
+        self.group = np.cumsum(new) - 1
+        self.rel = queries.rel[index[kept]]
+        self.query = kept_query[heads]
+        self.start = position[heads]
+        self.size = size[heads]
+        self.n_groups = heads.size
         if queries.width is not None:
             self.n_cand = np.full(n, queries.width, dtype=np.int64)
         else:
             self.n_cand = np.bincount(queries.codes, minlength=n)
-        new = np.ones(query.size, dtype=bool)
-        new[1:] = (query[1:] != query[:-1]) | (gstart[1:] != gstart[:-1])
-        self.gid = np.cumsum(new) - 1
-        self.group_first = np.flatnonzero(new)
         self._cache = {}
 
-    # --- per-entry views -------------------------------------------------------------
+    # --- group-level views -----------------------------------------------------------
+
+    def group_sum(self, item_values):
+        """Sum item values over each group."""
+        return _sum_by(self.group, item_values, self.n_groups)
 
     def relevant(self, threshold):
-        """1.0 where an entry is relevant (rel >= threshold, or rel > 0), else 0.0."""
+        """Per item: 1.0 where relevant (rel >= threshold, or rel > 0)."""
         key = ("relevant", threshold)
         if key not in self._cache:
             hit = self.rel > 0 if threshold is None else self.rel >= threshold
             self._cache[key] = hit.astype(np.float64)
         return self._cache[key]
 
-    def group_total(self, values):
-        """For each entry, the sum of ``values`` over its tie group."""
-        if self.stable:
-            return values
-        return _sum_by(self.gid, values, 0)[self.gid]
+    def relevant_in_group(self, threshold):
+        """Per group: the number of relevant items m."""
+        key = ("m", threshold)
+        if key not in self._cache:
+            self._cache[key] = self.group_sum(self.relevant(threshold))
+        return self._cache[key]
 
-    def expected(self, values):
-        """Expected value at each position over orderings of tied items (group mean)."""
-        if self.stable:
-            return values
-        return self.group_total(values) / self.gsize
+    def taken(self, k):
+        """Per group: how many of its positions lie inside the top k."""
+        if k is None:
+            return self.size
+        return np.clip(k - self.start, 0, self.size)
 
-    def before_group(self, values):
-        """For each entry, the sum of ``values`` over earlier tie groups of its query."""
-        total = np.concatenate(([0.0], np.cumsum(values)))
-        return total[self.group_first[self.gid]] - total[self.ptr[self.query]]
+    def per_query(self, group_values):
+        return _sum_by(self.query, group_values, self.n_queries)
 
-    def within(self, k):
-        """Entries at positions < k (all entries when k is None)."""
-        return None if k is None else self.pos < k
-
-    def complete(self, k):
-        """Entries whose whole tie group lies inside the top k."""
-        return None if k is None else self.gstart + self.gsize <= k
-
-    def per_query(self, values, mask=None):
-        """Sum ``values`` per query, over the entries selected by ``mask``."""
-        if mask is None:
-            return _sum_by(self.query, values, self.n_queries)
-        return _sum_by(self.query[mask], values[mask], self.n_queries)
+    def before(self, group_values):
+        """Per group: the sum of ``group_values`` over earlier groups of its query."""
+        total = np.concatenate(([0.0], np.cumsum(group_values)))
+        heads = _offsets(self.query, self.n_queries)
+        return total[:-1] - total[heads[self.query]]
 
     def boundary(self, k, threshold):
-        """The tie group straddling position k, per query: (size n, relevant m, taken t).
+        """The group straddling position k of each query, if any.
 
-        t = k - (group start) items of that group fall inside the top k; the number of
-        relevant ones among them is hypergeometric. Queries without such a group get zeros.
+        Returns per query: its start s (k, or the list length, where no group
+        straddles), size n, relevant count m and t = k - s positions inside the top k.
+        Only these t positions are random under tie averaging: the number of relevant
+        items drawn into them is hypergeometric.
         """
-        n = np.zeros(self.n_queries, dtype=np.int64)
-        m = np.zeros(self.n_queries, dtype=np.int64)
-        t = np.zeros(self.n_queries, dtype=np.int64)
-        if k is None or self.stable:
-            return n, m, t
-        first = self.group_first
-        straddle = first[(self.gstart[first] < k) & (self.gstart[first] + self.gsize[first] > k)]
-        q = self.query[straddle]
-        n[q] = self.gsize[straddle]
-        t[q] = k - self.gstart[straddle]
-        group_relevant = _sum_by(self.gid, self.relevant(threshold), 0)
-        m[q] = np.rint(group_relevant[self.gid[straddle]]).astype(np.int64)
-        return n, m, t
+        end = self.n_cand if k is None else np.minimum(self.n_cand, k)
+        s, n, m, t = end.copy(), np.zeros_like(end), np.zeros_like(end), np.zeros_like(end)
+        if k is not None and not self.stable:
+            straddle = np.flatnonzero((self.start < k) & (self.start + self.size > k))
+            q = self.query[straddle]
+            s[q] = self.start[straddle]
+            n[q] = self.size[straddle]
+            t[q] = k - self.start[straddle]
+            m[q] = np.rint(self.relevant_in_group(threshold)[straddle]).astype(np.int64)
+        return s, n, m, t
 
-    def first_relevant_probability(self, threshold):
-        """P(entry is the first relevant item of its query), over orderings of ties.
+    def first_relevant(self, threshold, k):
+        """Where the first relevant item of each query can be, with its probability.
 
-        Only the first tie group holding a relevant item can hold the first one. In a
-        group of n items with m relevant, the first relevant one sits at offset j
-        (1-based) with probability C(n - j, m - 1) / C(n, m).
+        Only the first group holding a relevant item can hold it: in a group of n items
+        with m relevant, it is at offset j (1-based) with probability
+        C(n - j, m - 1) / C(n, m). Returns (query, 0-based position, probability) for
+        the positions inside the top k.
         """
-        relevant = self.relevant(threshold)
-        m = self.group_total(relevant)
-        earlier = self.before_group(relevant)
-        first_group = (m > 0) & (earlier == 0)
-        prob = np.zeros(self.rel.size)
-        n, m, j = self.gsize[first_group], m[first_group], (self.pos - self.gstart)[first_group] + 1
-        single = n == 1
-        value = np.where(single, 1.0, 0.0)
-        multi = ~single & (n - j >= m - 1)
-        value[multi] = np.exp(
-            _log_comb(n[multi] - j[multi], m[multi] - 1) - _log_comb(n[multi], m[multi])
+        m = self.relevant_in_group(threshold)
+        first = np.flatnonzero((m > 0) & (self.before(m) == 0))
+        m, n, s = m[first].astype(np.int64), self.size[first], self.start[first]
+        reach = np.minimum(n - m + 1, self.taken(k)[first])
+        owner = np.repeat(np.arange(first.size), reach)
+        offset = np.arange(reach.sum()) - np.repeat(np.cumsum(reach) - reach, reach) + 1
+        n, m = n[owner], m[owner]
+        prob = np.where(
+            n == 1, 1.0, np.exp(_log_comb(n - offset, m - 1) - _log_comb(n, m))
         )
-        prob[first_group] = value
-        return prob
+        return self.query[first][owner], s[owner] + offset - 1, prob
 
     # --- truth side: every judged item, scored or not ---------------------------------
 
@@ -206,39 +208,44 @@ class _Ranking:
         """DCG@k (log base 2) of all judged relevances sorted descending, per query."""
         key = ("IDCG", k, gain)
         if key not in self._cache:
-            query, pos, rel = self._ideal_order(k)
-            self._cache[key] = _sum_by(query, gain(rel) / np.log2(pos + 2.0), self.n_queries)
+            queries = self.queries
+            positive = np.flatnonzero(queries.rel > 0)
+            rel = queries.rel[positive]
+            if queries.width is not None:
+                query = positive // queries.width
+            else:
+                query = queries.codes[positive]
+            if queries.extra_rel is not None and queries.extra_rel.size:
+                more = queries.extra_rel > 0
+                rel = np.concatenate((rel, queries.extra_rel[more]))
+                query = np.concatenate((query, queries.extra_codes[more]))
+            order = np.lexsort((-rel, query))
+            rel, query = rel[order], query[order]
+            position = np.arange(rel.size) - _offsets(query, self.n_queries)[query]
+            if k is not None:
+                inside = position < k
+                query, position, rel = query[inside], position[inside], rel[inside]
+            self._cache[key] = _sum_by(query, gain(rel) / np.log2(position + 2.0), self.n_queries)
         return self._cache[key]
 
-    def _ideal_order(self, k):
-        queries = self.queries
-        if queries.width is not None:
-            width = queries.width
-            keep = width if k is None else min(k, width)
-            top = np.partition(queries.dense_rel, width - keep, axis=1)[:, width - keep:]
-            top = -np.sort(-top, axis=1)
-            query = np.repeat(np.arange(self.n_queries), keep)
-            return query, np.tile(np.arange(keep), self.n_queries), top.ravel()
-        positive = queries.rel > 0
-        rel, query = queries.rel[positive], queries.codes[positive]
-        if queries.extra_rel is not None and queries.extra_rel.size:
-            more = queries.extra_rel > 0
-            rel = np.concatenate((rel, queries.extra_rel[more]))
-            query = np.concatenate((query, queries.extra_codes[more]))
-        order = np.lexsort((-rel, query))
-        rel, query = rel[order], query[order]
-        start = np.zeros(self.n_queries + 1, dtype=np.int64)
-        np.cumsum(np.bincount(query, minlength=self.n_queries), out=start[1:])
-        pos = np.arange(rel.size) - start[query]
-        if k is not None:
-            keep = pos < k
-            query, pos, rel = query[keep], pos[keep], rel[keep]
-        return query, pos, rel
+
+def _cumulative(terms_of_position, length):
+    """[0, f(0), f(0) + f(1), ...]: partial sums over positions 0..length-1."""
+    out = np.zeros(length + 1)
+    np.cumsum(terms_of_position(np.arange(length, dtype=np.float64)), out=out[1:])
+    return out
 
 
-def _sum_by(codes, weights, size):
-    """Sum ``weights`` per code 0..size-1, always float64 (bincount of nothing is int)."""
-    return np.bincount(codes, weights=weights, minlength=size).astype(np.float64, copy=False)
+def _discount_sums(ranking, log_base=2.0):
+    """D(p) = sum of 1 / log_b(i + 2) over positions i < p, for p up to the longest list."""
+    longest = int(ranking.n_cand.max(initial=0))
+    return _cumulative(lambda i: np.log(log_base) / np.log(i + 2.0), longest)
+
+
+def _harmonic_sums(ranking):
+    """H(p) = sum of 1 / (i + 1) over positions i < p."""
+    longest = int(ranking.n_cand.max(initial=0))
+    return _cumulative(lambda i: 1.0 / (i + 1.0), longest)
 
 
 def _log_comb(a, b):

@@ -1,26 +1,48 @@
-"""Each metric as a short reduction over a `_Ranking`.
+"""Each metric as a short reduction over the tie groups of a `_Ranking`.
 
 A reduction returns ``(values, has_relevant)``: one value per query, and whether the query
-has a relevant item (queries without one get the ``no_relevant`` convention afterwards, in
-`_aggregate.py`). Under ``ties="average"`` every value is the exact expected value over all
-orderings of tied items (McSherry & Najork, ECIR 2008): linear metrics use each position's
-expected relevance (the tie-group mean); the rest use the closed forms noted where they are
-computed.
+has a relevant item (the others get the ``no_relevant`` convention in `_aggregate.py`).
+
+Notation, per tie group: start s (0-based position), size n, m relevant items, gain sum G,
+t of its positions inside the top k, H relevant items in earlier groups. In stable mode
+every group is one item. Under ``ties="average"`` each value is the exact expected value
+over all orderings of every group (McSherry & Najork, ECIR 2008): a position inside a group
+holds a relevant item with probability m / n, which gives every linear metric; the others
+use the closed forms written next to them.
 """
 
 import numpy as np
 
-from ._kernel import _hypergeometric, _sum_by
+from ._kernel import _discount_sums, _harmonic_sums, _hypergeometric
 
 
 def _ratio(numerator, denominator, empty=0.0):
-    out = np.full(numerator.shape, empty, dtype=np.float64)
+    out = np.full(np.shape(numerator), empty, dtype=np.float64)
     np.divide(numerator, denominator, out=out, where=denominator != 0)
     return out
 
 
+def _span(sums, start, taken, single):
+    """sums[start + taken] - sums[start], exact where the span is a single position."""
+    span = sums[start + taken] - sums[start]
+    one = taken == 1
+    span[one] = single(start[one])
+    return span
+
+
+def _discounts(r, start, taken, log_base=2.0):
+    """Sum of 1 / log_b(p + 2) over positions p in [start, start + taken)."""
+    return _span(_discount_sums(r, log_base), start, taken,
+                 lambda p: np.log(log_base) / np.log(p + 2.0))
+
+
+def _reciprocals(r, start, taken):
+    """Sum of 1 / (p + 1) over positions p in [start, start + taken)."""
+    return _span(_harmonic_sums(r), start, taken, lambda p: 1.0 / (p + 1.0))
+
+
 def _expected_hits(r, k, threshold):
-    return r.per_query(r.expected(r.relevant(threshold)), r.within(k))
+    return r.per_query(r.relevant_in_group(threshold) * r.taken(k) / r.size)
 
 
 def _precision_denominator(r, k, short_lists):
@@ -60,145 +82,147 @@ def f1(r, k, *, relevance_threshold, short_lists):
 
 
 def hit_rate(r, k, *, relevance_threshold):
-    prob = r.first_relevant_probability(relevance_threshold)
-    value = np.minimum(r.per_query(prob, r.within(k)), 1.0)
+    query, _position, prob = r.first_relevant(relevance_threshold, k)
+    value = np.minimum(np.bincount(query, prob, r.n_queries).astype(np.float64), 1.0)
     return value, _has_relevant(r, relevance_threshold)
 
 
 def reciprocal_rank(r, k, *, relevance_threshold):
-    prob = r.first_relevant_probability(relevance_threshold)
-    value = r.per_query(prob / (r.pos + 1.0), r.within(k))
+    query, position, prob = r.first_relevant(relevance_threshold, k)
+    value = np.bincount(query, prob / (position + 1.0), r.n_queries).astype(np.float64)
     return value, _has_relevant(r, relevance_threshold)
 
 
-def _precision_at_relevant(r, threshold):
-    """E[rel(p) * hits up to p] at each position p, over orderings of ties.
+def _precision_sums(r, k, threshold):
+    """Per group: E[sum over its top-k positions p of rel(p) * hits up to p / (p + 1)].
 
-    In a tie group of n items with m relevant, after H hits in earlier groups, the item at
-    offset j (1-based) gives (m/n)(H + 1) + (j - 1) m(m - 1) / (n(n - 1)).
+    At offset j (1-based) of a group, E[rel * hits up to it] is
+    (m/n)(H + 1) + (j - 1) m (m - 1) / (n (n - 1)); summed over j = 1..t with weights
+    1 / (s + j) this is (m/n)(H + 1) A + m (m - 1) / (n (n - 1)) B, where
+    A = sum 1 / (s + j) and B = sum (j - 1) / (s + j) = t - (s + 1) A.
     """
-    relevant = r.relevant(threshold)
-    m = r.group_total(relevant)
-    n = r.gsize.astype(np.float64)
-    earlier = r.before_group(relevant)
-    j = (r.pos - r.gstart).astype(np.float64)
-    pairs = _ratio(m * (m - 1.0), n * (n - 1.0))
-    return (m / n) * (earlier + 1.0) + j * pairs
+    m = r.relevant_in_group(threshold)
+    n = r.size.astype(np.float64)
+    taken = r.taken(k)
+    a = _reciprocals(r, r.start, taken)
+    b = taken - (r.start + 1.0) * a
+    return (m / n) * (r.before(m) + 1.0) * a + _ratio(m * (m - 1.0), n * (n - 1.0)) * b
 
 
 def average_precision(r, k, *, relevance_threshold, ap_denominator):
     has = _has_relevant(r, relevance_threshold)
-    terms = _precision_at_relevant(r, relevance_threshold) / (r.pos + 1.0)
     if ap_denominator == "hits":
-        return _average_precision_over_hits(r, k, relevance_threshold, terms), has
-    total = r.per_query(terms, r.within(k))
+        return _average_precision_over_hits(r, k, relevance_threshold), has
+    total = r.per_query(_precision_sums(r, k, relevance_threshold))
     count = r.relevant_count(relevance_threshold)
     if ap_denominator == "min_k" and k is not None:
         count = np.minimum(count, k)
     return _ratio(total, count), has
 
 
-def _average_precision_over_hits(r, k, threshold, terms):
-    """E[sum / hits]: hits are random only through the tie group straddling k.
+def _average_precision_over_hits(r, k, threshold):
+    """E[sum / hits]: the hits are random only through the group straddling k.
 
-    Given x relevant items drawn into the top k from that group (t positions), they are
-    spread uniformly over its t positions, so the group's expected contribution is
-    (x/t)(H + 1) A + x(x - 1)/(t(t - 1)) B with A = sum 1/p, B = sum (j - 1)/p over those
-    positions and H the hits before it.
+    Given x of its relevant items drawn into its t top-k positions, they are spread
+    uniformly over those positions, so it contributes (x/t)(H + 1) A + x(x - 1)/(t(t - 1)) B
+    with A, B as in `_precision_sums`; the ratio is averaged over the hypergeometric x.
     """
-    complete = r.complete(k)
-    relevant = r.relevant(threshold)
-    fixed_sum = r.per_query(terms, complete)
-    fixed_hits = r.per_query(relevant, complete)
-    n, m, t = r.boundary(k, threshold)
-    straddling = None if complete is None else r.within(k) & ~complete
-    if straddling is None:
-        a = b = np.zeros(r.n_queries)
-    else:
-        a = r.per_query(1.0 / (r.pos + 1.0), straddling)
-        b = r.per_query((r.pos - r.gstart) / (r.pos + 1.0), straddling)
+    complete = r.taken(k) == r.size
+    fixed_sum = r.per_query(_precision_sums(r, k, threshold) * complete)
+    fixed_hits = r.per_query(r.relevant_in_group(threshold) * complete)
+    s, n, m, t = r.boundary(k, threshold)
+    a = _reciprocals(r, s, t)
+    b = t - (s + 1.0) * a
     query, x, prob = _hypergeometric(n, m, t)
-    tq = t[query].astype(np.float64)
-    part = _ratio(x, tq) * (fixed_hits[query] + 1.0) * a[query] + _ratio(
-        x * (x - 1.0), tq * (tq - 1.0)
-    ) * b[query]
-    value = prob * _ratio(fixed_sum[query] + part, fixed_hits[query] + x)
-    return _sum_by(query, value, r.n_queries)
+    tq, hits = t[query].astype(np.float64), fixed_hits[query]
+    part = _ratio(x, tq) * (hits + 1.0) * a[query] + _ratio(x * (x - 1.0), tq * (tq - 1.0)) * b[query]
+    value = prob * _ratio(fixed_sum[query] + part, hits + x)
+    return np.bincount(query, value, r.n_queries).astype(np.float64)
 
 
 def cumulative_gain(r, k, *, gain):
-    value = r.per_query(r.expected(gain(r.rel)), r.within(k))
+    total = r.group_sum(gain(r.rel))
+    value = r.per_query(total * r.taken(k) / r.size)
     return value, r.relevant_count(None) > 0
+
+
+def _dcg(r, k, gain, log_base=2.0):
+    total = r.group_sum(gain(r.rel))
+    return r.per_query(total / r.size * _discounts(r, r.start, r.taken(k), log_base))
 
 
 def discounted_cumulative_gain(r, k, *, gain, log_base=2.0):
-    discount = np.log(log_base) / np.log(r.pos + 2.0)
-    value = r.per_query(r.expected(gain(r.rel)) * discount, r.within(k))
-    return value, r.relevant_count(None) > 0
+    return _dcg(r, k, gain, log_base), r.relevant_count(None) > 0
 
 
 def normalized_dcg(r, k, *, gain):
-    dcg, _ = discounted_cumulative_gain(r, k, gain=gain)
     ideal = r.ideal_dcg(k, gain)
-    return _ratio(dcg, ideal), ideal > 0
+    return _ratio(_dcg(r, k, gain), ideal), ideal > 0
 
 
 def ranking_auc(r, k, *, relevance_threshold):
-    """Share of (relevant, non-relevant) pairs inside the top k ranked in the right order.
+    """Share of (relevant, non-relevant) pairs inside the top k in the right order.
 
-    Pairs inside one tie group count 1/2 (their expected value). The tie group straddling
-    k, if any, contributes a hypergeometric number x of relevant items, and the ratio is
-    averaged over x exactly. 0.5 where there is no pair.
+    Groups wholly inside the top k give fixed counts; pairs inside one group count 1/2
+    (their expected value). The group straddling k contributes a hypergeometric number x
+    of relevant items, and the ratio is averaged over x exactly. 0.5 where no pair.
     """
-    threshold = relevance_threshold
-    relevant = r.relevant(threshold)
-    other = 1.0 - relevant
-    complete = r.complete(k)
-    pos_count = r.per_query(relevant, complete)
-    neg_count = r.per_query(other, complete)
-    # Non-relevant items in later complete groups, plus half of those in the same group.
-    group_other = r.group_total(other)
-    later = neg_count[r.query] - r.before_group(other) - group_other
-    correct = r.per_query(relevant * (later + 0.5 * group_other), complete)
-    n, m, t = r.boundary(k, threshold)
-    query, x, prob = _hypergeometric(n, m, t)
-    drawn_other = t[query] - x
-    right = correct[query] + pos_count[query] * drawn_other + 0.5 * x * drawn_other
-    pairs = (pos_count[query] + x) * (neg_count[query] + drawn_other)
+    m = r.relevant_in_group(relevance_threshold)
+    complete = r.taken(k) == r.size
+    m_c = m * complete
+    s, n, m_b, t = r.boundary(k, relevance_threshold)
+    # The fully ranked region is [0, s): the relevant items there, and the rest.
+    positive = r.per_query(m_c)
+    negative = s - positive
+    later_negative = (s[r.query] - r.start - r.size) - (positive[r.query] - r.before(m_c) - m_c)
+    correct = r.per_query(m_c * (later_negative + 0.5 * (r.size - m)))
+    query, x, prob = _hypergeometric(n, m_b, t)
+    drawn_negative = t[query] - x
+    right = correct[query] + positive[query] * drawn_negative + 0.5 * x * drawn_negative
+    pairs = (positive[query] + x) * (negative[query] + drawn_negative)
     value = prob * _ratio(right, pairs, empty=0.5)
-    return _sum_by(query, value, r.n_queries), _has_relevant(r, threshold)
+    return np.bincount(query, value, r.n_queries).astype(np.float64), _has_relevant(
+        r, relevance_threshold
+    )
 
 
 def average_relative_position(r, k=None, *, relevance_threshold):
-    relevant = r.relevant(relevance_threshold)
-    # Expected 1-based position of an item in a tie group: the group's middle.
-    position = r.gstart + (r.gsize + 1) / 2.0
-    count = r.per_query(relevant)
-    mean_position = _ratio(r.per_query(relevant * position), count)
-    return _ratio(mean_position, r.n_cand), count > 0
+    m = r.relevant_in_group(relevance_threshold)
+    # Expected 1-based position of an item of a group: the group's middle.
+    middle = r.start + (r.size + 1) / 2.0
+    count = r.per_query(m)
+    return _ratio(_ratio(r.per_query(m * middle), count), r.n_cand), count > 0
 
 
 def kendall_tau(r, k=None):
     """Kendall tau-b between the ranking and the relevance, per query.
 
-    The ranking is strict (stable mode) or has tied groups whose pairs contribute 0 in
-    expectation (average mode); either way the ranking side has no ties in the
-    denominator, which is sqrt(n0 * (n0 - n_rel_ties)).
+    The numerator sums sign(rel_i - rel_j) over pairs with i in an earlier group than j
+    (pairs inside a group add 0 in expectation). Items of relevance 0 that are not
+    stored enter through counts: the zeros before and after each group. The ranking has
+    no ties in the denominator, sqrt(n0 * (n0 - n_rel_ties)).
     """
+    group = r.group
+    nonzero = r.group_sum(np.ones(r.rel.size))
+    nonzero_total = r.per_query(nonzero)
+    nonzero_before = r.before(nonzero)
+    zeros_before = r.start - nonzero_before
+    zeros_after = (r.n_cand[r.query] - r.start - r.size) - (
+        nonzero_total[r.query] - nonzero_before - nonzero
+    )
+    sign = np.sign(r.rel)
+    net = sign * (zeros_after - zeros_before)[group]
     levels, level = np.unique(r.rel, return_inverse=True)
     level = level.ravel()
-    size = r.per_query(np.ones(r.rel.size))
-    # net[i] = (later items with lower relevance) - (later items with higher relevance),
-    # "later" meaning in a later tie group; one pass per distinct relevance level.
-    net = np.zeros(r.rel.size)
+    tied = np.zeros(r.n_queries)
     for value in range(levels.size):
-        at_level = (level == value).astype(np.float64)
-        after = r.per_query(at_level)[r.query] - r.before_group(at_level) - r.group_total(at_level)
-        net += after * np.sign(level - value)
-    numerator = r.per_query(net)
-    n0 = size * (size - 1.0) / 2.0
-    pair_code = r.query * np.int64(levels.size) + level
-    tied = np.bincount(pair_code, minlength=r.n_queries * levels.size).astype(np.float64)
-    n2 = (tied * (tied - 1.0) / 2.0).reshape(r.n_queries, levels.size).sum(axis=1)
-    denominator = np.sqrt(n0 * (n0 - n2))
-    return _ratio(numerator, denominator), r.relevant_count(None) > 0
+        at_level = r.group_sum((level == value).astype(np.float64))
+        total = r.per_query(at_level)
+        after = total[r.query] - r.before(at_level) - at_level
+        net += after[group] * np.sign(level - value)
+        tied += total * (total - 1.0) / 2.0
+    zeros = r.n_cand - nonzero_total
+    tied += zeros * (zeros - 1.0) / 2.0
+    pairs = r.n_cand * (r.n_cand - 1.0) / 2.0
+    numerator = np.bincount(r.query[group], net, r.n_queries).astype(np.float64)
+    return _ratio(numerator, np.sqrt(pairs * (pairs - tied))), r.relevant_count(None) > 0
