@@ -2,7 +2,13 @@
 
 from ._evaluate import evaluate
 from ._inputs import query_ids
+from ._model_selection import (
+    GroupedGridSearchCV,
+    GroupedRandomizedSearchCV,
+    grouped_cross_validate,
+)
 from ._registry import get_metric_names
+from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
 from .metrics import (
     average_relative_position,
     cg_score,
@@ -21,14 +27,21 @@ from .metrics import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "GroupedGridSearchCV",
+    "GroupedRandomizedSearchCV",
+    "RankingScorer",
     "average_relative_position",
     "cg_score",
     "dcg_score",
     "evaluate",
     "f1_at_k_score",
     "get_metric_names",
+    "get_scorer",
+    "get_scorer_names",
+    "grouped_cross_validate",
     "hit_rate_score",
     "kendall_tau_score",
+    "make_ranking_scorer",
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
     "ndcg_score",

@@ -32,6 +32,19 @@ def _exponential(rel):
 _GAIN_FUNCTIONS = {"linear": _linear, "exponential": _exponential}
 
 
+def _check_conventions(*, ties, gain, ap_denominator, relevance_threshold, short_lists,
+                       log_base):
+    """Validate the convention parameters; gain comes back as its function."""
+    _check_choice("ties", ties, TIES)
+    return {
+        "gain": _GAIN_FUNCTIONS[_check_choice("gain", gain, GAINS)],
+        "ap_denominator": _check_choice("ap_denominator", ap_denominator, AP_DENOMINATORS),
+        "relevance_threshold": _check_threshold(relevance_threshold),
+        "short_lists": _check_choice("short_lists", short_lists, SHORT_LISTS),
+        "log_base": _check_log_base(log_base),
+    }
+
+
 def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, ties,
              no_relevant, gain="linear", ap_denominator="relevant",
              relevance_threshold=None, short_lists="k", log_base=2):
@@ -40,14 +53,10 @@ def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, tie
     requests : list of (label, registry entry, k).
     no_relevant : as the public parameter, or None for each metric's own default.
     """
-    _check_choice("ties", ties, TIES)
-    conventions = {
-        "gain": _GAIN_FUNCTIONS[_check_choice("gain", gain, GAINS)],
-        "ap_denominator": _check_choice("ap_denominator", ap_denominator, AP_DENOMINATORS),
-        "relevance_threshold": _check_threshold(relevance_threshold),
-        "short_lists": _check_choice("short_lists", short_lists, SHORT_LISTS),
-        "log_base": _check_log_base(log_base),
-    }
+    conventions = _check_conventions(
+        ties=ties, gain=gain, ap_denominator=ap_denominator,
+        relevance_threshold=relevance_threshold, short_lists=short_lists, log_base=log_base,
+    )
     if no_relevant is not None:
         no_relevant = _check_no_relevant(no_relevant)
     per_query = _check_per_query(per_query)

@@ -1,0 +1,277 @@
+"""Scorers: ranking metrics computed per query, wherever scikit-learn takes ``scoring=``."""
+
+import copy
+
+from sklearn.utils.metadata_routing import MetadataRequest
+
+from ._evaluate import _check_conventions, _compute
+from ._registry import METRICS, _parse_name
+from ._validation import _check_k, _check_no_relevant
+
+_CONVENTIONS = ("ties", "gain", "ap_denominator", "relevance_threshold", "short_lists",
+                "log_base", "no_relevant")
+
+_HOW_TO_PASS_GROUPS = (
+    "A ranking scorer needs the query id of every row, as groups. Use sklearn_rank's "
+    "grouped_cross_validate, GroupedGridSearchCV or GroupedRandomizedSearchCV with "
+    "groups=query_ids; or enable scikit-learn's metadata routing "
+    "(sklearn.set_config(enable_metadata_routing=True)) and pass groups=query_ids to fit "
+    "(or params={'groups': query_ids} to cross_validate); or call "
+    "scorer(estimator, X, y, groups=query_ids) directly."
+)
+
+
+class RankingScorer:
+    """A scorer that computes a ranking metric per query and averages over queries.
+
+    Create it with `make_ranking_scorer` or `get_scorer`. It is called as
+    ``scorer(estimator, X, y, groups=query_ids)``: it predicts scores for the rows of
+    ``X``, ranks the rows of each query, computes the metric per query and returns the
+    (weighted) mean, negated for lower-is-better metrics (``neg_arp``).
+
+    Query ids reach it through scikit-learn's metadata routing under the name ``groups``,
+    which it requests by default: the same ``groups`` that a `GroupKFold` splitter uses.
+    Called without them it raises a ValueError that says how to pass them, never a silent
+    number. A ``sample_weight`` is used when requested (``set_score_request``); per row,
+    it must be constant within each query, where it weights that query.
+
+    Parameters
+    ----------
+    name : str
+        The scorer's name, such as ``"ndcg@10"`` or ``"neg_arp"``.
+    metric : str
+        Registry name of the metric (``"ndcg"``).
+    k : int or None
+        The cut-off.
+    conventions : dict
+        Convention parameters passed on to the metric.
+    sign : {1, -1}
+        1 for greater-is-better metrics, -1 for ``arp``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.linear_model import LinearRegression
+    >>> from sklearn_rank import get_scorer
+    >>> X = np.array([[0.0], [1.0], [2.0], [0.0], [3.0]])
+    >>> y = np.array([0, 1, 2, 1, 0])
+    >>> groups = np.array([1, 1, 1, 2, 2])
+    >>> model = LinearRegression().fit(X[:3], y[:3])
+    >>> scorer = get_scorer("mrr")
+    >>> scorer(model, X, y, groups=groups)  # query 2 ranks its relevant row last
+    0.75
+    """
+
+    def __init__(self, name, metric, k, conventions, sign):
+        self.name = name
+        self.metric = metric
+        self.k = k
+        self.conventions = dict(conventions)
+        self.sign = sign
+        self._request = MetadataRequest(owner=type(self).__name__)
+        self._request.score.add_request(param="groups", alias=True)
+        self._request.score.add_request(param="sample_weight", alias=None)
+
+    def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None):
+        if groups is None:
+            raise ValueError(f"Scorer {self.name!r} was called without query ids. "
+                             + _HOW_TO_PASS_GROUPS)
+        if len(groups) != len(y_true):
+            raise ValueError(
+                f"Scorer {self.name!r} got {len(groups)} query ids (groups) for "
+                f"{len(y_true)} rows; pass one query id per row of X."
+            )
+        y_pred = estimator.predict(X)
+        metric = METRICS[self.metric]
+        value = _compute([(self.name, metric, self.k)], y_true, y_pred, groups=groups,
+                         sample_weight=sample_weight, per_query=False, **self.conventions)
+        return self.sign * value[self.name]
+
+    def get_metadata_routing(self):
+        """Metadata this scorer requests: ``groups`` by default.
+
+        Returns
+        -------
+        request : sklearn.utils.metadata_routing.MetadataRequest
+        """
+        return copy.deepcopy(self._request)
+
+    def set_score_request(self, **requests):
+        """Request metadata for ``__call__``, as scikit-learn scorers do.
+
+        Parameters
+        ----------
+        **requests : dict
+            ``sample_weight=True`` to use routed sample weights; ``groups`` is requested
+            already (set an alias string to read query ids from another name).
+
+        Returns
+        -------
+        self : RankingScorer
+        """
+        for param, alias in requests.items():
+            if param not in ("groups", "sample_weight"):
+                raise ValueError(
+                    f"RankingScorer takes metadata 'groups' and 'sample_weight'; got {param!r}."
+                )
+            self._request.score.add_request(param=param, alias=alias)
+        return self
+
+    def __repr__(self):
+        params = "".join(f", {key}={value!r}" for key, value in self.conventions.items()
+                         if value is not None)
+        return f"make_ranking_scorer({self.name!r}{params})"
+
+
+def make_ranking_scorer(metric, **params):
+    """Make a scorer that computes a ranking metric per query group.
+
+    Parameters
+    ----------
+    metric : str or callable
+        A metric name as in `evaluate` (``"ndcg@10"``, ``"map"``, ``"precision@5"``,
+        ``"neg_arp"``), or one of sklearn_rank's metric functions (`ndcg_score`...), in
+        which case the cut-off is given as ``k``.
+    **params : dict
+        Convention parameters of the metric: ``ties``, ``gain``, ``ap_denominator``,
+        ``relevance_threshold``, ``short_lists``, ``log_base``, ``no_relevant`` (each
+        only where the metric takes it), and ``k`` with a metric function.
+
+    Returns
+    -------
+    scorer : RankingScorer
+        Usable wherever scikit-learn takes ``scoring=``. Greater is better: lower-is-better
+        metrics (ARP) are negated, as scikit-learn's ``neg_*`` scorers.
+
+    See Also
+    --------
+    get_scorer, get_scorer_names, grouped_cross_validate, GroupedGridSearchCV
+
+    References
+    ----------
+    .. [1] scikit-learn user guide, "Metadata Routing" and "Defining your scoring
+       strategy from metric functions".
+
+    Examples
+    --------
+    >>> from sklearn_rank import make_ranking_scorer, ndcg_score
+    >>> make_ranking_scorer("ndcg@10", gain="exponential")
+    make_ranking_scorer('ndcg@10', ties='average', gain='exponential', no_relevant=0.0)
+    >>> make_ranking_scorer(ndcg_score, k=5, no_relevant="skip")
+    make_ranking_scorer('ndcg@5', ties='average', gain='linear', no_relevant='skip')
+    """
+    name, entry, k, sign = _resolve_metric(metric, params)
+    allowed = {"ties", "no_relevant"} | set(entry.conventions)
+    unknown = set(params) - allowed - {"k"}
+    if unknown:
+        raise ValueError(
+            f"make_ranking_scorer: metric {entry.name!r} takes no parameter "
+            f"{sorted(unknown)[0]!r}; it takes {', '.join(sorted(allowed))}."
+        )
+    defaults = {"ties": "average", "gain": "linear", "ap_denominator": "relevant",
+                "relevance_threshold": None, "short_lists": "k", "log_base": 2}
+    # Validate now, at construction, rather than at the first fold.
+    _check_conventions(**{key: params.get(key, value) for key, value in defaults.items()})
+    conventions = {key: params.get(key, defaults[key]) for key in ("ties",) + entry.conventions}
+    no_relevant = params.get("no_relevant", entry.no_relevant_default)
+    conventions["no_relevant"] = _check_no_relevant(no_relevant)
+    return RankingScorer(name, entry.name, k, conventions, sign)
+
+
+def _resolve_metric(metric, params):
+    """(scorer name, registry entry, k, sign) from a name or a metric function."""
+    if callable(metric):
+        entries = [m for m in METRICS.values() if m.function == getattr(metric, "__name__", None)]
+        if not entries:
+            raise ValueError(
+                f"metric must be a metric name or one of sklearn_rank's metric functions; "
+                f"got {metric!r}."
+            )
+        entry = entries[0]
+        k = _check_k(params.get("k")) if entry.takes_k else None
+        if "k" in params and not entry.takes_k:
+            raise ValueError(f"make_ranking_scorer: metric {entry.name!r} takes no parameter 'k'.")
+        label = entry.name if k is None else f"{entry.name}@{k}"
+    else:
+        if "k" in params:
+            raise ValueError(
+                "make_ranking_scorer: give the cut-off in the metric name ('ndcg@10'), "
+                f"not as k={params['k']!r}."
+            )
+        label = metric
+        if isinstance(metric, str) and metric.startswith("neg_"):
+            label = metric[len("neg_"):]
+        entry, k = _parse_name(label)
+    if not entry.greater_is_better:
+        if isinstance(metric, str) and not metric.startswith("neg_"):
+            raise ValueError(
+                f"{metric!r} is lower-is-better; scorers are greater-is-better, so its scorer "
+                f"is named 'neg_{metric}' and returns the negated value."
+            )
+        return f"neg_{label}", entry, k, -1
+    return label, entry, k, 1
+
+
+def get_scorer(name):
+    """The ranking scorer for a metric name, with default conventions.
+
+    Parameters
+    ----------
+    name : str
+        A name from `get_scorer_names`, with ``@K`` a positive integer (``"ndcg@10"``).
+
+    Returns
+    -------
+    scorer : RankingScorer
+
+    Examples
+    --------
+    >>> from sklearn_rank import get_scorer
+    >>> get_scorer("map@10")
+    make_ranking_scorer('map@10', ties='average', ap_denominator='relevant', no_relevant=0.0)
+    """
+    return make_ranking_scorer(name)
+
+
+def get_scorer_names():
+    """Names of the ranking scorers; ``K`` stands for any positive integer.
+
+    Returns
+    -------
+    names : list of str
+
+    Examples
+    --------
+    >>> from sklearn_rank import get_scorer_names
+    >>> [name for name in get_scorer_names() if name.startswith(("ndcg", "neg_"))]
+    ['ndcg', 'ndcg@K', 'neg_arp']
+    """
+    names = []
+    for entry in METRICS.values():
+        prefix = "" if entry.greater_is_better else "neg_"
+        names.append(prefix + entry.name)
+        if entry.takes_k:
+            names.append(prefix + entry.name + "@K")
+    return sorted(names)
+
+
+def _is_ranking_name(name):
+    base = name[len("neg_"):] if name.startswith("neg_") else name
+    return base.split("@")[0].strip() in METRICS
+
+
+def _resolve_scoring(scoring):
+    """Turn sklearn_rank scorer names (in a str, list or dict) into RankingScorers.
+
+    Other strings (scikit-learn's own scorer names) and callables are left as they are.
+    """
+    def one(value):
+        if isinstance(value, str) and _is_ranking_name(value):
+            return get_scorer(value)
+        return value
+
+    if isinstance(scoring, dict):
+        return {key: one(value) for key, value in scoring.items()}
+    if isinstance(scoring, (list, tuple, set)):
+        return {name: one(name) for name in scoring}
+    return one(scoring)

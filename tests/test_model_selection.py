@@ -1,0 +1,263 @@
+"""Scorers, grouped cross-validation and searches: exact per-fold values, whole queries."""
+
+import numpy as np
+import pytest
+import sklearn
+from sklearn.base import BaseEstimator, RegressorMixin, clone
+from sklearn.experimental import enable_halving_search_cv  # noqa: F401
+from sklearn.linear_model import Ridge
+from sklearn.model_selection import (
+    GridSearchCV,
+    GroupKFold,
+    GroupShuffleSplit,
+    HalvingGridSearchCV,
+    KFold,
+    RandomizedSearchCV,
+    cross_val_score,
+    validation_curve,
+)
+
+import sklearn_rank as sr
+from sklearn_rank.datasets import make_ranking
+
+NAMES = ["ndcg@10", "map", "mrr@5", "precision@3", "neg_arp", "auc", "kendall_tau"]
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y, groups = make_ranking(n_queries=40, min_query_size=3, max_query_size=15,
+                                random_state=0)
+    # String query ids, rows interleaved (make_ranking shuffles them).
+    return X, y, np.array([f"q{g:03d}" for g in groups])
+
+
+def _by_hand(estimator, params, X, y, groups, train, test, names):
+    model = clone(estimator).set_params(**params).fit(X[train], y[train])
+    metric_names = [n[len("neg_"):] if n.startswith("neg_") else n for n in names]
+    values = sr.evaluate(y[test], model.predict(X[test]), metric_names, groups=groups[test])
+    return {n: (-values[m] if n.startswith("neg_") else values[m])
+            for n, m in zip(names, metric_names)}
+
+
+@pytest.mark.parametrize("routing", ["ours", "sklearn"])
+def test_search_scores_equal_per_query_means_by_hand(data, routing):
+    X, y, groups = data
+    grid = {"alpha": [0.01, 10.0, 1000.0]}
+    cv = GroupKFold(n_splits=4)
+    if routing == "ours":
+        search = sr.GroupedGridSearchCV(Ridge(), grid, scoring=NAMES, refit="ndcg@10", cv=cv)
+        search.fit(X, y, groups=groups)
+    else:
+        scoring = {name: sr.get_scorer(name) for name in NAMES}
+        search = GridSearchCV(Ridge(), grid, scoring=scoring, refit="ndcg@10", cv=cv)
+        with sklearn.config_context(enable_metadata_routing=True):
+            search.fit(X, y, groups=groups)
+    folds = list(cv.split(X, y, groups))
+    for candidate, params in enumerate(search.cv_results_["params"]):
+        for fold, (train, test) in enumerate(folds):
+            expected = _by_hand(Ridge(), params, X, y, groups, train, test, NAMES)
+            for name in NAMES:
+                got = search.cv_results_[f"split{fold}_test_{name}"][candidate]
+                assert got == pytest.approx(expected[name], abs=1e-12), (name, fold)
+
+
+def test_grouped_cross_validate_equals_by_hand(data):
+    X, y, groups = data
+    result = sr.grouped_cross_validate(Ridge(), X, y, groups=groups, scoring="ndcg@5", cv=3)
+    for fold, (train, test) in enumerate(GroupKFold(3).split(X, y, groups)):
+        expected = _by_hand(Ridge(), {}, X, y, groups, train, test, ["ndcg@5"])["ndcg@5"]
+        assert result["test_score"][fold] == pytest.approx(expected, abs=1e-12)
+
+
+class _GroupSpy(RegressorMixin, BaseEstimator):
+    """Records the query ids it is fitted on; routing delivers them to fit."""
+
+    __metadata_request__fit = {"groups": True}
+
+    def fit(self, X, y, groups=None):
+        self.train_groups_ = set(np.asarray(groups).tolist())
+        self.model_ = Ridge().fit(X, y)
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+
+def _spy_scorer(records):
+    scorer = sr.get_scorer("ndcg@5")
+
+    def score(estimator, X, y, groups=None):
+        test = set(np.asarray(groups).tolist())
+        records.append((estimator.train_groups_, test))
+        return scorer(estimator, X, y, groups=groups)
+
+    score.get_metadata_routing = scorer.get_metadata_routing
+    return score
+
+
+@pytest.mark.parametrize("cv", [None, 3, GroupKFold(4), GroupShuffleSplit(3, random_state=0)])
+def test_helpers_never_split_a_query(data, cv):
+    X, y, groups = data
+    records = []
+    sr.grouped_cross_validate(_GroupSpy(), X, y, groups=groups, scoring=_spy_scorer(records),
+                              cv=cv, error_score="raise")
+    search = sr.GroupedGridSearchCV(_GroupSpy(), {}, scoring=_spy_scorer(records), cv=cv,
+                                    error_score="raise", refit=False)
+    search.fit(X, y, groups=groups)
+    assert len(records) >= 4
+    for train, test in records:
+        assert train and test and not (train & test)
+
+
+@pytest.mark.filterwarnings("ignore:The groups parameter is ignored by KFold")
+@pytest.mark.parametrize("search_class", [sr.GroupedGridSearchCV, sr.GroupedRandomizedSearchCV])
+def test_splitter_that_ignores_groups_is_refused(data, search_class):
+    X, y, groups = data
+    grid = {"alpha": [1.0]}
+    extra = {"n_iter": 1} if search_class is sr.GroupedRandomizedSearchCV else {}
+    search = search_class(Ridge(), grid, scoring="ndcg@5", cv=KFold(3), **extra)
+    with pytest.raises(ValueError, match="ignores groups. Use a group-aware splitter"):
+        search.fit(X, y, groups=groups)
+    with pytest.raises(ValueError, match="ignores groups"):
+        sr.grouped_cross_validate(Ridge(), X, y, groups=groups, scoring="map", cv=KFold(3))
+    # The parameters are restored after fit, failed or not.
+    assert isinstance(search.cv, KFold) and search.scoring == "ndcg@5"
+
+
+def test_scorer_without_query_ids_says_how_to_pass_them(data):
+    X, y, groups = data
+    scorer = sr.get_scorer("ndcg@10")
+    model = Ridge().fit(X, y)
+    with pytest.raises(ValueError, match="called without query ids.*enable_metadata_routing"):
+        scorer(model, X, y)
+    with pytest.raises(ValueError, match="got 3 query ids \\(groups\\) for"):
+        scorer(model, X, y, groups=groups[:3])
+    # scikit-learn without routing never passes groups to the scorer: the error surfaces.
+    with pytest.raises(ValueError, match="called without query ids"):
+        GridSearchCV(Ridge(), {"alpha": [1.0]}, scoring=scorer, cv=GroupKFold(3),
+                     error_score="raise").fit(X, y, groups=groups)
+
+
+def test_wrong_length_groups_in_helpers(data):
+    X, y, groups = data
+    with pytest.raises(ValueError, match="groups must hold one query id per row of X"):
+        sr.grouped_cross_validate(Ridge(), X, y, groups=groups[:-1], scoring="map")
+    with pytest.raises(ValueError, match="groups must hold one query id per row of X"):
+        sr.GroupedGridSearchCV(Ridge(), {}, scoring="map").fit(X, y, groups=groups[1:])
+
+
+def test_scorer_values_and_signs(data):
+    X, y, groups = data
+    model = Ridge().fit(X, y)
+    predictions = model.predict(X)
+    for name in NAMES:
+        metric = name[len("neg_"):] if name.startswith("neg_") else name
+        expected = sr.evaluate(y, predictions, [metric], groups=groups)[metric]
+        sign = -1 if name.startswith("neg_") else 1
+        assert sr.get_scorer(name)(model, X, y, groups=groups) == pytest.approx(
+            sign * expected, abs=1e-12)
+
+
+def test_make_ranking_scorer_from_function_and_conventions(data):
+    X, y, groups = data
+    model = Ridge().fit(X, y)
+    scorer = sr.make_ranking_scorer(sr.ndcg_score, k=5, gain="exponential", ties="stable")
+    expected = sr.ndcg_score(y, model.predict(X), k=5, groups=groups, gain="exponential",
+                             ties="stable")
+    assert scorer(model, X, y, groups=groups) == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("metric, params, message", [
+    ("ndcg@10", {"ap_denominator": "min_k"}, "takes no parameter 'ap_denominator'"),
+    ("ndcg@10", {"k": 5}, "give the cut-off in the metric name"),
+    ("ndcg@10", {"gain": "log"}, "gain must be one of"),
+    ("arp", {}, "is lower-is-better.*'neg_arp'"),
+    ("nope@3", {}, "Unknown metric name"),
+    (sr.kendall_tau_score, {"k": 3}, "takes no parameter 'k'"),
+    (len, {}, "one of sklearn_rank's metric functions"),
+    ("map", {"no_relevant": "ignore"}, "no_relevant must be one of"),
+])
+def test_make_ranking_scorer_errors(metric, params, message):
+    with pytest.raises(ValueError, match=message):
+        sr.make_ranking_scorer(metric, **params)
+
+
+def test_scorer_names_are_complete():
+    names = sr.get_scorer_names()
+    for name in names:
+        concrete = name.replace("@K", "@3")
+        assert isinstance(sr.get_scorer(concrete), sr.RankingScorer)
+    assert "neg_arp" in names and "arp" not in names
+    assert {n.replace("neg_", "") for n in names} == set(sr.get_metric_names())
+
+
+def test_sample_weight_per_query_through_the_scorer(data):
+    X, y, groups = data
+    model = Ridge().fit(X, y)
+    ids = sr.query_ids(groups)
+    query_weight = dict(zip(ids.tolist(), np.arange(1, ids.size + 1, dtype=float)))
+    row_weight = np.array([query_weight[g] for g in groups])
+    scorer = sr.get_scorer("ndcg@5")
+    expected = sr.ndcg_score(y, model.predict(X), k=5, groups=groups,
+                             sample_weight=np.arange(1, ids.size + 1, dtype=float))
+    assert scorer(model, X, y, groups=groups, sample_weight=row_weight) == pytest.approx(
+        expected, abs=1e-12)
+    varying = row_weight.copy()
+    varying[np.flatnonzero(groups == groups[0])[0]] += 1
+    with pytest.raises(ValueError, match="constant within each query"):
+        scorer(model, X, y, groups=groups, sample_weight=varying)
+
+
+def test_routed_sample_weight_reaches_the_scorer_when_requested(data):
+    X, y, groups = data
+    # One weight per query (constant over its rows), so the scorer's mean is weighted.
+    ids = sr.query_ids(groups)
+    weight_of = dict(zip(ids.tolist(), np.linspace(0.5, 5.0, ids.size)))
+    weights = np.array([weight_of[g] for g in groups])
+    scorer = sr.get_scorer("map").set_score_request(sample_weight=True)
+    # scikit-learn's own set_*_request methods need routing enabled while they are called.
+    with sklearn.config_context(enable_metadata_routing=True):
+        model = Ridge().set_fit_request(sample_weight=False)
+    result = sr.grouped_cross_validate(model, X, y, groups=groups, scoring=scorer, cv=3,
+                                       params={"sample_weight": weights})
+    for fold, (train, test) in enumerate(GroupKFold(3).split(X, y, groups)):
+        predictions = Ridge().fit(X[train], y[train]).predict(X[test])
+        expected = sr.mean_average_precision_score(y[test], predictions, groups=groups[test],
+                                                   sample_weight=weights[test])
+        unweighted = sr.mean_average_precision_score(y[test], predictions, groups=groups[test])
+        assert result["test_score"][fold] == pytest.approx(expected, abs=1e-12)
+        assert abs(expected - unweighted) > 1e-6  # the weights do change the value
+
+
+def test_other_sklearn_entry_points_with_routing(data):
+    X, y, groups = data
+    scorer = sr.get_scorer("ndcg@10")
+    with sklearn.config_context(enable_metadata_routing=True):
+        scores = cross_val_score(Ridge(), X, y, scoring=scorer, cv=GroupKFold(3),
+                                 params={"groups": groups})
+        assert scores.shape == (3,) and np.all((scores > 0) & (scores <= 1))
+        train, test = validation_curve(Ridge(), X, y, param_name="alpha",
+                                       param_range=[0.1, 10.0], scoring=scorer,
+                                       cv=GroupKFold(3), params={"groups": groups})
+        assert test.shape == (2, 3) and np.all(test > 0)
+        random = RandomizedSearchCV(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, n_iter=2,
+                                    scoring=scorer, cv=GroupKFold(3), random_state=0,
+                                    n_jobs=2).fit(X, y, groups=groups)
+        assert np.all(random.cv_results_["mean_test_score"] > 0)
+        halving = HalvingGridSearchCV(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, scoring=scorer,
+                                      cv=GroupKFold(3), min_resources=60,
+                                      random_state=0).fit(X, y, groups=groups)
+        assert np.all(np.isfinite(halving.cv_results_["mean_test_score"]))
+
+
+def test_search_score_and_refit_use_the_scorer(data):
+    X, y, groups = data
+    search = sr.GroupedGridSearchCV(Ridge(), {"alpha": [0.1, 10.0]},
+                                    scoring={"ndcg@10": "ndcg@10", "map": "map"},
+                                    refit="ndcg@10", cv=3, n_jobs=2).fit(X, y, groups=groups)
+    expected = sr.ndcg_score(y, search.predict(X), k=10, groups=groups)
+    assert search.score(X, y, groups=groups) == pytest.approx(expected, abs=1e-12)
+    assert search.get_params()["scoring"] == {"ndcg@10": "ndcg@10", "map": "map"}
+    assert clone(search).get_params()["cv"] == 3
+    # The global configuration is left as it was.
+    assert sklearn.get_config()["enable_metadata_routing"] is False
