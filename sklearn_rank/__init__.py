@@ -7,6 +7,7 @@ from ._model_selection import (
     GroupedRandomizedSearchCV,
     grouped_cross_validate,
 )
+from ._ranker import QueryGroupRanker
 from ._registry import get_metric_names
 from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
 from .metrics import (
@@ -29,6 +30,7 @@ __version__ = "0.1.0"
 __all__ = [
     "GroupedGridSearchCV",
     "GroupedRandomizedSearchCV",
+    "QueryGroupRanker",
     "RankingScorer",
     "average_relative_position",
     "cg_score",

@@ -1,0 +1,346 @@
+"""`QueryGroupRanker`: fit learning-to-rank estimators from per-row query ids.
+
+LightGBM's ``LGBMRanker`` wants ``group`` (the sizes of contiguous runs of rows, one per
+query) and XGBoost's ``XGBRanker`` wants ``qid`` (a per-row query index, sorted ascending):
+both assume the rows of each query are contiguous. Inside scikit-learn model selection the
+only query information is ``groups`` (one id per row, rows in any order, and only the rows
+of the current training fold). The wrapper sorts the rows by query, derives ``group`` or
+``qid`` and fits a clone of the wrapped estimator.
+"""
+
+import inspect
+from copy import deepcopy
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
+from sklearn.utils import _safe_indexing
+from sklearn.utils.metadata_routing import (
+    MetadataRouter,
+    MethodMapping,
+    _routing_enabled,
+    process_routing,
+)
+from sklearn.utils.validation import (
+    _get_feature_names,
+    _num_features,
+    _num_samples,
+    check_is_fitted,
+)
+
+from ._inputs import _factorize
+
+_GROUP_PARAMS = ("auto", "group", "qid", None)
+_QUERY_KEYS = ("group", "qid")
+
+
+def _fit_parameters(estimator):
+    """Names of the explicit parameters of ``estimator.fit`` (``**kwargs`` excluded)."""
+    try:
+        params = inspect.signature(estimator.fit).parameters.values()
+    except (TypeError, ValueError, AttributeError):
+        return set()
+    return {
+        p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    }
+
+
+def _is_per_row(value, n_rows):
+    """Whether a fit parameter holds one value per row (and so must follow the rows).
+
+    Arrays (numpy, pandas, sparse: anything with a ``shape``) and lists qualify when their
+    first dimension is ``n_rows``; strings, tuples, dicts and scalars never do.
+    """
+    if isinstance(value, list):
+        return len(value) == n_rows
+    shape = getattr(value, "shape", None)
+    if shape is None or isinstance(value, (str, bytes)):
+        return False
+    try:
+        return len(shape) >= 1 and shape[0] == n_rows
+    except TypeError:
+        return False
+
+
+class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
+    """Fit a ranker that needs query groups from per-row query ids, rows in any order.
+
+    Learning-to-rank estimators need to know which rows belong to which query, in a form
+    that assumes the rows of each query are contiguous: LightGBM's ``LGBMRanker.fit``
+    takes ``group`` (the sizes of the runs of rows, one per query, in row order) and
+    XGBoost's ``XGBRanker.fit`` takes ``qid`` (a query index per row, sorted ascending).
+    Inside scikit-learn model selection the only query information is ``groups`` (one query
+    id per row, as for :class:`~sklearn.model_selection.GroupKFold`), the rows of a
+    training fold need not be contiguous, and ``group``/``qid`` computed for the full data
+    would be wrong for a fold. This wrapper takes ``groups`` in ``fit``, sorts the rows
+    stably by query, reorders ``X``, ``y`` and every per-row fit parameter (e.g.
+    ``sample_weight``), derives ``group`` or ``qid``, and fits a clone of ``estimator``.
+
+    Queries are numbered in order of first appearance, so rows that are already grouped
+    keep their order exactly, and unsorted rows give the same fitted model as the same
+    rows sorted by query (queries in first-appearance order, rows of a query in input
+    order). ``predict`` needs no groups and no sorting: it is the wrapped estimator's.
+
+    ``groups`` reaches ``fit`` inside :class:`~sklearn.model_selection.GridSearchCV`,
+    :func:`~sklearn.model_selection.cross_validate` etc. only through scikit-learn
+    metadata routing: enable it with ``sklearn.set_config(enable_metadata_routing=True)``
+    (or ``sklearn.config_context``) and pass ``groups=query_ids`` to the search's ``fit``.
+    This estimator requests ``groups`` for ``fit`` by default, so no ``set_fit_request``
+    call is needed; the splitter receives the same ids. With routing disabled,
+    scikit-learn gives ``groups`` to the splitter only and ``fit`` raises a ``ValueError``
+    saying so (or use the sklearn_rank model-selection helpers, which pass the groups).
+    Other fit parameters are routed to the wrapped estimator as usual when routing is
+    enabled (e.g. ``LGBMRanker().set_fit_request(sample_weight=True)``), and passed
+    through unchanged when it is disabled.
+
+    There is no ``score`` method: pass ``scoring`` to the search (for example one of
+    sklearn_rank's ranking scorers).
+
+    Parameters
+    ----------
+    estimator : estimator object
+        The ranker or regressor to fit, e.g. ``lightgbm.LGBMRanker()``,
+        ``xgboost.XGBRanker()``, or a pointwise regressor such as
+        :class:`~sklearn.linear_model.Ridge`. It is cloned in ``fit``; its parameters are
+        reachable as ``estimator__<name>`` (e.g. ``estimator__num_leaves``).
+
+    group_param : {"auto", "group", "qid"} or None, default="auto"
+        How the query structure is passed to ``estimator.fit``:
+
+        - ``"group"``: ``group=sizes``, an int array of shape (n_queries,) with the
+          number of rows of each query, in the order of the sorted rows (LightGBM);
+        - ``"qid"``: ``qid=index``, an int array of shape (n_samples,) with each sorted
+          row's query index, ascending from 0 (XGBoost);
+        - ``None``: nothing (pointwise estimators); rows are still sorted by query;
+        - ``"auto"``: ``"qid"`` if ``estimator.fit`` has an explicit ``qid`` parameter
+          (``XGBRanker``, which also accepts ``group``), else ``"group"`` if it has a
+          ``group`` parameter (``LGBMRanker``), else ``None``.
+
+    Attributes
+    ----------
+    estimator_ : estimator object
+        The fitted clone of ``estimator``, fitted on the rows sorted by query.
+
+    group_param_ : {"group", "qid"} or None
+        The way the query structure was passed (``group_param`` with ``"auto"`` resolved).
+
+    n_queries_ : int
+        Number of distinct query ids seen in ``fit``.
+
+    n_features_in_ : int
+        Number of features seen during ``fit``.
+
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during ``fit``. Defined only when ``X`` has feature names
+        that are all strings (e.g. a pandas DataFrame).
+
+    See Also
+    --------
+    sklearn.model_selection.GroupKFold : Cross-validation that keeps each query in one fold.
+    sklearn_rank.ndcg_score : Score the predictions per query (long format with ``groups``).
+
+    References
+    ----------
+    .. [1] LightGBM, ``lightgbm.LGBMRanker.fit``, parameter ``group``.
+    .. [2] XGBoost, "Learning to Rank", ``xgboost.XGBRanker.fit``, parameter ``qid``.
+    .. [3] scikit-learn User Guide, "Metadata Routing".
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn import config_context
+    >>> from sklearn.linear_model import Ridge
+    >>> from sklearn.model_selection import GridSearchCV, GroupKFold
+    >>> from sklearn_rank import QueryGroupRanker
+    >>> X = np.arange(12.0).reshape(-1, 1)
+    >>> y = np.array([0, 1, 0, 1, 1, 2, 1, 2, 2, 3, 2, 3])
+    >>> groups = ["q1", "q2", "q1", "q2", "q3", "q4", "q3", "q4", "q5", "q6", "q5", "q6"]
+    >>> ranker = QueryGroupRanker(Ridge(alpha=1.0)).fit(X, y, groups=groups)
+    >>> ranker.n_queries_, ranker.group_param_
+    (6, None)
+    >>> ranker.predict([[0.0], [11.0]]).round(2)
+    array([0.16, 2.84])
+
+    In model selection, metadata routing sends each fold's query ids to ``fit``:
+
+    >>> search = GridSearchCV(
+    ...     QueryGroupRanker(Ridge()),
+    ...     {"estimator__alpha": [0.1, 1000.0]},
+    ...     cv=GroupKFold(n_splits=3),
+    ...     scoring="neg_mean_squared_error",
+    ... )
+    >>> with config_context(enable_metadata_routing=True):
+    ...     search = search.fit(X, y, groups=groups)
+    >>> search.best_params_
+    {'estimator__alpha': 0.1}
+    """
+
+    # `groups` is requested by default: routed to `fit` without a `set_fit_request` call.
+    __metadata_request__fit = {"groups": True}
+
+    def __init__(self, estimator, *, group_param="auto"):
+        self.estimator = estimator
+        self.group_param = group_param
+
+    def _resolve_group_param(self):
+        if self.group_param is not None and not (
+            isinstance(self.group_param, str) and self.group_param in _GROUP_PARAMS
+        ):
+            raise ValueError(
+                "QueryGroupRanker: group_param must be 'auto', 'group', 'qid' or None; "
+                f"got group_param={self.group_param!r}."
+            )
+        if self.group_param != "auto":
+            return self.group_param
+        accepted = _fit_parameters(self.estimator)
+        if "qid" in accepted:
+            return "qid"
+        if "group" in accepted:
+            return "group"
+        return None
+
+    def fit(self, X, y, groups=None, **fit_params):
+        """Sort the rows by query and fit a clone of the estimator with ``group``/``qid``.
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Training data (numpy array, pandas DataFrame, scipy sparse matrix, ...), rows
+            of the queries in any order.
+
+        y : array-like of shape (n_samples,)
+            Relevance labels (e.g. graded 0-3 for LambdaRank objectives).
+
+        groups : array-like of shape (n_samples,)
+            Query id of each row: any hashable ids (ints, strings), not NaN; the rows of a
+            query need not be contiguous. Required: pass ``fit(X, y, groups=query_ids)``,
+            or enable metadata routing inside model selection (see the class docstring).
+
+        **fit_params : dict
+            Passed to ``estimator.fit``. Array-likes with one value per row (numpy or
+            pandas arrays, sparse matrices or lists of length n_samples, e.g.
+            ``sample_weight``) are reordered with the rows; anything else is passed
+            as is. With metadata routing enabled, only parameters requested by the
+            wrapped estimator are accepted. ``group`` and ``qid`` are refused: they are
+            computed from ``groups``.
+
+        Returns
+        -------
+        self : object
+            The fitted ranker.
+        """
+        group_param = self._resolve_group_param()
+        if groups is None:
+            raise ValueError(
+                "QueryGroupRanker.fit requires the query id of each row: call "
+                "fit(X, y, groups=query_ids). Inside scikit-learn model selection "
+                "(GridSearchCV, cross_validate, ...) enable metadata routing with "
+                "sklearn.set_config(enable_metadata_routing=True) and pass groups=query_ids "
+                "to the search's fit (with routing disabled, scikit-learn gives groups to "
+                "the cv splitter only), or use the sklearn_rank model-selection helpers."
+            )
+        clash = [key for key in _QUERY_KEYS if key in fit_params]
+        if clash:
+            raise ValueError(
+                f"QueryGroupRanker.fit got {clash[0]}=...; do not pass group or qid: they "
+                "are computed from groups (one query id per row)."
+            )
+
+        if sp.issparse(X) and X.format not in ("csr", "csc"):
+            X = X.tocsr()
+        n_rows = _num_samples(X)
+        ids = np.asarray(groups)
+        if ids.ndim != 1 or ids.shape[0] != n_rows:
+            got = f"{ids.shape[0]} entries" if ids.ndim == 1 else f"shape {ids.shape}"
+            raise ValueError(
+                f"groups must be 1-D with one query id per row of X: X has {n_rows} rows "
+                f"but groups has {got}."
+            )
+        if y is not None and _num_samples(y) != n_rows:
+            raise ValueError(
+                f"y must have one label per row of X: X has {n_rows} rows but y has "
+                f"{_num_samples(y)}."
+            )
+        codes, query_ids = _factorize(ids, n_rows)
+
+        if _routing_enabled():
+            estimator_params = dict(process_routing(self, "fit", **fit_params).estimator.fit)
+        else:
+            estimator_params = dict(fit_params)
+
+        order = np.argsort(codes, kind="stable")
+        if np.any(order != np.arange(n_rows)):
+            X = _safe_indexing(X, order)
+            if y is not None:
+                y = _safe_indexing(y, order)
+            estimator_params = {
+                key: _safe_indexing(value, order) if _is_per_row(value, n_rows) else value
+                for key, value in estimator_params.items()
+            }
+        if group_param == "group":
+            estimator_params["group"] = np.bincount(codes, minlength=len(query_ids))
+        elif group_param == "qid":
+            estimator_params["qid"] = codes[order]
+
+        self.estimator_ = clone(self.estimator)
+        self.estimator_.fit(X, y, **estimator_params)
+
+        self.group_param_ = group_param
+        self.n_queries_ = len(query_ids)
+        self.n_features_in_ = getattr(self.estimator_, "n_features_in_", None)
+        if self.n_features_in_ is None:
+            self.n_features_in_ = _num_features(X)
+        names = _get_feature_names(X)
+        if names is not None:
+            self.feature_names_in_ = names
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        return self
+
+    def predict(self, X):
+        """Predict scores with the fitted estimator (rows in any order, no groups needed).
+
+        Parameters
+        ----------
+        X : {array-like, sparse matrix} of shape (n_samples, n_features)
+            Rows to score.
+
+        Returns
+        -------
+        y_score : ndarray of shape (n_samples,)
+            ``estimator_.predict(X)``: higher means ranked higher within its query.
+        """
+        check_is_fitted(self)
+        return self.estimator_.predict(X)
+
+    def get_metadata_routing(self):
+        """Get the metadata routing of this object.
+
+        ``groups`` is consumed by ``fit`` itself (requested by default); other ``fit``
+        metadata is routed to ``estimator.fit`` as ``estimator`` requests it.
+
+        Returns
+        -------
+        routing : MetadataRouter
+            A :class:`~sklearn.utils.metadata_routing.MetadataRouter` encapsulating
+            routing information.
+        """
+        return (
+            MetadataRouter(owner=self)
+            .add_self_request(self)
+            .add(
+                estimator=self.estimator,
+                method_mapping=MethodMapping().add(caller="fit", callee="fit"),
+            )
+        )
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        if hasattr(self.estimator, "__sklearn_tags__"):
+            try:
+                inner = self.estimator.__sklearn_tags__()
+            except AttributeError:
+                return tags
+            tags.input_tags = deepcopy(inner.input_tags)
+        return tags
