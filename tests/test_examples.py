@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _run(args):
-    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=120,
+    # The examples must finish in under a minute.
+    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=60,
                           cwd=ROOT)
     assert done.returncode == 0, done.stderr
     return done.stdout

@@ -261,3 +261,36 @@ def test_search_score_and_refit_use_the_scorer(data):
     assert clone(search).get_params()["cv"] == 3
     # The global configuration is left as it was.
     assert sklearn.get_config()["enable_metadata_routing"] is False
+
+
+def _ranker_case(kind):
+    if kind == "ridge":
+        return Ridge(), {"estimator__alpha": [0.1, 100.0]}
+    if kind == "lightgbm":
+        lightgbm = pytest.importorskip("lightgbm")
+        model = lightgbm.LGBMRanker(n_estimators=15, min_child_samples=5, verbose=-1,
+                                    random_state=0, n_jobs=1)
+        return model, {"estimator__num_leaves": [3, 7]}
+    xgboost = pytest.importorskip("xgboost")
+    model = xgboost.XGBRanker(n_estimators=15, tree_method="hist", random_state=0, n_jobs=1)
+    return model, {"estimator__max_depth": [2, 4]}
+
+
+@pytest.mark.parametrize("kind", ["ridge", "lightgbm", "xgboost"])
+def test_search_over_rankers_through_query_group_ranker(data, kind):
+    X, y, groups = data  # rows in random order, string query ids
+    model, grid = _ranker_case(kind)
+    names = ["ndcg@10", "map@5", "mrr"]
+    cv = GroupKFold(n_splits=3)
+    search = sr.GroupedGridSearchCV(sr.QueryGroupRanker(model), grid, scoring=names,
+                                    refit="ndcg@10", cv=cv, n_jobs=2, error_score="raise")
+    search.fit(X, y, groups=groups)
+    for candidate, params in enumerate(search.cv_results_["params"]):
+        for fold, (train, test) in enumerate(cv.split(X, y, groups)):
+            fitted = clone(sr.QueryGroupRanker(model)).set_params(**params)
+            fitted.fit(X[train], y[train], groups=groups[train])
+            expected = sr.evaluate(y[test], fitted.predict(X[test]), names, groups=groups[test])
+            for name in names:
+                got = search.cv_results_[f"split{fold}_test_{name}"][candidate]
+                assert got == pytest.approx(expected[name], abs=1e-12), (kind, name, fold)
+    assert search.best_estimator_.n_queries_ == len(np.unique(groups))
