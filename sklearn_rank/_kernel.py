@@ -15,6 +15,9 @@ import numpy as np
 from scipy.special import gammaln
 
 
+_BLOCK = 1 << 18  # entries per block of rows in the dense top-k selection (2 MB of floats)
+
+
 def _rank(queries, k, ties):
     """Rank every query once; keep the groups a cut-off ``k`` (None: whole list) can see."""
     stable = ties == "stable"
@@ -31,8 +34,17 @@ def _sort_dense(queries, k, stable):
     if k is not None and k < width:
         # Only items scoring at least the k-th largest score can reach the top k (their
         # tie group included): select them with a linear-time partition, sort the few.
-        kth = np.partition(scores, width - k, axis=1)[:, width - k]
-        rows, cols = np.nonzero(scores >= kth[:, None])
+        # Blocks of rows keep the partition's copy small and reused: one copy of a whole
+        # large matrix costs more in fresh pages than the partition itself.
+        step = max(1, _BLOCK // width)
+        rows, cols = [], []
+        for first in range(0, n, step):
+            block = scores[first:first + step]
+            kth = np.partition(block, width - k, axis=1)[:, width - k]
+            r, c = np.nonzero(block >= kth[:, None])
+            rows.append(r + first)
+            cols.append(c)
+        rows, cols = np.concatenate(rows), np.concatenate(cols)
         order = np.lexsort((-scores[rows, cols], rows))
         rows, cols = rows[order], cols[order]
         return rows * width + cols, rows
