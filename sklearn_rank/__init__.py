@@ -9,6 +9,7 @@ from ._model_selection import (
 )
 from ._ranker import QueryGroupRanker
 from ._registry import get_metric_names
+from ._tables import ItemJudgments, ItemRanking
 from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
 from .metrics import (
     average_relative_position,
@@ -30,6 +31,8 @@ __version__ = "0.1.0"
 __all__ = [
     "GroupedGridSearchCV",
     "GroupedRandomizedSearchCV",
+    "ItemJudgments",
+    "ItemRanking",
     "QueryGroupRanker",
     "RankingScorer",
     "average_relative_position",

@@ -29,6 +29,13 @@ k : int or None, default=None
 groups : array-like of shape (n_rows,), default=None
     Query id of every row, for 1-D ``y_true`` / ``y_score`` (long format): numbers or
     strings, rows of a query need not be contiguous. Must be None for 2-D or list input.""",
+    "exclude": """\
+exclude : array-like or scipy.sparse matrix of shape (n_queries, n_items), default=None
+    Items that are not candidates for a query (a user's training items): non-zero entries
+    are removed from that query, from its candidates and its truth, before ranking, so
+    positions, pairs and relative positions count the remaining items only. For matrices it
+    has y_score's shape; with item ids (ItemRanking, lists) rows and columns are the integer
+    query and item ids.""",
     "sample_weight": """\
 sample_weight : array-like of shape (n_queries,) or (n_rows,), default=None
     Weight of each query in the mean. In long format it may also be given per row, constant

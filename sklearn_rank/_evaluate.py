@@ -10,8 +10,11 @@ from ._registry import METRICS, _parse_name
 from ._validation import (
     AP_DENOMINATORS,
     GAINS,
+    SCORE_DTYPES,
     SHORT_LISTS,
+    TIE_BREAKS,
     TIES,
+    UNJUDGED_QUERIES,
     _check_choice,
     _check_k,
     _check_log_base,
@@ -31,6 +34,36 @@ def _exponential(rel):
 
 _GAIN_FUNCTIONS = {"linear": _linear, "exponential": _exponential}
 
+_DEFAULTS = {"ties": "average", "gain": "linear", "ap_denominator": "relevant",
+             "no_relevant": None, "short_lists": "k", "tie_break": "input",
+             "unjudged_queries": "keep", "score_dtype": "float64"}
+
+# What each tool does, as read from its source and checked by running it
+# (docs/reproducing_other_tools.md); tests/test_peers.py compares against the tools.
+PRESETS = {
+    "sklearn": {"ties": "average", "gain": "linear", "no_relevant": 0.0},
+    "trec_eval": {"ties": "stable", "tie_break": "item_descending", "score_dtype": "float32",
+                  "unjudged_queries": "drop", "gain": "linear",
+                  "ap_denominator": "relevant", "short_lists": "k", "no_relevant": 0.0},
+    "hivemall": {"ties": "stable", "gain": "exponential", "ap_denominator": "hits",
+                 "short_lists": "length", "no_relevant": 0.0},
+    "lightgbm": {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k",
+                 "no_relevant": 1.0},
+    "xgboost": {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k",
+                "short_lists": "length", "score_dtype": "float32", "no_relevant": 1.0},
+}
+
+
+def _resolve_conventions(convention, explicit):
+    """Library defaults, then the preset's values, then the parameters given (not None)."""
+    if convention is not None and (not isinstance(convention, str) or convention not in PRESETS):
+        raise ValueError(
+            f"convention must be one of {', '.join(repr(c) for c in PRESETS)} or None; "
+            f"got {convention!r}."
+        )
+    given = {name: value for name, value in explicit.items() if value is not None}
+    return {**_DEFAULTS, **PRESETS.get(convention, {}), **given}
+
 
 def _check_conventions(*, ties, gain, ap_denominator, relevance_threshold, short_lists,
                        log_base):
@@ -47,12 +80,16 @@ def _check_conventions(*, ties, gain, ap_denominator, relevance_threshold, short
 
 def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, ties,
              no_relevant, gain="linear", ap_denominator="relevant",
-             relevance_threshold=None, short_lists="k", log_base=2):
+             relevance_threshold=None, short_lists="k", log_base=2, exclude=None,
+             tie_break="input", unjudged_queries="keep", score_dtype="float64"):
     """Compute several metrics on one input with one sort.
 
     requests : list of (label, registry entry, k).
     no_relevant : as the public parameter, or None for each metric's own default.
     """
+    _check_choice("tie_break", tie_break, TIE_BREAKS)
+    _check_choice("unjudged_queries", unjudged_queries, UNJUDGED_QUERIES)
+    _check_choice("score_dtype", score_dtype, SCORE_DTYPES)
     conventions = _check_conventions(
         ties=ties, gain=gain, ap_denominator=ap_denominator,
         relevance_threshold=relevance_threshold, short_lists=short_lists, log_base=log_base,
@@ -61,7 +98,8 @@ def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, tie
         no_relevant = _check_no_relevant(no_relevant)
     per_query = _check_per_query(per_query)
 
-    queries, _ = _normalise(y_true, y_score, groups)
+    queries, _ = _normalise(y_true, y_score, groups, exclude, tie_break=tie_break,
+                            unjudged_queries=unjudged_queries, score_dtype=score_dtype)
     lowest = float(queries.min_relevance())
     if lowest < 0:
         for label, metric, _k in requests:
@@ -95,9 +133,10 @@ def _score(name, y_true, y_score, *, k=None, **params):
 
 
 @_fill_doc
-def evaluate(y_true, y_score, metrics, *, groups=None, sample_weight=None, ties="average",
-             gain="linear", ap_denominator="relevant", no_relevant=None,
-             relevance_threshold=None, short_lists="k", log_base=2, per_query=False):
+def evaluate(y_true, y_score, metrics, *, groups=None, exclude=None, sample_weight=None,
+             convention=None, ties=None, gain=None, ap_denominator=None, no_relevant=None,
+             relevance_threshold=None, short_lists=None, log_base=2, tie_break=None,
+             unjudged_queries=None, score_dtype=None, per_query=False):
     """Compute several ranking metrics at once, sharing one sort of the input.
 
     Parameters
@@ -108,16 +147,36 @@ def evaluate(y_true, y_score, metrics, *, groups=None, sample_weight=None, ties=
         Metric names such as ``"ndcg@10"``, ``"map"``, ``"precision@5"``; see
         `get_metric_names`. ``@K`` sets the cut-off k.
     {groups}
+    {exclude}
     {sample_weight}
-    {ties}
-    {gain}
-    {ap_denominator}
+    convention : {"sklearn", "trec_eval", "hivemall", "lightgbm", "xgboost"} or None, \
+default=None
+        Set the convention parameters to reproduce that tool (see
+        docs/reproducing_other_tools.md); the parameters given explicitly still win. None
+        uses the defaults below.
+    ties : {"average", "stable"}, default="average"
+        As in the metric functions.
+    gain : {"linear", "exponential"}, default="linear"
+        As in the metric functions.
+    ap_denominator : {"relevant", "min_k", "hits"}, default="relevant"
+        As in `mean_average_precision_score`.
     no_relevant : float, "skip", "error" or None, default=None
         Value of a query with no relevant item. None uses each metric's own default (0.0,
         and "skip" for ``arp``). "skip" leaves such queries out of that metric's mean.
     {relevance_threshold}
-    {short_lists}
+    short_lists : {"k", "length"}, default="k"
+        As in `precision_at_k_score`.
     {log_base}
+    tie_break : {"input", "item_descending"}, default="input"
+        With ``ties="stable"``: the order that breaks ties. "item_descending" orders tied
+        items by item id descending, ids compared as strings (trec_eval's docno rule); for
+        matrices the id is the column number. Long format has no item ids.
+    unjudged_queries : {"keep", "drop"}, default="keep"
+        "drop" leaves out queries that have no judgment at all (trec_eval); items with ids
+        only.
+    score_dtype : {"float64", "float32"}, default="float64"
+        "float32" rounds scores to 32-bit floats first, so that scores equal in float32 tie
+        (trec_eval 9.x, XGBoost).
     {per_query}
 
     Returns
@@ -150,9 +209,13 @@ def evaluate(y_true, y_score, metrics, *, groups=None, sample_weight=None, ties=
     for name in names:
         metric, k = _parse_name(name)
         requests.append((name, metric, k))
+    conventions = _resolve_conventions(convention, {
+        "ties": ties, "gain": gain, "ap_denominator": ap_denominator,
+        "no_relevant": no_relevant, "short_lists": short_lists, "tie_break": tie_break,
+        "unjudged_queries": unjudged_queries, "score_dtype": score_dtype,
+    })
     return _compute(
-        requests, y_true, y_score, groups=groups, sample_weight=sample_weight,
-        per_query=per_query, ties=ties, no_relevant=no_relevant, gain=gain,
-        ap_denominator=ap_denominator, relevance_threshold=relevance_threshold,
-        short_lists=short_lists, log_base=log_base,
+        requests, y_true, y_score, groups=groups, exclude=exclude,
+        sample_weight=sample_weight, per_query=per_query,
+        relevance_threshold=relevance_threshold, log_base=log_base, **conventions,
     )

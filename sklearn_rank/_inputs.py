@@ -1,15 +1,17 @@
 """The one input normaliser: every input form becomes a `_Queries`.
 
-Three forms are accepted (see `docs/metrics.md`, "Input forms"):
+The forms (see `docs/metrics.md`, "Input forms"):
 
-1. dense 2-D ``y_true`` / ``y_score`` (queries x items), scikit-learn's convention;
+1. matrices: dense 2-D ``y_score`` (queries x items) with dense or scipy.sparse ``y_true``
+   of the same shape, scikit-learn's convention;
 2. long format: 1-D ``y_true`` / ``y_score`` plus ``groups`` (one query id per row);
-3. ranked lists: ``y_true`` a list of sets (binary) or dicts (item -> relevance),
-   ``y_score`` a list of item-id sequences in rank order or dicts (item -> score).
+3. items with ids: `ItemRanking` (a run: query, item, score rows, or top-N ids) against
+   `ItemJudgments` or a sparse truth matrix; ranked lists (``y_true`` a list of sets or
+   dicts, ``y_score`` a list of id sequences or dicts) are the same form in Python objects.
 
-`_Queries` keeps the candidates of every query as flat arrays, plus the relevance of judged
-items that were never scored (only the list form has those). Nothing is sorted here: the
-ranking kernel does the one sort.
+`_Queries` keeps the candidates of every query as flat arrays, the relevance of judged items
+that were never scored, and, for sparse truth, the stored entries instead of a dense copy.
+Excluded items are removed here, once. Nothing is sorted by score: the kernel does that.
 """
 
 from collections.abc import Mapping, Sequence, Set
@@ -18,48 +20,81 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse
 
+from ._tables import ItemJudgments, ItemRanking
 from ._validation import _as_float_array, _check_finite
-
 
 @dataclass(frozen=True)
 class _Queries:
     """Candidates of every query, unsorted.
 
-    score, rel : (n_entries,) float64, the candidates' scores and relevance.
-    codes : (n_entries,) int64 query index of each entry, or None when `width` is set.
-    width : items per query when the input is a dense matrix (entry = row * width + col).
-    extra_codes, extra_rel : judged items that were never scored (list form only).
-    n_rows : rows of the caller's input (long format), for validating per-row weights.
+    score : (n_entries,) float64 candidates' scores; for matrices, row-major (excluded
+        entries set to -inf, so they rank after every candidate and are never kept).
+    n_cand : (n_queries,) number of candidates per query.
+    codes : (n_entries,) query index of each entry, or None for matrices.
+    width : items per query for matrices (entry = row * width + column).
+    rel : (n_entries,) candidates' relevance, or None when the truth is sparse.
+    truth_keys, truth_rel : sparse truth, its stored entries as sorted entry numbers.
+    excluded : matrices only, a flat mask of excluded entries.
+    extra_codes, extra_rel : judged items that were never scored (item forms).
+    n_rows : rows of long-format input, for validating per-row weights.
+    descending_ties : matrices only, break ties by column descending.
     """
 
     n_queries: int
     score: np.ndarray
-    rel: np.ndarray
+    n_cand: np.ndarray
     codes: np.ndarray | None = None
     width: int | None = None
+    rel: np.ndarray | None = None
+    truth_keys: np.ndarray | None = None
+    truth_rel: np.ndarray | None = None
+    excluded: np.ndarray | None = None
     extra_codes: np.ndarray | None = None
     extra_rel: np.ndarray | None = None
     n_rows: int | None = None
-
-    @property
-    def dense_rel(self):
-        return self.rel.reshape(self.n_queries, self.width)
+    descending_ties: bool = False
 
     @property
     def dense_score(self):
         return self.score.reshape(self.n_queries, self.width)
 
-    def entry_codes(self):
-        """Query index of every entry (materialised for the dense form on demand)."""
-        if self.codes is not None:
-            return self.codes
-        return np.repeat(np.arange(self.n_queries), self.width)
+    def candidate_rel(self, index):
+        """Relevance of the candidates at entry numbers ``index``."""
+        if self.rel is not None:
+            return self.rel[index]
+        keys, size = self.truth_keys, self.truth_keys.size
+        if size == 0:
+            return np.zeros(len(index))
+        pos = np.minimum(np.searchsorted(keys, index), size - 1)
+        return np.where(keys[pos] == index, self.truth_rel[pos], 0.0)
+
+    def nonzero_candidates(self, index):
+        """Positions in ``index`` of candidates with non-zero relevance."""
+        keep = self.candidate_rel(index) != 0
+        if self.excluded is not None:
+            keep &= ~self.excluded[index]
+        return np.flatnonzero(keep)
+
+    def judged(self):
+        """(query index, relevance) of every judged item with non-zero relevance."""
+        if self.truth_keys is not None:
+            entries, rel = self.truth_keys, self.truth_rel
+        else:
+            entries = self.rel != 0
+            if self.excluded is not None:
+                entries &= ~self.excluded
+            entries = np.flatnonzero(entries)
+            rel = self.rel[entries]
+        codes = entries // self.width if self.width is not None else self.codes[entries]
+        if self.extra_rel is not None and self.extra_rel.size:
+            keep = self.extra_rel != 0
+            codes = np.concatenate((codes, self.extra_codes[keep]))
+            rel = np.concatenate((rel, self.extra_rel[keep]))
+        return codes, rel
 
     def min_relevance(self):
-        lows = [self.rel.min()] if self.rel.size else []
-        if self.extra_rel is not None and self.extra_rel.size:
-            lows.append(self.extra_rel.min())
-        return min(lows) if lows else 0.0
+        _codes, rel = self.judged()
+        return rel.min() if rel.size else 0.0
 
 
 def _is_list_form(y_true):
@@ -68,72 +103,269 @@ def _is_list_form(y_true):
     return False
 
 
-def _normalise(y_true, y_score, groups=None):
-    """Turn any accepted input form into a `_Queries`; return it with the query ids."""
-    for name, value in (("y_true", y_true), ("y_score", y_score)):
-        if scipy.sparse.issparse(value):
-            raise TypeError(
-                f"{name} is a scipy.sparse matrix; sparse input is not supported yet. "
-                f"Pass a dense array ({name}.toarray())."
-            )
+def _normalise(y_true, y_score, groups=None, exclude=None, *, tie_break="input",
+               unjudged_queries="keep", score_dtype="float64"):
+    """Turn any accepted input form into a `_Queries`; return it with the query ids.
+
+    The ids are None for matrices (queries are rows) and for ranked lists (list order).
+    """
+    if isinstance(y_score, ItemRanking) or isinstance(y_true, ItemJudgments):
+        return _from_items(_as_judgments(y_true), _as_ranking(y_score), exclude=exclude,
+                           tie_break=tie_break, unjudged_queries=unjudged_queries,
+                           score_dtype=score_dtype)
     if _is_list_form(y_true):
         if groups is not None:
             raise ValueError(
                 "groups must be None when y_true is a list of sets or dicts "
                 "(each list element is already one query)."
             )
-        return _from_lists(y_true, y_score), None
+        truth, run = _from_lists(y_true, y_score)
+        queries, _ = _from_items(truth, run, known_queries=np.arange(len(y_true)),
+                                 exclude=exclude, tie_break=tie_break,
+                                 unjudged_queries=unjudged_queries, score_dtype=score_dtype)
+        return queries, None
     if isinstance(y_true, (list, tuple)) and any(isinstance(t, (Set, Mapping)) for t in y_true):
         raise ValueError(
             "y_true mixes sets/dicts with other values; in the ranked-list form every element "
             "must be a set of relevant item ids or a dict item id -> relevance."
         )
-
-    true = _as_float_array("y_true", y_true)
+    if scipy.sparse.issparse(y_score):
+        raise TypeError(
+            "y_score is a scipy.sparse matrix; scores must be dense (every candidate needs "
+            "a score). For top-N item ids use ItemRanking.from_topn(ids)."
+        )
+    sparse = scipy.sparse.issparse(y_true)
+    true = y_true if sparse else _as_float_array("y_true", y_true)
     score = _as_float_array("y_score", y_score)
+    if sparse or score.ndim == 2:
+        if groups is not None:
+            raise ValueError(
+                "groups must be None for 2-D y_true and y_score (each row is one query); "
+                "pass 1-D arrays to use groups."
+            )
+        return _from_matrices(true, score, exclude, tie_break, score_dtype), None
+    if tie_break != "input":
+        raise ValueError(
+            f"tie_break={tie_break!r} needs item ids: long-format rows have none. Pass "
+            "ItemRanking / ItemJudgments, ranked lists or matrices, or tie_break='input'."
+        )
+    if exclude is not None:
+        raise ValueError(
+            "exclude needs items: pass matrices (queries x items), ItemRanking with integer "
+            "item ids, or ranked lists; long-format rows have no item ids."
+        )
+    return _from_long(true, score, groups, score_dtype)
+
+
+def _scores_as(score, score_dtype):
+    # trec_eval 9.x and XGBoost read scores as float32: scores equal in float32 then tie.
+    if score_dtype == "float32":
+        return score.astype(np.float32).astype(np.float64)
+    return score
+
+
+def _from_long(true, score, groups, score_dtype):
     if true.shape != score.shape:
         raise ValueError(
             f"y_true and y_score must have the same shape; got {true.shape} and {score.shape}."
         )
     _check_finite("y_true", true)
     _check_finite("y_score", score)
-    if true.ndim == 2:
-        if groups is not None:
-            raise ValueError(
-                "groups must be None for 2-D y_true and y_score (each row is one query); "
-                "pass 1-D arrays to use groups."
-            )
-        n_queries, width = true.shape
-        if n_queries == 0 or width == 0:
-            raise ValueError(
-                f"y_true must have at least one query and one item; got shape {true.shape}."
-            )
-        return (
-            _Queries(
-                n_queries=n_queries,
-                score=np.ascontiguousarray(score).ravel(),
-                rel=np.ascontiguousarray(true).ravel(),
-                width=width,
-            ),
-            None,
+    if true.ndim != 1:
+        raise ValueError(
+            f"y_true must be 2-D (n_queries, n_items) or 1-D with groups; got {true.ndim}-D input."
         )
-    if true.ndim == 1:
-        if groups is None:
-            raise ValueError(
-                "1-D y_true and y_score need groups: one query id per row "
-                "(pass groups=query_ids), or pass 2-D arrays of shape (n_queries, n_items)."
-            )
-        if true.size == 0:
-            raise ValueError("y_true is empty; at least one row is needed.")
-        codes, ids = _factorize(groups, true.size)
-        return (
-            _Queries(n_queries=len(ids), score=score, rel=true, codes=codes, n_rows=true.size),
-            ids,
+    if groups is None:
+        raise ValueError(
+            "1-D y_true and y_score need groups: one query id per row "
+            "(pass groups=query_ids), or pass 2-D arrays of shape (n_queries, n_items)."
         )
-    raise ValueError(
-        f"y_true must be 2-D (n_queries, n_items) or 1-D with groups; got {true.ndim}-D input."
+    if true.size == 0:
+        raise ValueError("y_true is empty; at least one row is needed.")
+    codes, ids = _factorize(groups, true.size)
+    return (
+        _Queries(n_queries=len(ids), score=_scores_as(score, score_dtype), rel=true,
+                 codes=codes, n_cand=np.bincount(codes, minlength=len(ids)),
+                 n_rows=true.size),
+        ids,
     )
 
+
+def _from_matrices(true, score, exclude, tie_break, score_dtype):
+    sparse = scipy.sparse.issparse(true)
+    if sparse:
+        true = scipy.sparse.csr_matrix(true, dtype=np.float64)
+    if true.shape != score.shape:
+        raise ValueError(
+            f"y_true and y_score must have the same shape; got {true.shape} and {score.shape}."
+        )
+    if score.ndim != 2:
+        raise ValueError(
+            f"y_true must be 2-D (n_queries, n_items) or 1-D with groups; got {score.ndim}-D input."
+        )
+    n_queries, width = score.shape
+    if n_queries == 0 or width == 0:
+        raise ValueError(
+            f"y_true must have at least one query and one item; got shape {score.shape}."
+        )
+    _check_finite("y_score", score)
+    fields = {}
+    if sparse:
+        true.sum_duplicates()
+        true.eliminate_zeros()
+        _check_finite("y_true", true.data)
+        rows = np.repeat(np.arange(n_queries), np.diff(true.indptr))
+        fields["truth_keys"] = rows * np.int64(width) + true.indices
+        fields["truth_rel"] = true.data
+    else:
+        _check_finite("y_true", true)
+        fields["rel"] = np.ascontiguousarray(true).ravel()
+    score = _scores_as(np.ascontiguousarray(score).ravel(), score_dtype)
+    n_cand = np.full(n_queries, width, dtype=np.int64)
+    if exclude is not None:
+        excluded = _dense_mask(exclude, (n_queries, width))
+        n_cand = n_cand - excluded.sum(axis=1)
+        score = np.where(excluded.ravel(), -np.inf, score)
+        fields["excluded"] = excluded.ravel()
+        if sparse:
+            keep = ~fields["excluded"][fields["truth_keys"]]
+            fields["truth_keys"] = fields["truth_keys"][keep]
+            fields["truth_rel"] = fields["truth_rel"][keep]
+    return _Queries(n_queries=n_queries, score=score, n_cand=n_cand, width=width,
+                    descending_ties=tie_break == "item_descending", **fields)
+
+
+def _dense_mask(exclude, shape):
+    """``exclude`` (dense or sparse, queries x items) as a dense boolean mask."""
+    if scipy.sparse.issparse(exclude):
+        mask = exclude.toarray() != 0
+    else:
+        mask = np.asarray(exclude)
+        if mask.dtype != bool:
+            mask = _as_float_array("exclude", mask) != 0
+    if mask.shape != shape:
+        raise ValueError(f"exclude must have the shape of y_score {shape}; got {mask.shape}.")
+    return mask
+
+
+def _sparse_keys(exclude):
+    """Entry numbers (row * n_columns + column) of the excluded (query, item) pairs."""
+    coo = scipy.sparse.coo_matrix(exclude)
+    coo.sum_duplicates()
+    keep = coo.data != 0
+    return coo.row[keep].astype(np.int64) * np.int64(coo.shape[1]) + coo.col[keep], coo.shape
+
+
+def _as_judgments(y_true):
+    if isinstance(y_true, ItemJudgments):
+        return y_true
+    if scipy.sparse.issparse(y_true):
+        return ItemJudgments.from_sparse(y_true)
+    raise ValueError(
+        "With y_score an ItemRanking, y_true must be an ItemJudgments or a scipy.sparse "
+        f"matrix (queries x items); got {type(y_true).__name__}."
+    )
+
+
+def _as_ranking(y_score):
+    if isinstance(y_score, ItemRanking):
+        return y_score
+    raise ValueError(
+        "With y_true an ItemJudgments, y_score must be an ItemRanking (ItemRanking(queries, "
+        f"items, scores) or ItemRanking.from_topn(ids)); got {type(y_score).__name__}."
+    )
+
+
+def _concat_ids(parts):
+    """Concatenate id arrays without mixing numbers and strings into one string type."""
+    kinds = {p.dtype.kind for p in parts if p.size}
+    if len(kinds) > 1 and not kinds <= set("biuf"):
+        parts = [p.astype(object) for p in parts]
+    return np.concatenate(parts)
+
+
+def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="input",
+                unjudged_queries="keep", score_dtype="float64"):
+    """Join a run with its judgments by (query, item) keys, vectorised."""
+    run_q, run_i, score = run.queries, run.items, run.scores
+    if score is None:
+        score = -np.arange(run_q.size, dtype=np.float64)  # row order is rank order
+    true_q, true_i, rel = truth.queries, truth.items, truth.relevance
+    if unjudged_queries == "drop":
+        # trec_eval leaves out queries that have no judgments at all.
+        codes, _ = _factorize(_concat_ids([run_q, true_q]), run_q.size + true_q.size)
+        keep = np.isin(codes[: run_q.size], codes[run_q.size:])
+        run_q, run_i, score = run_q[keep], run_i[keep], score[keep]
+    if exclude is not None:
+        (run_q, run_i, score), (true_q, true_i, rel) = _exclude_items(
+            exclude, (run_q, run_i, score), (true_q, true_i, rel))
+    parts = [true_q, run_q] if known_queries is None else [known_queries, true_q, run_q]
+    codes, ids = _factorize(_concat_ids(parts), sum(p.size for p in parts))
+    start = codes.size - true_q.size - run_q.size
+    true_code, run_code = codes[start:start + true_q.size], codes[start + true_q.size:]
+    item_codes, items = _factorize(_concat_ids([true_i, run_i]), true_i.size + run_i.size)
+    n_items = np.int64(max(len(items), 1))
+    true_key = true_code * n_items + item_codes[: true_i.size]
+    run_key = run_code * n_items + item_codes[true_i.size:]
+    _refuse_duplicates(true_key, true_q, true_i, "y_true judges")
+    _refuse_duplicates(run_key, run_q, run_i, "y_score ranks")
+
+    order = np.argsort(true_key)
+    sorted_key = true_key[order]
+    cand_rel = np.zeros(run_key.size)
+    matched = np.zeros(true_key.size, dtype=bool)
+    if sorted_key.size:
+        pos = np.minimum(np.searchsorted(sorted_key, run_key), sorted_key.size - 1)
+        found = sorted_key[pos] == run_key
+        cand_rel[found] = rel[order[pos[found]]]
+        matched[order[pos[found]]] = True
+    if tie_break == "item_descending":
+        # trec_eval breaks score ties by document id, compared as strings, descending;
+        # the kernel's stable sort keeps this row order within ties.
+        _, text_rank = np.unique(run_i.astype(str), return_inverse=True)
+        rows = np.argsort(-text_rank.ravel(), kind="stable")
+        run_code, score, cand_rel = run_code[rows], score[rows], cand_rel[rows]
+    n_queries = len(ids)
+    return (
+        _Queries(n_queries=n_queries, score=_scores_as(score, score_dtype), rel=cand_rel,
+                 codes=run_code, n_cand=np.bincount(run_code, minlength=n_queries),
+                 extra_codes=true_code[~matched], extra_rel=rel[~matched]),
+        ids,
+    )
+
+
+def _refuse_duplicates(keys, queries, items, what):
+    order = np.argsort(keys, kind="stable")
+    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+    if same.size:
+        row = order[same[0] + 1]
+        item, query = (v.item() if isinstance(v, np.generic) else v
+                       for v in (items[row], queries[row]))
+        raise ValueError(
+            f"{what} item {item!r} more than once for query {query!r}; each item may "
+            "appear once per query."
+        )
+
+
+def _exclude_items(exclude, run, truth):
+    """Drop excluded (query, item) pairs from the run and the truth.
+
+    ``exclude`` is a matrix (queries x items): it needs integer query and item ids, the
+    row and column numbers.
+    """
+    keys, shape = _sparse_keys(exclude)
+    kept = []
+    for name, (queries, items, values) in (("y_score", run), ("y_true", truth)):
+        for label, ids, limit in (("query", queries, shape[0]), ("item", items, shape[1])):
+            if ids.size and (ids.dtype.kind not in "iu" or ids.min() < 0 or ids.max() >= limit):
+                raise ValueError(
+                    f"exclude is a {shape[0]} x {shape[1]} matrix: {name}'s {label} ids must "
+                    f"be integers in [0, {limit}) to index it."
+                )
+        key = queries.astype(np.int64) * np.int64(shape[1]) + items
+        keep = ~np.isin(key, keys)
+        kept.append((queries[keep], items[keep], values[keep]))
+    return kept
 
 def _factorize(groups, n_rows):
     """Integer codes for query ids, numbered in order of first appearance."""
@@ -174,34 +406,42 @@ def _factorize_objects(ids):
     return codes, unique
 
 
-def query_ids(groups):
-    """Distinct query ids in order of first appearance.
-
-    This is the order of the per-query values that metric functions and `evaluate`
-    return for long-format input (``per_query=True``).
+def query_ids(y_true, y_score=None):
+    """Query ids in the order of per-query results (``per_query=True``).
 
     Parameters
     ----------
-    groups : array-like of shape (n_rows,)
-        One query id per row, as passed to a metric function.
+    y_true : array-like of shape (n_rows,), or ItemJudgments / sparse matrix
+        With ``y_score`` None: the ``groups`` of long-format input (one query id per row).
+        Otherwise the ``y_true`` passed to a metric.
+    y_score : ItemRanking, array-like or list, default=None
+        The ``y_score`` passed to a metric, when ``y_true`` is not ``groups``.
 
     Returns
     -------
     ids : ndarray of shape (n_queries,)
-        The distinct ids, first-appearance order.
+        Long format: the distinct ids in order of first appearance in ``groups``. Items
+        with ids: first appearance in the judgments, then queries found only in the run.
+        Matrices and ranked lists: row (list) numbers 0 .. n_queries - 1.
 
     Examples
     --------
-    >>> from sklearn_rank import query_ids
+    >>> from sklearn_rank import ItemJudgments, ItemRanking, query_ids
     >>> query_ids(["b", "a", "b", "c"]).tolist()
     ['b', 'a', 'c']
+    >>> truth = ItemJudgments(["q2", "q1"], ["d1", "d1"])
+    >>> query_ids(truth, ItemRanking(["q3", "q1"], ["d1", "d2"], [1.0, 2.0])).tolist()
+    ['q2', 'q1', 'q3']
     """
-    ids = np.asarray(groups)
-    return _factorize(ids, ids.shape[0] if ids.ndim == 1 else -1)[1]
+    if y_score is None:
+        ids = np.asarray(y_true)
+        return _factorize(ids, ids.shape[0] if ids.ndim == 1 else -1)[1]
+    queries, ids = _normalise(y_true, y_score)
+    return np.arange(queries.n_queries) if ids is None else ids
 
 
 def _from_lists(truth, rankings):
-    """Ranked-list form: one Python pass over the queries (list input is Python objects)."""
+    """Ranked-list form: flatten the Python objects (one pass) into judgments and a run."""
     if isinstance(rankings, (str, bytes)) or not isinstance(rankings, (Sequence, np.ndarray)):
         raise ValueError(
             "y_score must be a list with one ranking per query (a sequence of item ids in rank "
@@ -212,44 +452,40 @@ def _from_lists(truth, rankings):
             f"y_true and y_score must have one entry per query; got {len(truth)} and "
             f"{len(rankings)}."
         )
-    scores, rels, lengths, extra_rel, extra_codes = [], [], [], [], []
+    true_q, true_i, true_rel, run_q, run_i, run_score = [], [], [], [], [], []
     for q, (judged, ranked) in enumerate(zip(truth, rankings)):
         gains = _truth_gains(judged, q)
-        items, item_scores = _ranking_items(ranked, q)
-        seen = set()
-        for item in items:
-            if item in seen:
-                raise ValueError(f"y_score[{q}] ranks item {item!r} more than once.")
-            seen.add(item)
-        scores.extend(item_scores)
-        rels.extend(gains.get(item, 0.0) for item in items)
-        lengths.append(len(items))
-        missed = [g for item, g in gains.items() if item not in seen]
-        extra_rel.extend(missed)
-        extra_codes.extend([q] * len(missed))
-    score = np.asarray(scores, dtype=np.float64)
-    rel = np.asarray(rels, dtype=np.float64)
-    _check_finite("y_score", score)
-    _check_finite("y_true", rel)
-    extra = np.asarray(extra_rel, dtype=np.float64)
-    _check_finite("y_true", extra)
-    return _Queries(
-        n_queries=len(truth),
-        score=score,
-        rel=rel,
-        codes=np.repeat(np.arange(len(truth)), lengths),
-        extra_codes=np.asarray(extra_codes, dtype=np.int64),
-        extra_rel=extra,
-    )
+        true_q.extend([q] * len(gains))
+        true_i.extend(gains)
+        true_rel.extend(gains.values())
+        items, scores = _ranking_items(ranked, q)
+        run_q.extend([q] * len(items))
+        run_i.extend(items)
+        run_score.extend(scores)
+    return (ItemJudgments(np.asarray(true_q, dtype=np.int64), _id_array(true_i), true_rel),
+            ItemRanking(np.asarray(run_q, dtype=np.int64), _id_array(run_i), run_score))
+
+
+def _id_array(values):
+    """Item ids as one numpy type when they share one, else as objects (1 and "1" differ)."""
+    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+        return np.asarray(values, dtype=np.int64)
+    if all(isinstance(v, str) for v in values):
+        return np.asarray(values, dtype=str)
+    ids = np.empty(len(values), dtype=object)
+    ids[:] = values
+    return ids
 
 
 def _truth_gains(judged, q):
     if isinstance(judged, Mapping):
         gains = {}
         for item, value in judged.items():
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+            if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number))
+                    or not np.isfinite(value)):
                 raise ValueError(
-                    f"y_true[{q}] maps item {item!r} to {value!r}; relevance must be a number."
+                    f"y_true[{q}] maps item {item!r} to {value!r}; relevance must be a finite "
+                    "number."
                 )
             gains[item] = float(value)
         return gains
@@ -262,9 +498,11 @@ def _ranking_items(ranked, q):
         values = []
         for item in items:
             value = ranked[item]
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+            if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number))
+                    or not np.isfinite(value)):
                 raise ValueError(
-                    f"y_score[{q}] maps item {item!r} to {value!r}; scores must be numbers."
+                    f"y_score[{q}] maps item {item!r} to {value!r}; scores must be finite "
+                    "numbers."
                 )
             values.append(float(value))
         return items, values

@@ -45,10 +45,16 @@ def _sort_dense(queries, k, stable):
             rows.append(r + first)
             cols.append(c)
         rows, cols = np.concatenate(rows), np.concatenate(cols)
-        order = np.lexsort((-scores[rows, cols], rows))
+        keys = (-cols, -scores[rows, cols], rows) if queries.descending_ties else (
+            -scores[rows, cols], rows)
+        order = np.lexsort(keys)
         rows, cols = rows[order], cols[order]
         return rows * width + cols, rows
-    order = np.argsort(-scores, axis=1, kind="stable" if stable else None)
+    kind = "stable" if stable else None
+    if queries.descending_ties:
+        order = (width - 1) - np.argsort(-scores[:, ::-1], axis=1, kind=kind)
+    else:
+        order = np.argsort(-scores, axis=1, kind=kind)
     order += (np.arange(n) * width)[:, None]
     return order.ravel(), np.repeat(np.arange(n), width)
 
@@ -90,7 +96,7 @@ class _Ranking:
         self.n_queries = n = queries.n_queries
         self.stable = stable
         start = _offsets(query, n)
-        kept = np.flatnonzero(queries.rel[index] != 0)
+        kept = queries.nonzero_candidates(index)
         kept_query = query[kept]
         if stable:
             first, size = kept, np.ones(kept.size, dtype=np.int64)
@@ -112,15 +118,12 @@ class _Ranking:
         new[1:] = (kept_query[1:] != kept_query[:-1]) | (position[1:] != position[:-1])
         heads = np.flatnonzero(new)
         self.group = np.cumsum(new) - 1
-        self.rel = queries.rel[index[kept]]
+        self.rel = queries.candidate_rel(index[kept])
         self.query = kept_query[heads]
         self.start = position[heads]
         self.size = size[heads]
         self.n_groups = heads.size
-        if queries.width is not None:
-            self.n_cand = np.full(n, queries.width, dtype=np.int64)
-        else:
-            self.n_cand = np.bincount(queries.codes, minlength=n)
+        self.n_cand = queries.n_cand
         self._cache = {}
 
     # --- group-level views -----------------------------------------------------------
@@ -200,37 +203,27 @@ class _Ranking:
 
     # --- truth side: every judged item, scored or not ---------------------------------
 
+    def _judged(self):
+        if "judged" not in self._cache:
+            self._cache["judged"] = self.queries.judged()
+        return self._cache["judged"]
+
     def relevant_count(self, threshold):
         """Number of relevant judged items per query (R), unscored ones included."""
         key = ("R", threshold)
         if key not in self._cache:
-            queries = self.queries
-            hit = queries.rel > 0 if threshold is None else queries.rel >= threshold
-            if queries.width is not None:
-                count = hit.reshape(self.n_queries, queries.width).sum(axis=1).astype(np.float64)
-            else:
-                count = _sum_by(queries.codes, hit, self.n_queries)
-            if queries.extra_rel is not None and queries.extra_rel.size:
-                extra = queries.extra_rel > 0 if threshold is None else queries.extra_rel >= threshold
-                count += _sum_by(queries.extra_codes, extra, self.n_queries)
-            self._cache[key] = count
+            codes, rel = self._judged()
+            hit = rel > 0 if threshold is None else rel >= threshold
+            self._cache[key] = _sum_by(codes, hit, self.n_queries)
         return self._cache[key]
 
     def ideal_dcg(self, k, gain):
         """DCG@k (log base 2) of all judged relevances sorted descending, per query."""
         key = ("IDCG", k, gain)
         if key not in self._cache:
-            queries = self.queries
-            positive = np.flatnonzero(queries.rel > 0)
-            rel = queries.rel[positive]
-            if queries.width is not None:
-                query = positive // queries.width
-            else:
-                query = queries.codes[positive]
-            if queries.extra_rel is not None and queries.extra_rel.size:
-                more = queries.extra_rel > 0
-                rel = np.concatenate((rel, queries.extra_rel[more]))
-                query = np.concatenate((query, queries.extra_codes[more]))
+            codes, rel = self._judged()
+            positive = rel > 0
+            query, rel = codes[positive], rel[positive]
             order = np.lexsort((-rel, query))
             rel, query = rel[order], query[order]
             position = np.arange(rel.size) - _offsets(query, self.n_queries)[query]

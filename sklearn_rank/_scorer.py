@@ -4,7 +4,7 @@ import copy
 
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ._evaluate import _check_conventions, _compute
+from ._evaluate import _check_conventions, _compute, _resolve_conventions
 from ._registry import METRICS, _parse_name
 from ._validation import _check_k, _check_no_relevant
 
@@ -135,7 +135,8 @@ def make_ranking_scorer(metric, **params):
     **params : dict
         Convention parameters of the metric: ``ties``, ``gain``, ``ap_denominator``,
         ``relevance_threshold``, ``short_lists``, ``log_base``, ``no_relevant`` (each
-        only where the metric takes it), and ``k`` with a metric function.
+        only where the metric takes it), ``score_dtype``, ``k`` with a metric function,
+        and ``convention`` (a tool's preset, as in `evaluate`; explicit parameters win).
 
     Returns
     -------
@@ -161,20 +162,30 @@ def make_ranking_scorer(metric, **params):
     make_ranking_scorer('ndcg@5', ties='average', gain='linear', no_relevant='skip')
     """
     name, entry, k, sign = _resolve_metric(metric, params)
-    allowed = {"ties", "no_relevant"} | set(entry.conventions)
+    allowed = {"ties", "no_relevant", "convention", "score_dtype"} | set(entry.conventions)
     unknown = set(params) - allowed - {"k"}
     if unknown:
         raise ValueError(
             f"make_ranking_scorer: metric {entry.name!r} takes no parameter "
             f"{sorted(unknown)[0]!r}; it takes {', '.join(sorted(allowed))}."
         )
-    defaults = {"ties": "average", "gain": "linear", "ap_denominator": "relevant",
-                "relevance_threshold": None, "short_lists": "k", "log_base": 2}
+    explicit = {key: value for key, value in params.items() if key not in ("k", "convention")}
+    resolved = _resolve_conventions(params.get("convention"), explicit)
     # Validate now, at construction, rather than at the first fold.
-    _check_conventions(**{key: params.get(key, value) for key, value in defaults.items()})
-    conventions = {key: params.get(key, defaults[key]) for key in ("ties",) + entry.conventions}
-    no_relevant = params.get("no_relevant", entry.no_relevant_default)
-    conventions["no_relevant"] = _check_no_relevant(no_relevant)
+    _check_conventions(ties=resolved["ties"], gain=resolved["gain"],
+                       ap_denominator=resolved["ap_denominator"],
+                       relevance_threshold=params.get("relevance_threshold"),
+                       short_lists=resolved["short_lists"], log_base=params.get("log_base", 2))
+    # A scorer sees rows without item ids: tie_break and unjudged_queries do not apply.
+    keys = ("ties",) + entry.conventions + ("score_dtype",)
+    conventions = {key: params.get(key, resolved.get(key)) for key in keys}
+    if "log_base" in conventions and conventions["log_base"] is None:
+        conventions["log_base"] = 2
+    if conventions["score_dtype"] == "float64":
+        del conventions["score_dtype"]  # the default; kept out of the repr
+    no_relevant = resolved["no_relevant"]
+    conventions["no_relevant"] = _check_no_relevant(
+        entry.no_relevant_default if no_relevant is None else no_relevant)
     return RankingScorer(name, entry.name, k, conventions, sign)
 
 

@@ -13,6 +13,9 @@ GAINS = ("linear", "exponential")
 AP_DENOMINATORS = ("relevant", "min_k", "hits")
 SHORT_LISTS = ("k", "length")
 NO_RELEVANT_WORDS = ("skip", "error")
+TIE_BREAKS = ("input", "item_descending")
+UNJUDGED_QUERIES = ("keep", "drop")
+SCORE_DTYPES = ("float64", "float32")
 
 
 def _check_choice(name, value, choices):

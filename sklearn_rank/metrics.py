@@ -9,7 +9,7 @@ from ._evaluate import _score
 
 
 @_fill_doc
-def precision_at_k_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+def precision_at_k_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
                          ties="average", relevance_threshold=None, short_lists="k",
                          no_relevant=0.0, per_query=False):
     """Precision@k: the share of the top k items that are relevant, averaged over queries.
@@ -20,6 +20,7 @@ def precision_at_k_score(y_true, y_score, *, k=None, groups=None, sample_weight=
     {y_score}
     {k}
     {groups}
+    {exclude}
     {sample_weight}
     {ties}
     {relevance_threshold}
@@ -50,14 +51,14 @@ def precision_at_k_score(y_true, y_score, *, k=None, groups=None, sample_weight=
     >>> precision_at_k_score([[1, 0, 1, 0]], [[0.9, 0.5, 0.5, 0.1]], k=2, ties="stable")
     0.5
     """
-    return _score("precision", y_true, y_score, k=k, groups=groups,
+    return _score("precision", y_true, y_score, k=k, groups=groups, exclude=exclude,
                   sample_weight=sample_weight, ties=ties,
                   relevance_threshold=relevance_threshold, short_lists=short_lists,
                   no_relevant=no_relevant, per_query=per_query)
 
 
 @_fill_doc
-def recall_at_k_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+def recall_at_k_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
                       ties="average", relevance_threshold=None, no_relevant=0.0,
                       per_query=False):
     """Recall@k: the share of a query's relevant items found in its top k.
@@ -70,6 +71,7 @@ def recall_at_k_score(y_true, y_score, *, k=None, groups=None, sample_weight=Non
     {y_score}
     {k}
     {groups}
+    {exclude}
     {sample_weight}
     {ties}
     {relevance_threshold}
@@ -98,14 +100,14 @@ def recall_at_k_score(y_true, y_score, *, k=None, groups=None, sample_weight=Non
     ...                   groups=["q1", "q1", "q2", "q2"], per_query=True)
     array([1. , 0.5])
     """
-    return _score("recall", y_true, y_score, k=k, groups=groups,
+    return _score("recall", y_true, y_score, k=k, groups=groups, exclude=exclude,
                   sample_weight=sample_weight, ties=ties,
                   relevance_threshold=relevance_threshold, no_relevant=no_relevant,
                   per_query=per_query)
 
 
 @_fill_doc
-def f1_at_k_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+def f1_at_k_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
                   ties="average", relevance_threshold=None, short_lists="k",
                   no_relevant=0.0, per_query=False):
     """F1@k: per query the harmonic mean of Precision@k and Recall@k, then averaged.
@@ -119,6 +121,7 @@ def f1_at_k_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
     {y_score}
     {k}
     {groups}
+    {exclude}
     {sample_weight}
     {ties}
     {relevance_threshold}
@@ -144,13 +147,13 @@ def f1_at_k_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
     >>> round(f1_at_k_score([{1, 2, 4}], [[1, 3, 2, 6]], k=4), 6)
     0.571429
     """
-    return _score("f1", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+    return _score("f1", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
                   ties=ties, relevance_threshold=relevance_threshold,
                   short_lists=short_lists, no_relevant=no_relevant, per_query=per_query)
 
 
 @_fill_doc
-def hit_rate_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+def hit_rate_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
                    ties="average", relevance_threshold=None, no_relevant=0.0,
                    per_query=False):
     """Hit rate@k (1-call@k, success@k): 1 if the top k holds a relevant item, else 0.
@@ -163,6 +166,7 @@ def hit_rate_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
     {y_score}
     {k}
     {groups}
+    {exclude}
     {sample_weight}
     {ties}
     {relevance_threshold}
@@ -190,14 +194,14 @@ def hit_rate_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
     >>> hit_rate_score([[0, 1, 0], [1, 0, 0]], [[0.9, 0.8, 0.7], [0.1, 0.9, 0.8]], k=2)
     0.5
     """
-    return _score("hit_rate", y_true, y_score, k=k, groups=groups,
+    return _score("hit_rate", y_true, y_score, k=k, groups=groups, exclude=exclude,
                   sample_weight=sample_weight, ties=ties,
                   relevance_threshold=relevance_threshold, no_relevant=no_relevant,
                   per_query=per_query)
 
 
 @_fill_doc
-def mean_reciprocal_rank_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+def mean_reciprocal_rank_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
                                ties="average", relevance_threshold=None, no_relevant=0.0,
                                per_query=False):
     """Mean reciprocal rank: 1 / rank of the first relevant item (0 if not in the top k).
@@ -208,6 +212,7 @@ def mean_reciprocal_rank_score(y_true, y_score, *, k=None, groups=None, sample_w
     {y_score}
     {k}
     {groups}
+    {exclude}
     {sample_weight}
     {ties}
     {relevance_threshold}
@@ -234,13 +239,13 @@ def mean_reciprocal_rank_score(y_true, y_score, *, k=None, groups=None, sample_w
     >>> round(mean_reciprocal_rank_score([[0, 0, 1]], [[0.5, 0.5, 0.5]]), 6)  # E[1/rank]
     0.611111
     """
-    return _score("mrr", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+    return _score("mrr", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
                   ties=ties, relevance_threshold=relevance_threshold,
                   no_relevant=no_relevant, per_query=per_query)
 
 
 @_fill_doc
-def mean_average_precision_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+def mean_average_precision_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
                                  ties="average", relevance_threshold=None,
                                  ap_denominator="relevant", no_relevant=0.0, per_query=False):
     """Mean average precision (MAP, AP@k): mean precision at the ranks of relevant items.
@@ -255,6 +260,7 @@ def mean_average_precision_score(y_true, y_score, *, k=None, groups=None, sample
     {y_score}
     {k}
     {groups}
+    {exclude}
     {sample_weight}
     {ties}
     {relevance_threshold}
@@ -286,14 +292,14 @@ def mean_average_precision_score(y_true, y_score, *, k=None, groups=None, sample
     >>> round(mean_average_precision_score(y_true, y_score), 4)
     0.7333
     """
-    return _score("map", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+    return _score("map", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
                   ties=ties, relevance_threshold=relevance_threshold,
                   ap_denominator=ap_denominator, no_relevant=no_relevant,
                   per_query=per_query)
 
 
 @_fill_doc
-def cg_score(y_true, y_score, *, k=None, groups=None, sample_weight=None, ties="average",
+def cg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None, ties="average",
              gain="linear", no_relevant=0.0, per_query=False):
     """Cumulative gain CG@k: the sum of the gains of the top k items.
 
@@ -303,6 +309,7 @@ def cg_score(y_true, y_score, *, k=None, groups=None, sample_weight=None, ties="
     {y_score}
     {k}
     {groups}
+    {exclude}
     {sample_weight}
     {ties}
     {gain}
@@ -330,12 +337,12 @@ def cg_score(y_true, y_score, *, k=None, groups=None, sample_weight=None, ties="
     >>> cg_score([[3, 2, 0, 1]], [[4, 3, 2, 1]], k=2, gain="exponential")
     10.0
     """
-    return _score("cg", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+    return _score("cg", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
                   ties=ties, gain=gain, no_relevant=no_relevant, per_query=per_query)
 
 
 @_fill_doc
-def dcg_score(y_true, y_score, *, k=None, groups=None, sample_weight=None, ties="average",
+def dcg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None, ties="average",
               gain="linear", log_base=2, no_relevant=0.0, per_query=False):
     """Discounted cumulative gain DCG@k: sum of gain / log(position + 1) over the top k.
 
@@ -347,6 +354,7 @@ def dcg_score(y_true, y_score, *, k=None, groups=None, sample_weight=None, ties=
     {y_score}
     {k}
     {groups}
+    {exclude}
     {sample_weight}
     {ties}
     {gain}
@@ -377,13 +385,13 @@ def dcg_score(y_true, y_score, *, k=None, groups=None, sample_weight=None, ties=
     >>> round(dcg_score([[1, 0]], [[0.5, 0.5]]), 4)  # tied: the expected value
     0.8155
     """
-    return _score("dcg", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+    return _score("dcg", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
                   ties=ties, gain=gain, log_base=log_base, no_relevant=no_relevant,
                   per_query=per_query)
 
 
 @_fill_doc
-def ndcg_score(y_true, y_score, *, k=None, groups=None, sample_weight=None, ties="average",
+def ndcg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None, ties="average",
                gain="linear", no_relevant=0.0, per_query=False):
     """Normalized DCG@k: DCG@k divided by the DCG@k of the ideal ordering.
 
@@ -397,6 +405,7 @@ def ndcg_score(y_true, y_score, *, k=None, groups=None, sample_weight=None, ties
     {y_score}
     {k}
     {groups}
+    {exclude}
     {sample_weight}
     {ties}
     {gain}
@@ -428,12 +437,12 @@ def ndcg_score(y_true, y_score, *, k=None, groups=None, sample_weight=None, ties
     >>> round(ndcg_score([[0, 0, 1, 1]], [[1, 1, 1, 1]], k=2), 4)
     0.5
     """
-    return _score("ndcg", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+    return _score("ndcg", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
                   ties=ties, gain=gain, no_relevant=no_relevant, per_query=per_query)
 
 
 @_fill_doc
-def ranking_auc_score(y_true, y_score, *, k=None, groups=None, sample_weight=None,
+def ranking_auc_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
                       ties="average", relevance_threshold=None, no_relevant=0.0,
                       per_query=False):
     """Ranking AUC: the share of (relevant, non-relevant) pairs ranked in the right order.
@@ -447,6 +456,7 @@ def ranking_auc_score(y_true, y_score, *, k=None, groups=None, sample_weight=Non
     {y_score}
     {k_auc}
     {groups}
+    {exclude}
     {sample_weight}
     {ties}
     {relevance_threshold}
@@ -470,13 +480,13 @@ def ranking_auc_score(y_true, y_score, *, k=None, groups=None, sample_weight=Non
     >>> ranking_auc_score([[1, 0, 1, 0]], [[0.9, 0.8, 0.8, 0.1]])
     0.875
     """
-    return _score("auc", y_true, y_score, k=k, groups=groups, sample_weight=sample_weight,
+    return _score("auc", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
                   ties=ties, relevance_threshold=relevance_threshold,
                   no_relevant=no_relevant, per_query=per_query)
 
 
 @_fill_doc
-def average_relative_position(y_true, y_score, *, groups=None, sample_weight=None,
+def average_relative_position(y_true, y_score, *, groups=None, exclude=None, sample_weight=None,
                               ties="average", relevance_threshold=None, no_relevant="skip",
                               per_query=False):
     """Average relative position (ARP): where the relevant items sit, lower is better.
@@ -488,6 +498,7 @@ def average_relative_position(y_true, y_score, *, groups=None, sample_weight=Non
     {y_true}
     {y_score}
     {groups}
+    {exclude}
     {sample_weight}
     {ties}
     {relevance_threshold}
@@ -509,13 +520,13 @@ def average_relative_position(y_true, y_score, *, groups=None, sample_weight=Non
     >>> average_relative_position([[1, 0, 1, 0]], [[4, 3, 2, 1]])
     0.5
     """
-    return _score("arp", y_true, y_score, groups=groups, sample_weight=sample_weight,
+    return _score("arp", y_true, y_score, groups=groups, exclude=exclude, sample_weight=sample_weight,
                   ties=ties, relevance_threshold=relevance_threshold,
                   no_relevant=no_relevant, per_query=per_query)
 
 
 @_fill_doc
-def kendall_tau_score(y_true, y_score, *, groups=None, sample_weight=None, ties="average",
+def kendall_tau_score(y_true, y_score, *, groups=None, exclude=None, sample_weight=None, ties="average",
                       no_relevant=0.0, per_query=False):
     """Kendall tau-b rank correlation between the scores and the relevance, per query.
 
@@ -531,6 +542,7 @@ def kendall_tau_score(y_true, y_score, *, groups=None, sample_weight=None, ties=
         Negative relevance is accepted here.
     {y_score}
     {groups}
+    {exclude}
     {sample_weight}
     {ties}
     {no_relevant}
@@ -551,5 +563,5 @@ def kendall_tau_score(y_true, y_score, *, groups=None, sample_weight=None, ties=
     >>> kendall_tau_score([[3, 2, 1, 0]], [[0.9, 0.7, 0.8, 0.1]])
     0.6666666666666666
     """
-    return _score("kendall_tau", y_true, y_score, groups=groups, sample_weight=sample_weight,
+    return _score("kendall_tau", y_true, y_score, groups=groups, exclude=exclude, sample_weight=sample_weight,
                   ties=ties, no_relevant=no_relevant, per_query=per_query)

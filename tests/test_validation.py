@@ -121,11 +121,11 @@ def test_negative_dcg_matches_closed_form():
 def test_list_form_errors():
     with pytest.raises(ValueError, match="one entry per query; got 2 and 1"):
         sr.ndcg_score([{1}, {2}], [[1, 2]])
-    with pytest.raises(ValueError, match=r"y_score\[0\] ranks item 1 more than once"):
+    with pytest.raises(ValueError, match=r"y_score ranks item 1 more than once for query 0"):
         sr.ndcg_score([{1}], [[1, 2, 1]])
-    with pytest.raises(ValueError, match="relevance must be a number"):
+    with pytest.raises(ValueError, match="relevance must be a finite number"):
         sr.ndcg_score([{1: "high"}], [[1, 2]])
-    with pytest.raises(ValueError, match="scores must be numbers"):
+    with pytest.raises(ValueError, match="scores must be finite numbers"):
         sr.ndcg_score([{1: 1}], [{1: "x"}])
     with pytest.raises(ValueError, match="mixes sets/dicts"):
         sr.ndcg_score([{1}, [1, 0]], [[1], [1, 0]])
@@ -133,13 +133,15 @@ def test_list_form_errors():
         sr.ndcg_score([{1}], [[1]], groups=[0])
     with pytest.raises(ValueError, match=r"y_score\[0\] must be a sequence"):
         sr.ndcg_score([{1}], ["abc"])
-    with pytest.raises(ValueError, match="y_true must contain only finite numbers"):
+    with pytest.raises(ValueError, match=r"y_true\[0\] maps item 1 to inf; relevance must be"):
         sr.ndcg_score([{1: np.inf}], [[1]])
+    with pytest.raises(ValueError, match=r"y_score\[0\] maps item 1 to nan; scores must be"):
+        sr.ndcg_score([{1: 1}], [{1: np.nan}])
 
 
-def test_sparse_input_is_refused_clearly():
-    with pytest.raises(TypeError, match="sparse input is not supported yet"):
-        sr.ndcg_score(scipy.sparse.csr_matrix(np.array(Y_TRUE)), Y_SCORE)
+def test_sparse_scores_are_refused_clearly():
+    with pytest.raises(TypeError, match="scores must be dense.*ItemRanking.from_topn"):
+        sr.ndcg_score(Y_TRUE, scipy.sparse.csr_matrix(np.array(Y_SCORE)))
 
 
 @pytest.mark.parametrize("name", sorted(METRICS))

@@ -1,0 +1,237 @@
+"""Id-based inputs: runs of (query, item, score) rows and judgments of (query, item, relevance).
+
+This is the form of recommender output (top-N item ids per user), of search runs and qrels
+(TREC files), and of long tables (pandas or polars DataFrames). Both classes only hold
+validated parallel arrays; `_inputs._from_items` joins them, vectorised, into the internal
+representation.
+"""
+
+import numpy as np
+import scipy.sparse
+
+from ._validation import _as_float_array, _check_finite
+
+
+def _ids(name, values):
+    ids = np.asarray(values)
+    if ids.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {ids.shape}.")
+    if ids.dtype.kind == "f" and np.isnan(ids).any():
+        raise ValueError(f"{name} must not contain NaN; got NaN at row {np.flatnonzero(np.isnan(ids))[0]}.")
+    if ids.dtype == object:
+        for row, value in enumerate(ids):
+            if value is None or (isinstance(value, float) and np.isnan(value)):
+                raise ValueError(f"{name} must not contain None or NaN; got {value!r} at row {row}.")
+    return ids
+
+
+def _column(frame, name, role):
+    columns = [str(c) for c in frame.columns]
+    if name not in columns:
+        raise ValueError(
+            f"The {role} column {name!r} is not in the table; its columns are {columns}."
+        )
+    values = frame[name].to_numpy()
+    if values.dtype.kind == "f":
+        missing = np.isnan(values)
+    elif values.dtype == object:
+        missing = np.equal(values, None) | (values != values)  # None, or NaN (NaN != NaN)
+    else:
+        return values
+    if missing.any():
+        raise ValueError(
+            f"Column {name!r} has a missing value at row {np.flatnonzero(missing)[0]}."
+        )
+    return values
+
+
+class ItemRanking:
+    """Scored or ranked items per query: a recommender's or a search engine's run.
+
+    Parameters
+    ----------
+    queries : array-like of shape (n_rows,)
+        Query (user) id of each row: numbers or strings; rows of a query in any order.
+    items : array-like of shape (n_rows,)
+        Item (document) id of each row; an item appears at most once per query.
+    scores : array-like of shape (n_rows,), default=None
+        Score of each row, higher ranks first. None means the rows of each query are in
+        rank order (first row best).
+
+    See Also
+    --------
+    ItemJudgments : The matching truth.
+
+    Examples
+    --------
+    >>> from sklearn_rank import ItemJudgments, ItemRanking, evaluate
+    >>> run = ItemRanking.from_topn([[1, 3, 2, 6]])
+    >>> truth = ItemJudgments([0, 0, 0], [1, 2, 4])
+    >>> evaluate(truth, run, ["recall@4", "precision@2"])
+    {'recall@4': 0.6666666666666666, 'precision@2': 0.5}
+    """
+
+    def __init__(self, queries, items, scores=None):
+        self.queries = _ids("queries", queries)
+        self.items = _ids("items", items)
+        if self.items.shape != self.queries.shape:
+            raise ValueError(
+                f"queries and items must have the same length; got {self.queries.size} "
+                f"and {self.items.size}."
+            )
+        if scores is None:
+            self.scores = None
+        else:
+            self.scores = _as_float_array("scores", scores)
+            if self.scores.shape != self.queries.shape:
+                raise ValueError(
+                    f"scores must have one value per row ({self.queries.size}); got shape "
+                    f"{self.scores.shape}."
+                )
+            _check_finite("scores", self.scores)
+
+    @classmethod
+    def from_topn(cls, ids, queries=None):
+        """Top-N item ids per query, best first: a 2-D array or a list of lists.
+
+        Parameters
+        ----------
+        ids : array-like of shape (n_queries, N), or list of sequences
+            Row q holds the ranked item ids of query q (lists may differ in length).
+        queries : array-like of shape (n_queries,), default=None
+            Query ids of the rows; None means 0 .. n_queries - 1 (row numbers, which
+            match the rows of a sparse truth matrix).
+
+        Returns
+        -------
+        ranking : ItemRanking
+
+        Examples
+        --------
+        >>> from sklearn_rank import ItemRanking
+        >>> ItemRanking.from_topn([[5, 2], [7]]).items.tolist()
+        [5, 2, 7]
+        """
+        if isinstance(ids, np.ndarray) and ids.ndim == 2:
+            lengths = np.full(ids.shape[0], ids.shape[1])
+            flat = ids.ravel()
+        else:
+            rows = [np.asarray(row).ravel() for row in ids]
+            lengths = np.array([row.size for row in rows], dtype=np.int64)
+            flat = np.concatenate(rows) if rows else np.empty(0, dtype=np.int64)
+        n_queries = lengths.size
+        names = np.arange(n_queries) if queries is None else _ids("queries", queries)
+        if names.size != n_queries:
+            raise ValueError(f"queries must have one id per row of ids ({n_queries}); got {names.size}.")
+        return cls(np.repeat(names, lengths), flat)
+
+    @classmethod
+    def from_frame(cls, frame, *, query="query", item="item", score="score"):
+        """From a pandas or polars DataFrame with query, item and score columns.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame or polars.DataFrame
+        query, item : str, default="query", "item"
+            Column names.
+        score : str or None, default="score"
+            Score column; None means the rows of each query are in rank order.
+
+        Returns
+        -------
+        ranking : ItemRanking
+        """
+        scores = None if score is None else _column(frame, score, "score")
+        return cls(_column(frame, query, "query"), _column(frame, item, "item"), scores)
+
+
+class ItemJudgments:
+    """Judged items per query with their relevance: the truth (qrels).
+
+    Parameters
+    ----------
+    queries : array-like of shape (n_rows,)
+        Query (user) id of each row.
+    items : array-like of shape (n_rows,)
+        Item (document) id of each row; an item appears at most once per query.
+    relevance : array-like of shape (n_rows,), default=None
+        Relevance of each row (0 = judged non-relevant). None means every row is relevant
+        with relevance 1 (binary truth).
+
+    See Also
+    --------
+    ItemRanking : The matching run.
+
+    Examples
+    --------
+    >>> from sklearn_rank import ItemJudgments
+    >>> truth = ItemJudgments(["u1", "u1", "u2"], ["a", "b", "a"], [2, 0, 1])
+    >>> truth.relevance.tolist()
+    [2.0, 0.0, 1.0]
+    """
+
+    def __init__(self, queries, items, relevance=None):
+        self.queries = _ids("queries", queries)
+        self.items = _ids("items", items)
+        if self.items.shape != self.queries.shape:
+            raise ValueError(
+                f"queries and items must have the same length; got {self.queries.size} "
+                f"and {self.items.size}."
+            )
+        if relevance is None:
+            self.relevance = np.ones(self.queries.size)
+        else:
+            self.relevance = _as_float_array("relevance", relevance)
+            if self.relevance.shape != self.queries.shape:
+                raise ValueError(
+                    f"relevance must have one value per row ({self.queries.size}); got "
+                    f"shape {self.relevance.shape}."
+                )
+            _check_finite("relevance", self.relevance)
+
+    @classmethod
+    def from_sparse(cls, matrix):
+        """From a scipy.sparse matrix of shape (n_queries, n_items): rows are queries 0..,
+        columns item ids 0..; stored non-zero values are the relevance (explicit zeros are
+        dropped: not relevant).
+
+        Parameters
+        ----------
+        matrix : scipy.sparse matrix or array of shape (n_queries, n_items)
+
+        Returns
+        -------
+        judgments : ItemJudgments
+
+        Examples
+        --------
+        >>> import scipy.sparse
+        >>> from sklearn_rank import ItemJudgments
+        >>> truth = ItemJudgments.from_sparse(scipy.sparse.csr_matrix([[0, 1], [2, 0]]))
+        >>> truth.items.tolist(), truth.relevance.tolist()
+        ([1, 0], [1.0, 2.0])
+        """
+        coo = scipy.sparse.coo_matrix(matrix)
+        coo.sum_duplicates()
+        keep = coo.data != 0
+        return cls(coo.row[keep].astype(np.int64), coo.col[keep].astype(np.int64),
+                   coo.data[keep])
+
+    @classmethod
+    def from_frame(cls, frame, *, query="query", item="item", relevance=None):
+        """From a pandas or polars DataFrame with query, item and optional relevance columns.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame or polars.DataFrame
+        query, item : str, default="query", "item"
+            Column names.
+        relevance : str or None, default=None
+            Relevance column; None means binary truth (every row relevant).
+
+        Returns
+        -------
+        judgments : ItemJudgments
+        """
+        values = None if relevance is None else _column(frame, relevance, "relevance")
+        return cls(_column(frame, query, "query"), _column(frame, item, "item"), values)

@@ -1,0 +1,254 @@
+"""Recommender and search inputs: sparse truth, top-N ids, item tables, exclusion, presets."""
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+import sklearn_rank as sr
+from reference import reference_mean, reference_per_query
+
+AT_K = ["precision@3", "recall@3", "f1@3", "hit_rate@2", "mrr@3", "map@3", "ndcg@3", "cg@3",
+        "dcg@3", "auc@3"]
+WHOLE = ["mrr", "map", "ndcg", "auc", "arp", "kendall_tau", "precision", "recall"]
+
+
+def _case(seed, n_users=12, n_items=9):
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, 4, (n_users, n_items)) * (rng.random((n_users, n_items)) < 0.35)
+    y_true[0] = 0  # a user with nothing relevant
+    y_score = rng.integers(0, 5, (n_users, n_items)) / 4.0  # ties
+    return y_true.astype(float), y_score
+
+
+def _rows(y_true, y_score, rng=None):
+    """The matrices as (query, item, score) rows and (query, item, relevance) judgments."""
+    users, items = np.nonzero(np.ones_like(y_score, dtype=bool))
+    order = np.arange(users.size) if rng is None else rng.permutation(users.size)
+    run = sr.ItemRanking(users[order], items[order], y_score[users, items][order])
+    judged = np.nonzero(y_true)
+    truth = sr.ItemJudgments(judged[0], judged[1], y_true[judged])
+    return truth, run
+
+
+def _by_row(result, truth, run):
+    """Per-query values of item forms put back in row (integer query id) order."""
+    ids = sr.query_ids(truth, run).astype(int)
+    out = {}
+    for name, values in result.items():
+        out[name] = np.empty_like(values)
+        out[name][ids] = values
+    return out
+
+
+def _assert_same(got, expected, names):
+    for name in names:
+        np.testing.assert_allclose(got[name], expected[name], atol=1e-12, equal_nan=True,
+                                   err_msg=name)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("ties", ["average", "stable"])
+def test_dense_sparse_and_item_rows_agree(seed, ties):
+    y_true, y_score = _case(seed)
+    names = AT_K + WHOLE
+    dense = sr.evaluate(y_true, y_score, names, ties=ties, per_query=True)
+    sparse = sr.evaluate(scipy.sparse.csr_matrix(y_true), y_score, names, ties=ties,
+                         per_query=True)
+    _assert_same(sparse, dense, names)
+    truth, run = _rows(y_true, y_score)  # rows in column order: stable ties agree too
+    _assert_same(_by_row(sr.evaluate(truth, run, names, ties=ties, per_query=True), truth, run),
+                 dense, names)
+    # A sparse truth matrix against the same run agrees as well.
+    coo = scipy.sparse.coo_matrix(y_true)
+    _assert_same(_by_row(sr.evaluate(coo, run, names, ties=ties, per_query=True), coo, run),
+                 dense, names)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_shuffled_item_rows_agree_under_average_ties(seed):
+    y_true, y_score = _case(seed)
+    names = AT_K + WHOLE
+    truth, run = _rows(y_true, y_score, np.random.default_rng(seed))
+    got = sr.evaluate(truth, run, names, per_query=True)
+    # Query order is first appearance in the judgments, then run-only queries.
+    order = sr.query_ids(truth, run)
+    expected = sr.evaluate(y_true, y_score, names, per_query=True)
+    _assert_same({n: got[n] for n in names}, {n: expected[n][order] for n in names}, names)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_top_n_ids_agree_with_dense_within_n(seed):
+    y_true, y_score = _case(seed)
+    ranked = np.argsort(-y_score, axis=1, kind="stable")  # the stable ranking of each row
+    dense = sr.evaluate(y_true, y_score, AT_K, ties="stable", per_query=True)
+    # The whole ranking as ids: every metric agrees, whole-list ones too.
+    truth = scipy.sparse.csr_matrix(y_true)
+    full = sr.ItemRanking.from_topn(ranked)
+    _assert_same(_by_row(sr.evaluate(truth, full, AT_K + WHOLE, per_query=True), truth, full),
+                 sr.evaluate(y_true, y_score, AT_K + WHOLE, ties="stable", per_query=True),
+                 AT_K + WHOLE)
+    # Top-5 only: cut-offs within 5 agree (relevant items past 5 still count in R, IDCG).
+    for top5 in (sr.ItemRanking.from_topn(ranked[:, :5]),
+                 sr.ItemRanking.from_topn([row.tolist() for row in ranked[:, :5]])):
+        _assert_same(_by_row(sr.evaluate(truth, top5, AT_K, per_query=True), truth, top5),
+                     dense, AT_K)
+
+
+def test_dataframes_agree():
+    pandas = pytest.importorskip("pandas")
+    y_true, y_score = _case(7)
+    truth, run = _rows(y_true, y_score)
+    run_frame = pandas.DataFrame({"user": run.queries, "item": run.items, "score": run.scores})
+    truth_frame = pandas.DataFrame({"user": truth.queries, "item": truth.items,
+                                    "rel": truth.relevance})
+    got = sr.evaluate(sr.ItemJudgments.from_frame(truth_frame, query="user", relevance="rel"),
+                      sr.ItemRanking.from_frame(run_frame, query="user"), AT_K + WHOLE,
+                      per_query=True)
+    _assert_same(got, sr.evaluate(truth, run, AT_K + WHOLE, per_query=True), AT_K + WHOLE)
+    with pytest.raises(ValueError, match=r"query column 'uid' is not in the table; its columns"):
+        sr.ItemRanking.from_frame(run_frame, query="uid")
+    broken = run_frame.astype({"score": float})
+    broken.loc[3, "score"] = np.nan
+    with pytest.raises(ValueError, match="Column 'score' has a missing value at row 3"):
+        sr.ItemRanking.from_frame(broken, query="user")
+
+
+def _brute_force(y_true, y_score, excluded, name, ties):
+    """Delete the excluded items first, then score each query with the slow reference."""
+    metric, _, k = name.partition("@")
+    values = []
+    for row in range(y_true.shape[0]):
+        keep = ~excluded[row]
+        values.append(reference_per_query(metric, y_true[row, keep].tolist(),
+                                          y_score[row, keep].tolist(),
+                                          k=int(k) if k else None, ties=ties))
+    return reference_mean(values, None, 0.0 if metric != "arp" else "skip")
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("ties", ["average", "stable"])
+def test_exclusion_equals_deleting_the_items_first(seed, ties):
+    y_true, y_score = _case(seed, n_users=8, n_items=7)
+    rng = np.random.default_rng(100 + seed)
+    excluded = rng.random(y_true.shape) < 0.3
+    excluded[1] = True  # a user whose every item is excluded
+    names = AT_K + WHOLE
+    for exclude in (excluded, scipy.sparse.csr_matrix(excluded)):
+        dense = sr.evaluate(y_true, y_score, names, exclude=exclude, ties=ties)
+        sparse = sr.evaluate(scipy.sparse.csr_matrix(y_true), y_score, names,
+                             exclude=exclude, ties=ties)
+        for name in names:
+            expected = _brute_force(y_true, y_score, excluded, name, ties)
+            assert dense[name] == pytest.approx(expected, abs=1e-9), name
+            assert sparse[name] == pytest.approx(expected, abs=1e-9), name
+
+
+def test_exclusion_with_top_n_ids_drops_excluded_items_from_the_list():
+    # User 0 was recommended [4, 1, 2]; item 4 is a training item: the list is [1, 2].
+    truth = scipy.sparse.csr_matrix(np.array([[0, 1, 0, 0, 1], [1, 0, 0, 0, 0]]))
+    exclude = scipy.sparse.csr_matrix(np.array([[0, 0, 0, 0, 1], [0, 0, 0, 0, 0]]))
+    run = sr.ItemRanking.from_topn([[4, 1, 2], [0, 3]])
+    got = sr.evaluate(truth, run, ["precision@1", "mrr", "recall@2"], exclude=exclude,
+                      per_query=True)
+    assert got["precision@1"].tolist() == [1.0, 1.0]
+    assert got["mrr"].tolist() == [1.0, 1.0]
+    # Item 4 is excluded from user 0's truth too: R = 1.
+    assert got["recall@2"].tolist() == [1.0, 1.0]
+    with pytest.raises(ValueError, match="item ids must be integers in"):
+        sr.evaluate(truth, sr.ItemRanking.from_topn([["a"], ["b"]]), ["mrr"], exclude=exclude)
+
+
+def test_exclusion_refused_for_long_format():
+    with pytest.raises(ValueError, match="exclude needs items"):
+        sr.ndcg_score([1, 0], [0.5, 0.2], groups=[1, 1], exclude=[[1, 0]])
+    with pytest.raises(ValueError, match=r"exclude must have the shape of y_score \(1, 2\)"):
+        sr.ndcg_score([[1, 0]], [[0.5, 0.2]], exclude=[[1, 0, 0]])
+
+
+@pytest.mark.parametrize("convention, explicit", [
+    ("sklearn", {"ties": "average", "gain": "linear", "no_relevant": 0.0}),
+    ("lightgbm", {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k",
+                  "no_relevant": 1.0}),
+    ("xgboost", {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k",
+                 "short_lists": "length", "score_dtype": "float32", "no_relevant": 1.0}),
+    ("hivemall", {"ties": "stable", "gain": "exponential", "ap_denominator": "hits",
+                  "short_lists": "length", "no_relevant": 0.0}),
+])
+def test_presets_equal_their_parameters_and_explicit_parameters_win(convention, explicit):
+    y_true, y_score = _case(3)
+    names = ["ndcg@3", "map@3", "precision@20", "mrr"]
+    assert sr.evaluate(y_true, y_score, names, convention=convention) == \
+        sr.evaluate(y_true, y_score, names, **explicit)
+    overridden = sr.evaluate(y_true, y_score, names, convention=convention, gain="linear",
+                             ap_denominator="relevant", no_relevant=0.0)
+    assert overridden == sr.evaluate(y_true, y_score, names,
+                                     **{**explicit, "gain": "linear",
+                                        "ap_denominator": "relevant", "no_relevant": 0.0})
+
+
+def test_trec_eval_conventions_on_item_ids():
+    # d9 and d10 tie: trec_eval compares docnos as strings, descending: "d9" > "d10".
+    truth = sr.ItemJudgments(["q1", "q1"], ["d10", "d3"], [1, 0])
+    run = sr.ItemRanking(["q1", "q1", "q1", "q2"], ["d10", "d9", "d3", "d1"],
+                         [1.0, 1.0, 0.5, 0.9])
+    assert sr.evaluate(truth, run, ["mrr"], convention="trec_eval") == {"mrr": 0.5}
+    assert sr.evaluate(truth, run, ["mrr"], ties="stable") == {"mrr": 0.5}  # q2: no_relevant 0
+    # q2 has no judgments: trec_eval leaves it out; otherwise it scores no_relevant.
+    per_query = sr.evaluate(truth, run, ["mrr"], convention="trec_eval", per_query=True)
+    assert per_query["mrr"].tolist() == [0.5]
+    assert sr.evaluate(truth, run, ["mrr"], convention="trec_eval",
+                       tie_break="input")["mrr"] == 1.0
+    # Scores equal in float32 tie: then "d3" > "d10" as strings ranks d3 first.
+    run32 = sr.ItemRanking(["q1", "q1"], ["d10", "d3"], [1.0 + 1e-9, 1.0])
+    assert sr.evaluate(truth, run32, ["mrr"], ties="stable",
+                       tie_break="item_descending")["mrr"] == 1.0
+    assert sr.evaluate(truth, run32, ["mrr"], ties="stable", score_dtype="float32",
+                       tie_break="item_descending")["mrr"] == 0.5
+    with pytest.raises(ValueError, match="tie_break='item_descending' needs item ids"):
+        sr.evaluate([1, 0], [0.5, 0.5], ["mrr"], groups=[1, 1], convention="trec_eval")
+
+
+def test_item_descending_ties_on_matrices_break_by_column_descending():
+    y_true, y_score = [[1, 0, 0]], [[0.5, 0.5, 0.5]]
+    assert sr.evaluate(y_true, y_score, ["mrr"], ties="stable")["mrr"] == 1.0
+    assert sr.evaluate(y_true, y_score, ["mrr"], ties="stable",
+                       tie_break="item_descending")["mrr"] == pytest.approx(1 / 3)
+    assert sr.evaluate(y_true, y_score, ["mrr@2"], ties="stable",
+                       tie_break="item_descending")["mrr@2"] == 0.0
+
+
+@pytest.mark.parametrize("params, message", [
+    ({"convention": "trec"}, "convention must be one of 'sklearn', 'trec_eval'"),
+    ({"tie_break": "docno"}, "tie_break must be one of 'input', 'item_descending'"),
+    ({"unjudged_queries": "ignore"}, "unjudged_queries must be one of 'keep', 'drop'"),
+    ({"score_dtype": "float16"}, "score_dtype must be one of 'float64', 'float32'"),
+])
+def test_bad_new_conventions(params, message):
+    with pytest.raises(ValueError, match=message):
+        sr.evaluate([[1, 0]], [[0.5, 0.2]], ["mrr"], **params)
+
+
+def test_item_table_errors():
+    with pytest.raises(ValueError, match="judges item 'd1' more than once for query 'q'"):
+        sr.evaluate(sr.ItemJudgments(["q", "q"], ["d1", "d1"]),
+                    sr.ItemRanking(["q"], ["d1"], [1.0]), ["mrr"])
+    with pytest.raises(ValueError, match="queries and items must have the same length"):
+        sr.ItemRanking(["q"], ["a", "b"])
+    with pytest.raises(ValueError, match="scores must contain only finite numbers"):
+        sr.ItemRanking(["q"], ["a"], [np.inf])
+    with pytest.raises(ValueError, match="queries must not contain NaN"):
+        sr.ItemJudgments([np.nan], ["a"])
+    with pytest.raises(ValueError, match="y_true must be an ItemJudgments or a scipy.sparse"):
+        sr.evaluate([[1, 0]], sr.ItemRanking([0], [0]), ["mrr"])
+    with pytest.raises(ValueError, match="y_score must be an ItemRanking"):
+        sr.evaluate(sr.ItemJudgments([0], [0]), [[0.5, 0.2]], ["mrr"])
+
+
+def test_query_ids_for_every_form():
+    y_true, y_score = _case(1)
+    assert sr.query_ids(y_true, y_score).tolist() == list(range(y_true.shape[0]))
+    truth = sr.ItemJudgments(["b", "a"], [1, 1])
+    run = sr.ItemRanking(["c", "a", "b"], [1, 2, 3], [0.1, 0.2, 0.3])
+    assert sr.query_ids(truth, run).tolist() == ["b", "a", "c"]
+    values = sr.evaluate(truth, run, ["hit_rate"], per_query=True, no_relevant=-1.0)
+    assert values["hit_rate"].tolist() == [0.0, 0.0, -1.0]
