@@ -14,7 +14,7 @@ from ._validation import (
     SHORT_LISTS,
     TIE_BREAKS,
     TIES,
-    UNJUDGED_QUERIES,
+    QUERY_SETS,
     _check_choice,
     _check_k,
     _check_log_base,
@@ -36,21 +36,24 @@ _GAIN_FUNCTIONS = {"linear": _linear, "exponential": _exponential}
 
 _DEFAULTS = {"ties": "average", "gain": "linear", "ap_denominator": "relevant",
              "no_relevant": None, "short_lists": "k", "tie_break": "input",
-             "unjudged_queries": "keep", "score_dtype": "float64"}
+             "query_set": "all", "score_dtype": "float64", "default_k": None}
 
 # What each tool does, as read from its source and checked by running it
 # (docs/reproducing_other_tools.md); tests/test_peers.py compares against the tools.
 PRESETS = {
     "sklearn": {"ties": "average", "gain": "linear", "no_relevant": 0.0},
     "trec_eval": {"ties": "stable", "tie_break": "item_descending", "score_dtype": "float32",
-                  "unjudged_queries": "drop", "gain": "linear",
+                  "query_set": "both", "gain": "linear",
                   "ap_denominator": "relevant", "short_lists": "k", "no_relevant": 0.0},
     "hivemall": {"ties": "stable", "gain": "exponential", "ap_denominator": "hits",
                  "short_lists": "length", "no_relevant": 0.0},
+    # Their ndcg@k and map@k score a query with no relevant item 1; other metrics 0.
     "lightgbm": {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k",
-                 "no_relevant": 1.0},
+                 "no_relevant": {"ndcg": 1.0, "map": 1.0}},
+    # XGBoost's metrics without @k stop at 32 (LambdaRankParam's default top-k).
     "xgboost": {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k",
-                "short_lists": "length", "score_dtype": "float32", "no_relevant": 1.0},
+                "short_lists": "length", "score_dtype": "float32",
+                "no_relevant": {"ndcg": 1.0, "map": 1.0}, "default_k": 32},
 }
 
 
@@ -81,25 +84,25 @@ def _check_conventions(*, ties, gain, ap_denominator, relevance_threshold, short
 def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, ties,
              no_relevant, gain="linear", ap_denominator="relevant",
              relevance_threshold=None, short_lists="k", log_base=2, exclude=None,
-             tie_break="input", unjudged_queries="keep", score_dtype="float64"):
+             tie_break="input", query_set="all", score_dtype="float64"):
     """Compute several metrics on one input with one sort.
 
     requests : list of (label, registry entry, k).
     no_relevant : as the public parameter, or None for each metric's own default.
     """
     _check_choice("tie_break", tie_break, TIE_BREAKS)
-    _check_choice("unjudged_queries", unjudged_queries, UNJUDGED_QUERIES)
+    _check_choice("query_set", query_set, QUERY_SETS)
     _check_choice("score_dtype", score_dtype, SCORE_DTYPES)
     conventions = _check_conventions(
         ties=ties, gain=gain, ap_denominator=ap_denominator,
         relevance_threshold=relevance_threshold, short_lists=short_lists, log_base=log_base,
     )
-    if no_relevant is not None:
+    if no_relevant is not None and not isinstance(no_relevant, dict):  # dict: a preset's
         no_relevant = _check_no_relevant(no_relevant)
     per_query = _check_per_query(per_query)
 
     queries, _ = _normalise(y_true, y_score, groups, exclude, tie_break=tie_break,
-                            unjudged_queries=unjudged_queries, score_dtype=score_dtype)
+                            query_set=query_set, score_dtype=score_dtype)
     lowest = float(queries.min_relevance())
     if lowest < 0:
         for label, metric, _k in requests:
@@ -120,7 +123,8 @@ def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, tie
         values, has_relevant = metric.reduce(
             ranking, k, **{name: conventions[name] for name in metric.conventions}
         )
-        rule = metric.no_relevant_default if no_relevant is None else no_relevant
+        rule = no_relevant.get(metric.name) if isinstance(no_relevant, dict) else no_relevant
+        rule = metric.no_relevant_default if rule is None else rule
         results[label] = _aggregate(values, has_relevant, rule, weights, per_query, label)
     return results
 
@@ -136,7 +140,7 @@ def _score(name, y_true, y_score, *, k=None, **params):
 def evaluate(y_true, y_score, metrics, *, groups=None, exclude=None, sample_weight=None,
              convention=None, ties=None, gain=None, ap_denominator=None, no_relevant=None,
              relevance_threshold=None, short_lists=None, log_base=2, tie_break=None,
-             unjudged_queries=None, score_dtype=None, per_query=False):
+             query_set=None, score_dtype=None, per_query=False):
     """Compute several ranking metrics at once, sharing one sort of the input.
 
     Parameters
@@ -171,9 +175,10 @@ default=None
         With ``ties="stable"``: the order that breaks ties. "item_descending" orders tied
         items by item id descending, ids compared as strings (trec_eval's docno rule); for
         matrices the id is the column number. Long format has no item ids.
-    unjudged_queries : {"keep", "drop"}, default="keep"
-        "drop" leaves out queries that have no judgment at all (trec_eval); items with ids
-        only.
+    query_set : {"all", "judged", "both"}, default="all"
+        Which queries count, for items with ids: all queries of the judgments and the run;
+        "judged" leaves out queries without judgments (trec_eval -c); "both" also leaves out
+        judged queries absent from the run (trec_eval).
     score_dtype : {"float64", "float32"}, default="float64"
         "float32" rounds scores to 32-bit floats first, so that scores equal in float32 tie
         (trec_eval 9.x, XGBoost).
@@ -212,8 +217,12 @@ default=None
     conventions = _resolve_conventions(convention, {
         "ties": ties, "gain": gain, "ap_denominator": ap_denominator,
         "no_relevant": no_relevant, "short_lists": short_lists, "tie_break": tie_break,
-        "unjudged_queries": unjudged_queries, "score_dtype": score_dtype,
+        "query_set": query_set, "score_dtype": score_dtype,
     })
+    default_k = conventions.pop("default_k")
+    if default_k is not None:
+        requests = [(label, metric, default_k if k is None and metric.takes_k else k)
+                    for label, metric, k in requests]
     return _compute(
         requests, y_true, y_score, groups=groups, exclude=exclude,
         sample_weight=sample_weight, per_query=per_query,

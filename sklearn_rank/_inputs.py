@@ -104,14 +104,14 @@ def _is_list_form(y_true):
 
 
 def _normalise(y_true, y_score, groups=None, exclude=None, *, tie_break="input",
-               unjudged_queries="keep", score_dtype="float64"):
+               query_set="all", score_dtype="float64"):
     """Turn any accepted input form into a `_Queries`; return it with the query ids.
 
     The ids are None for matrices (queries are rows) and for ranked lists (list order).
     """
     if isinstance(y_score, ItemRanking) or isinstance(y_true, ItemJudgments):
         return _from_items(_as_judgments(y_true), _as_ranking(y_score), exclude=exclude,
-                           tie_break=tie_break, unjudged_queries=unjudged_queries,
+                           tie_break=tie_break, query_set=query_set,
                            score_dtype=score_dtype)
     if _is_list_form(y_true):
         if groups is not None:
@@ -122,7 +122,7 @@ def _normalise(y_true, y_score, groups=None, exclude=None, *, tie_break="input",
         truth, run = _from_lists(y_true, y_score)
         queries, _ = _from_items(truth, run, known_queries=np.arange(len(y_true)),
                                  exclude=exclude, tie_break=tie_break,
-                                 unjudged_queries=unjudged_queries, score_dtype=score_dtype)
+                                 query_set=query_set, score_dtype=score_dtype)
         return queries, None
     if isinstance(y_true, (list, tuple)) and any(isinstance(t, (Set, Mapping)) for t in y_true):
         raise ValueError(
@@ -285,17 +285,22 @@ def _concat_ids(parts):
 
 
 def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="input",
-                unjudged_queries="keep", score_dtype="float64"):
+                query_set="all", score_dtype="float64"):
     """Join a run with its judgments by (query, item) keys, vectorised."""
     run_q, run_i, score = run.queries, run.items, run.scores
     if score is None:
         score = -np.arange(run_q.size, dtype=np.float64)  # row order is rank order
     true_q, true_i, rel = truth.queries, truth.items, truth.relevance
-    if unjudged_queries == "drop":
-        # trec_eval leaves out queries that have no judgments at all.
+    if query_set != "all":
+        # "judged": leave out queries without judgments (trec_eval -c); "both": also those
+        # absent from the run (trec_eval's default).
         codes, _ = _factorize(_concat_ids([run_q, true_q]), run_q.size + true_q.size)
-        keep = np.isin(codes[: run_q.size], codes[run_q.size:])
+        run_codes, true_codes = codes[: run_q.size], codes[run_q.size:]
+        keep = np.isin(run_codes, true_codes)
         run_q, run_i, score = run_q[keep], run_i[keep], score[keep]
+        if query_set == "both":
+            keep = np.isin(true_codes, run_codes)
+            true_q, true_i, rel = true_q[keep], true_i[keep], rel[keep]
     if exclude is not None:
         (run_q, run_i, score), (true_q, true_i, rel) = _exclude_items(
             exclude, (run_q, run_i, score), (true_q, true_i, rel))
@@ -326,6 +331,11 @@ def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="inpu
         rows = np.argsort(-text_rank.ravel(), kind="stable")
         run_code, score, cand_rel = run_code[rows], score[rows], cand_rel[rows]
     n_queries = len(ids)
+    if n_queries == 0:
+        raise ValueError(
+            "No query left to evaluate: " + ("the judgments and the run share no query "
+            f"(query_set={query_set!r})." if query_set != "all" else "both inputs are empty.")
+        )
     return (
         _Queries(n_queries=n_queries, score=_scores_as(score, score_dtype), rel=cand_rel,
                  codes=run_code, n_cand=np.bincount(run_code, minlength=n_queries),
@@ -406,7 +416,7 @@ def _factorize_objects(ids):
     return codes, unique
 
 
-def query_ids(y_true, y_score=None):
+def query_ids(y_true, y_score=None, *, convention=None, query_set=None):
     """Query ids in the order of per-query results (``per_query=True``).
 
     Parameters
@@ -416,6 +426,8 @@ def query_ids(y_true, y_score=None):
         Otherwise the ``y_true`` passed to a metric.
     y_score : ItemRanking, array-like or list, default=None
         The ``y_score`` passed to a metric, when ``y_true`` is not ``groups``.
+    convention, query_set : str, default=None
+        As passed to `evaluate`: they decide which queries are kept.
 
     Returns
     -------
@@ -436,7 +448,10 @@ def query_ids(y_true, y_score=None):
     if y_score is None:
         ids = np.asarray(y_true)
         return _factorize(ids, ids.shape[0] if ids.ndim == 1 else -1)[1]
-    queries, ids = _normalise(y_true, y_score)
+    from ._evaluate import _resolve_conventions  # the presets live there
+
+    chosen = _resolve_conventions(convention, {"query_set": query_set})["query_set"]
+    queries, ids = _normalise(y_true, y_score, query_set=chosen)
     return np.arange(queries.n_queries) if ids is None else ids
 
 

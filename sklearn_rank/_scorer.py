@@ -176,7 +176,7 @@ def make_ranking_scorer(metric, **params):
                        ap_denominator=resolved["ap_denominator"],
                        relevance_threshold=params.get("relevance_threshold"),
                        short_lists=resolved["short_lists"], log_base=params.get("log_base", 2))
-    # A scorer sees rows without item ids: tie_break and unjudged_queries do not apply.
+    # A scorer sees rows without item ids: tie_break and query_set do not apply.
     keys = ("ties",) + entry.conventions + ("score_dtype",)
     conventions = {key: params.get(key, resolved.get(key)) for key in keys}
     if "log_base" in conventions and conventions["log_base"] is None:
@@ -184,6 +184,8 @@ def make_ranking_scorer(metric, **params):
     if conventions["score_dtype"] == "float64":
         del conventions["score_dtype"]  # the default; kept out of the repr
     no_relevant = resolved["no_relevant"]
+    if isinstance(no_relevant, dict):  # a preset's value per metric
+        no_relevant = no_relevant.get(entry.name)
     conventions["no_relevant"] = _check_no_relevant(
         entry.no_relevant_default if no_relevant is None else no_relevant)
     return RankingScorer(name, entry.name, k, conventions, sign)

@@ -14,7 +14,7 @@ AP_DENOMINATORS = ("relevant", "min_k", "hits")
 SHORT_LISTS = ("k", "length")
 NO_RELEVANT_WORDS = ("skip", "error")
 TIE_BREAKS = ("input", "item_descending")
-UNJUDGED_QUERIES = ("keep", "drop")
+QUERY_SETS = ("all", "judged", "both")
 SCORE_DTYPES = ("float64", "float32")
 
 

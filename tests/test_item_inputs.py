@@ -167,18 +167,24 @@ def test_exclusion_refused_for_long_format():
 
 @pytest.mark.parametrize("convention, explicit", [
     ("sklearn", {"ties": "average", "gain": "linear", "no_relevant": 0.0}),
-    ("lightgbm", {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k",
-                  "no_relevant": 1.0}),
+    ("lightgbm", {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k"}),
     ("xgboost", {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k",
-                 "short_lists": "length", "score_dtype": "float32", "no_relevant": 1.0}),
+                 "short_lists": "length", "score_dtype": "float32"}),
     ("hivemall", {"ties": "stable", "gain": "exponential", "ap_denominator": "hits",
                   "short_lists": "length", "no_relevant": 0.0}),
 ])
 def test_presets_equal_their_parameters_and_explicit_parameters_win(convention, explicit):
     y_true, y_score = _case(3)
     names = ["ndcg@3", "map@3", "precision@20", "mrr"]
-    assert sr.evaluate(y_true, y_score, names, convention=convention) == \
-        sr.evaluate(y_true, y_score, names, **explicit)
+    preset = sr.evaluate(y_true, y_score, names, convention=convention, per_query=True)
+    by_hand = sr.evaluate(y_true, y_score, names, per_query=True, **explicit)
+    # LightGBM and XGBoost score a query with no relevant item 1 in ndcg and map only.
+    empty = 1.0 if convention in ("lightgbm", "xgboost") else 0.0
+    for name in names:
+        expected = by_hand[name].copy()
+        if name.startswith(("ndcg", "map")):
+            expected[0] = empty  # row 0 has no relevant item
+        np.testing.assert_array_equal(preset[name], expected, err_msg=name)
     overridden = sr.evaluate(y_true, y_score, names, convention=convention, gain="linear",
                              ap_denominator="relevant", no_relevant=0.0)
     assert overridden == sr.evaluate(y_true, y_score, names,
@@ -220,7 +226,7 @@ def test_item_descending_ties_on_matrices_break_by_column_descending():
 @pytest.mark.parametrize("params, message", [
     ({"convention": "trec"}, "convention must be one of 'sklearn', 'trec_eval'"),
     ({"tie_break": "docno"}, "tie_break must be one of 'input', 'item_descending'"),
-    ({"unjudged_queries": "ignore"}, "unjudged_queries must be one of 'keep', 'drop'"),
+    ({"query_set": "ignore"}, "query_set must be one of 'all', 'judged', 'both'"),
     ({"score_dtype": "float16"}, "score_dtype must be one of 'float64', 'float32'"),
 ])
 def test_bad_new_conventions(params, message):
@@ -252,3 +258,27 @@ def test_query_ids_for_every_form():
     assert sr.query_ids(truth, run).tolist() == ["b", "a", "c"]
     values = sr.evaluate(truth, run, ["hit_rate"], per_query=True, no_relevant=-1.0)
     assert values["hit_rate"].tolist() == [0.0, 0.0, -1.0]
+
+
+def test_query_set_and_query_ids_follow_each_other():
+    truth = sr.ItemJudgments(["q1", "q2"], ["d1", "d1"])
+    run = sr.ItemRanking(["q1", "q3"], ["d1", "d1"], [1.0, 1.0])
+    expected = {"all": (["q1", "q2", "q3"], [1.0, 0.0, 0.0]),
+                "judged": (["q1", "q2"], [1.0, 0.0]),
+                "both": (["q1"], [1.0])}
+    for query_set, (ids, values) in expected.items():
+        got = sr.evaluate(truth, run, ["map"], query_set=query_set, per_query=True)["map"]
+        assert got.tolist() == values
+        assert sr.query_ids(truth, run, query_set=query_set).tolist() == ids
+    assert sr.query_ids(truth, run, convention="trec_eval").tolist() == ["q1"]
+    with pytest.raises(ValueError, match="No query left to evaluate"):
+        sr.evaluate(truth, sr.ItemRanking(["q9"], ["d1"]), ["map"], query_set="both")
+
+
+def test_xgboost_preset_reads_names_without_cut_off_as_top_32():
+    y_true = np.zeros((1, 40))
+    y_true[0, 34] = 1  # the only relevant item at rank 35
+    y_score = -np.arange(40.0)[None, :]
+    assert sr.evaluate(y_true, y_score, ["ndcg", "map"], convention="xgboost") == \
+        {"ndcg": 0.0, "map": 0.0}
+    assert sr.evaluate(y_true, y_score, ["ndcg"], convention="lightgbm")["ndcg"] > 0
