@@ -234,6 +234,39 @@ class _Ranking:
         return self._cache[key]
 
 
+def _ordered_pair_signs(segment, value, n_segments):
+    """Per segment, the sum over pairs i < j (in array order) of sign(value_i - value_j).
+
+    Items are grouped by segment, in order. A bottom-up merge count, vectorised over all
+    segments: at block width w, each item in the right half of a pair of blocks counts
+    the left-half items above and below its value with one searchsorted over
+    (pair, value level) keys. O(n log n) per doubling, log(longest segment) doublings.
+    """
+    total = np.zeros(n_segments)
+    if value.size < 2:
+        return total
+    level = np.unique(value, return_inverse=True)[1].ravel().astype(np.int64)
+    n_levels = np.int64(level.max() + 1)
+    start = _offsets(segment, n_segments)
+    offset = np.arange(value.size) - start[segment]
+    longest = int(np.diff(start).max())
+    width = 1
+    while width < longest:
+        block = offset // width
+        right = block % 2 == 1
+        pair = start[segment] + (block // 2) * (2 * width)  # first item of the block pair
+        keys = pair * n_levels + level
+        left = np.sort(keys[~right])
+        base = pair[right] * n_levels
+        mine = keys[right]
+        smaller = np.searchsorted(left, mine, "left") - np.searchsorted(left, base, "left")
+        greater = (np.searchsorted(left, base + n_levels, "left")
+                   - np.searchsorted(left, mine, "right"))
+        total += _sum_by(segment[right], greater - smaller, n_segments)
+        width *= 2
+    return total
+
+
 def _cumulative(terms_of_position, length):
     """[0, f(0), f(0) + f(1), ...]: partial sums over positions 0..length-1."""
     out = np.zeros(length + 1)

@@ -13,7 +13,13 @@ use the closed forms written next to them.
 
 import numpy as np
 
-from ._kernel import _discount_sums, _harmonic_sums, _hypergeometric
+from ._kernel import (
+    _discount_sums,
+    _harmonic_sums,
+    _hypergeometric,
+    _ordered_pair_signs,
+    _sum_by,
+)
 
 
 def _ratio(numerator, denominator, empty=0.0):
@@ -198,11 +204,12 @@ def kendall_tau(r, k=None):
     """Kendall tau-b between the ranking and the relevance, per query.
 
     The numerator sums sign(rel_i - rel_j) over pairs with i in an earlier group than j
-    (pairs inside a group add 0 in expectation). Items of relevance 0 that are not
-    stored enter through counts: the zeros before and after each group. The ranking has
-    no ties in the denominator, sqrt(n0 * (n0 - n_rel_ties)).
+    (pairs inside a tie group add 0 in expectation): the pairs of stored items are counted
+    by `_ordered_pair_signs` over each query minus over each tie group; items of relevance
+    0, not stored, enter through the zeros before and after each group. The ranking has no
+    ties in the denominator, sqrt(n0 * (n0 - n_rel_ties)).
     """
-    group = r.group
+    group, query = r.group, r.query[r.group]
     nonzero = r.group_sum(np.ones(r.rel.size))
     nonzero_total = r.per_query(nonzero)
     nonzero_before = r.before(nonzero)
@@ -210,19 +217,14 @@ def kendall_tau(r, k=None):
     zeros_after = (r.n_cand[r.query] - r.start - r.size) - (
         nonzero_total[r.query] - nonzero_before - nonzero
     )
-    sign = np.sign(r.rel)
-    net = sign * (zeros_after - zeros_before)[group]
+    numerator = _sum_by(query, np.sign(r.rel) * (zeros_after - zeros_before)[group],
+                        r.n_queries)
+    numerator += _ordered_pair_signs(query, r.rel, r.n_queries)
+    numerator -= r.per_query(_ordered_pair_signs(group, r.rel, r.n_groups))
     levels, level = np.unique(r.rel, return_inverse=True)
-    level = level.ravel()
-    tied = np.zeros(r.n_queries)
-    for value in range(levels.size):
-        at_level = r.group_sum((level == value).astype(np.float64))
-        total = r.per_query(at_level)
-        after = total[r.query] - r.before(at_level) - at_level
-        net += after[group] * np.sign(level - value)
-        tied += total * (total - 1.0) / 2.0
+    pair, counts = np.unique(query * np.int64(levels.size) + level.ravel(), return_counts=True)
+    tied = _sum_by(pair // levels.size, counts * (counts - 1.0) / 2.0, r.n_queries)
     zeros = r.n_cand - nonzero_total
     tied += zeros * (zeros - 1.0) / 2.0
     pairs = r.n_cand * (r.n_cand - 1.0) / 2.0
-    numerator = np.bincount(r.query[group], net, r.n_queries).astype(np.float64)
     return _ratio(numerator, np.sqrt(pairs * (pairs - tied))), r.relevant_count(None) > 0
