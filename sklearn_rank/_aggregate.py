@@ -46,7 +46,15 @@ def _query_weights(sample_weight, queries):
 
 def _aggregate(values, has_relevant, no_relevant, weights, per_query, name):
     """Apply ``no_relevant`` to queries without a relevant item, then average."""
+    bad = has_relevant & ~np.isfinite(values)
+    if bad.any():
+        query = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"{name}: the value of query number {query} is {values[query]!r}: its relevance "
+            "or gains are too large to add up in float64."
+        )
     missing = ~has_relevant
+    skipped = missing if no_relevant == "skip" else np.zeros_like(missing)
     if missing.any():
         if no_relevant == "error":
             first = int(np.flatnonzero(missing)[0])
@@ -59,7 +67,7 @@ def _aggregate(values, has_relevant, no_relevant, weights, per_query, name):
         values[missing] = np.nan if no_relevant == "skip" else no_relevant
     if per_query:
         return values
-    kept = ~np.isnan(values)
+    kept = ~skipped
     if not kept.any():
         raise ValueError(
             f"{name}: every query was skipped (no query has a relevant item and "

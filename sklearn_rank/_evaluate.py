@@ -33,6 +33,7 @@ def _exponential(rel):
 
 
 _GAIN_FUNCTIONS = {"linear": _linear, "exponential": _exponential}
+_LARGEST_EXPONENT = 1023  # 2.0 ** 1024 is inf in float64
 
 _DEFAULTS = {"ties": "average", "gain": "linear", "ap_denominator": "relevant",
              "no_relevant": None, "short_lists": "k", "tie_break": "input",
@@ -103,10 +104,17 @@ def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, tie
 
     queries, _ = _normalise(y_true, y_score, groups, exclude, tie_break=tie_break,
                             query_set=query_set, score_dtype=score_dtype)
-    lowest = float(queries.min_relevance())
+    _codes, judged = queries.judged()
+    lowest = float(judged.min()) if judged.size else 0.0
+    if gain == "exponential" and judged.size and judged.max() > _LARGEST_EXPONENT:
+        raise ValueError(
+            f"gain='exponential' needs relevance <= {_LARGEST_EXPONENT} (2**rel overflows "
+            f"float64 beyond); got {float(judged.max())!r}."
+        )
     if lowest < 0:
         for label, metric, _k in requests:
-            if not (metric.negative_relevance and (gain == "linear" or metric.name == "kendall_tau")):
+            takes_gain = "gain" in metric.conventions
+            if not (metric.negative_relevance and (gain == "linear" or not takes_gain)):
                 raise ValueError(
                     f"y_true must be non-negative for {label!r}; got {lowest!r}. Negative "
                     "relevance is accepted only by cg and dcg with gain='linear' and by "
@@ -120,9 +128,11 @@ def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, tie
 
     results = {}
     for label, metric, k in requests:
-        values, has_relevant = metric.reduce(
-            ranking, k, **{name: conventions[name] for name in metric.conventions}
-        )
+        # Overflow to inf or NaN is reported by _aggregate with the query it happened in.
+        with np.errstate(over="ignore", invalid="ignore"):
+            values, has_relevant = metric.reduce(
+                ranking, k, **{name: conventions[name] for name in metric.conventions}
+            )
         rule = no_relevant.get(metric.name) if isinstance(no_relevant, dict) else no_relevant
         rule = metric.no_relevant_default if rule is None else rule
         results[label] = _aggregate(values, has_relevant, rule, weights, per_query, label)

@@ -92,10 +92,6 @@ class _Queries:
             rel = np.concatenate((rel, self.extra_rel[keep]))
         return codes, rel
 
-    def min_relevance(self):
-        _codes, rel = self.judged()
-        return rel.min() if rel.size else 0.0
-
 
 def _is_list_form(y_true):
     if isinstance(y_true, (list, tuple)) and y_true:
@@ -308,7 +304,8 @@ def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="inpu
     codes, ids = _factorize(_concat_ids(parts), sum(p.size for p in parts))
     start = codes.size - true_q.size - run_q.size
     true_code, run_code = codes[start:start + true_q.size], codes[start + true_q.size:]
-    item_codes, items = _factorize(_concat_ids([true_i, run_i]), true_i.size + run_i.size)
+    item_codes, items = _factorize(_concat_ids([true_i, run_i]), true_i.size + run_i.size,
+                                   "item ids")
     n_items = np.int64(max(len(items), 1))
     true_key = true_code * n_items + item_codes[: true_i.size]
     run_key = run_code * n_items + item_codes[true_i.size:]
@@ -377,20 +374,22 @@ def _exclude_items(exclude, run, truth):
         kept.append((queries[keep], items[keep], values[keep]))
     return kept
 
-def _factorize(groups, n_rows):
-    """Integer codes for query ids, numbered in order of first appearance."""
+def _factorize(groups, n_rows, name="groups"):
+    """Integer codes for ids, numbered in order of first appearance."""
+    if not isinstance(groups, np.ndarray) and np.ndim(groups) == 1:
+        groups = _id_array(list(groups))  # mixed ids (1 and "1") must not become strings
     ids = np.asarray(groups)
     if ids.ndim != 1 or ids.shape[0] != n_rows:
         raise ValueError(
-            f"groups must be 1-D with one query id per row ({n_rows} rows); "
+            f"{name} must be 1-D with one query id per row ({n_rows} rows); "
             f"got shape {ids.shape}."
         )
     if ids.dtype.kind == "f" and np.isnan(ids).any():
-        raise ValueError(f"groups must not contain NaN; got NaN at row {np.flatnonzero(np.isnan(ids))[0]}.")
+        raise ValueError(f"{name} must not contain NaN; got NaN at row {np.flatnonzero(np.isnan(ids))[0]}.")
     if ids.dtype.kind == "c" or ids.dtype.kind == "V":
-        raise ValueError(f"groups must hold numbers or strings; got dtype {ids.dtype}.")
+        raise ValueError(f"{name} must hold numbers or strings; got dtype {ids.dtype}.")
     if ids.dtype == object:
-        return _factorize_objects(ids)
+        return _factorize_objects(ids, name)
     unique, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
     order = np.argsort(first)
     rank = np.empty(order.size, dtype=np.int64)
@@ -398,18 +397,18 @@ def _factorize(groups, n_rows):
     return rank[inverse.ravel()], unique[order]
 
 
-def _factorize_objects(ids):
+def _factorize_objects(ids, name="groups"):
     # Object ids may mix types that numpy cannot sort, so number them with a dict.
     table = {}
     codes = np.empty(ids.size, dtype=np.int64)
     for row, value in enumerate(ids):
         if value is None or (isinstance(value, float) and np.isnan(value)):
-            raise ValueError(f"groups must not contain None or NaN; got {value!r} at row {row}.")
+            raise ValueError(f"{name} must not contain None or NaN; got {value!r} at row {row}.")
         try:
             codes[row] = table.setdefault(value, len(table))
         except TypeError:
             raise ValueError(
-                f"groups must hold hashable query ids; got {type(value).__name__} at row {row}."
+                f"{name} must hold hashable ids; got {type(value).__name__} at row {row}."
             ) from None
     unique = np.empty(len(table), dtype=object)
     unique[:] = list(table)
@@ -446,8 +445,8 @@ def query_ids(y_true, y_score=None, *, convention=None, query_set=None):
     ['q2', 'q1', 'q3']
     """
     if y_score is None:
-        ids = np.asarray(y_true)
-        return _factorize(ids, ids.shape[0] if ids.ndim == 1 else -1)[1]
+        n_rows = len(y_true) if np.ndim(y_true) == 1 else -1
+        return _factorize(y_true, n_rows)[1]
     from ._evaluate import _resolve_conventions  # the presets live there
 
     chosen = _resolve_conventions(convention, {"query_set": query_set})["query_set"]
@@ -487,40 +486,32 @@ def _id_array(values):
         return np.asarray(values, dtype=np.int64)
     if all(isinstance(v, str) for v in values):
         return np.asarray(values, dtype=str)
+    if all(isinstance(v, (float, np.floating)) for v in values):
+        return np.asarray(values, dtype=np.float64)
     ids = np.empty(len(values), dtype=object)
     ids[:] = values
     return ids
 
 
+def _finite_number(value, where, item, what):
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number))
+            or not np.isfinite(value)):
+        raise ValueError(f"{where} maps item {item!r} to {value!r}; {what} must be a finite number.")
+    return float(value)
+
+
 def _truth_gains(judged, q):
     if isinstance(judged, Mapping):
-        gains = {}
-        for item, value in judged.items():
-            if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number))
-                    or not np.isfinite(value)):
-                raise ValueError(
-                    f"y_true[{q}] maps item {item!r} to {value!r}; relevance must be a finite "
-                    "number."
-                )
-            gains[item] = float(value)
-        return gains
+        return {item: _finite_number(value, f"y_true[{q}]", item, "relevance")
+                for item, value in judged.items()}
     return dict.fromkeys(judged, 1.0)
 
 
 def _ranking_items(ranked, q):
     if isinstance(ranked, Mapping):
         items = list(ranked)
-        values = []
-        for item in items:
-            value = ranked[item]
-            if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number))
-                    or not np.isfinite(value)):
-                raise ValueError(
-                    f"y_score[{q}] maps item {item!r} to {value!r}; scores must be finite "
-                    "numbers."
-                )
-            values.append(float(value))
-        return items, values
+        return items, [_finite_number(ranked[item], f"y_score[{q}]", item, "a score")
+                       for item in items]
     if isinstance(ranked, (str, bytes)) or not isinstance(ranked, (Sequence, np.ndarray)):
         raise ValueError(
             f"y_score[{q}] must be a sequence of item ids in rank order or a dict item id -> "

@@ -4,7 +4,8 @@
 hold an item of non-zero relevance are kept, each with its query, start position and size;
 items of relevance 0 matter to every metric only through the positions they occupy, which
 the groups' starts and sizes already record. So every metric is a closed form over groups
-(see `_reductions.py`), and memory grows with the relevant items, not with the candidates.
+(see `_reductions.py`): after the sort, work and memory grow with the relevant items, not
+with the candidates.
 
 With ``ties="stable"`` every item is its own group (ties broken by input order); with
 ``ties="average"`` a group is a run of equal scores, and every metric is the exact expected
@@ -276,14 +277,19 @@ def _cumulative(terms_of_position, length):
 
 def _discount_sums(ranking, log_base=2.0):
     """D(p) = sum of 1 / log_b(i + 2) over positions i < p, for p up to the longest list."""
-    longest = int(ranking.n_cand.max(initial=0))
-    return _cumulative(lambda i: np.log(log_base) / np.log(i + 2.0), longest)
+    return _cached_sums(ranking, ("D", log_base), lambda i: np.log(log_base) / np.log(i + 2.0))
 
 
 def _harmonic_sums(ranking):
     """H(p) = sum of 1 / (i + 1) over positions i < p."""
-    longest = int(ranking.n_cand.max(initial=0))
-    return _cumulative(lambda i: 1.0 / (i + 1.0), longest)
+    return _cached_sums(ranking, ("H",), lambda i: 1.0 / (i + 1.0))
+
+
+def _cached_sums(ranking, key, terms_of_position):
+    if key not in ranking._cache:
+        longest = int(ranking.n_cand.max(initial=0))
+        ranking._cache[key] = _cumulative(terms_of_position, longest)
+    return ranking._cache[key]
 
 
 def _log_comb(a, b):

@@ -28,7 +28,9 @@ def _checked_splits(cv, X, y, groups):
     codes, ids = _factorize(groups, groups.shape[0])
     if cv is None:
         cv = GroupKFold(n_splits=5)
-    elif isinstance(cv, int) and not isinstance(cv, bool):
+    elif isinstance(cv, bool):
+        raise ValueError(f"cv must be None, an int, a splitter or a list of folds; got {cv!r}.")
+    elif isinstance(cv, int):
         cv = GroupKFold(n_splits=cv)
     if hasattr(cv, "split"):
         folds = list(cv.split(X, y, groups))

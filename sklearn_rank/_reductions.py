@@ -153,8 +153,11 @@ def cumulative_gain(r, k, *, gain):
 
 
 def _dcg(r, k, gain, log_base=2.0):
-    total = r.group_sum(gain(r.rel))
-    return r.per_query(total / r.size * _discounts(r, r.start, r.taken(k), log_base))
+    key = ("DCG", k, gain, log_base)  # dcg@k and ndcg@k in one evaluate share it
+    if key not in r._cache:
+        total = r.group_sum(gain(r.rel))
+        r._cache[key] = r.per_query(total / r.size * _discounts(r, r.start, r.taken(k), log_base))
+    return r._cache[key]
 
 
 def discounted_cumulative_gain(r, k, *, gain, log_base=2.0):

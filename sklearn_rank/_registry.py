@@ -17,7 +17,7 @@ class _Metric:
     conventions: tuple = ()  # convention parameters beyond ties / no_relevant
     greater_is_better: bool = True
     value_range: str = "[0, 1]"
-    best: float | None = 1.0
+    ranks_without_k: bool = True  # False: without a cut-off the value ignores the order
     negative_relevance: bool = False  # accepts negative y_true (linear gain only)
     no_relevant_default: object = 0.0
 
@@ -28,14 +28,17 @@ METRICS = {
     m.name: m
     for m in (
         _Metric("precision", "precision_at_k_score", _reductions.precision,
-                "hits in the top k / k", conventions=_THRESHOLD + ("short_lists",)),
+                "hits in the top k / k", conventions=_THRESHOLD + ("short_lists",),
+                ranks_without_k=False),
         _Metric("recall", "recall_at_k_score", _reductions.recall,
-                "hits in the top k / number of relevant items", conventions=_THRESHOLD),
+                "hits in the top k / number of relevant items", conventions=_THRESHOLD,
+                ranks_without_k=False),
         _Metric("f1", "f1_at_k_score", _reductions.f1,
                 "per-query harmonic mean of Precision@k and Recall@k",
-                conventions=_THRESHOLD + ("short_lists",)),
+                conventions=_THRESHOLD + ("short_lists",), ranks_without_k=False),
         _Metric("hit_rate", "hit_rate_score", _reductions.hit_rate,
-                "1 if a relevant item is in the top k (1-call@k)", conventions=_THRESHOLD),
+                "1 if a relevant item is in the top k (1-call@k)", conventions=_THRESHOLD,
+                ranks_without_k=False),
         _Metric("mrr", "mean_reciprocal_rank_score", _reductions.reciprocal_rank,
                 "1 / rank of the first relevant item (0 if none in the top k)",
                 conventions=_THRESHOLD),
@@ -44,10 +47,10 @@ METRICS = {
                 conventions=_THRESHOLD + ("ap_denominator",)),
         _Metric("cg", "cg_score", _reductions.cumulative_gain,
                 "sum of gains in the top k", conventions=("gain",),
-                value_range="[0, inf)", best=None, negative_relevance=True),
+                value_range="[0, inf)", negative_relevance=True, ranks_without_k=False),
         _Metric("dcg", "dcg_score", _reductions.discounted_cumulative_gain,
                 "sum of gain / log2(position + 1) over the top k",
-                conventions=("gain", "log_base"), value_range="[0, inf)", best=None,
+                conventions=("gain", "log_base"), value_range="[0, inf)",
                 negative_relevance=True),
         _Metric("ndcg", "ndcg_score", _reductions.normalized_dcg,
                 "DCG@k / DCG@k of the ideal ordering of all judged items",
@@ -58,13 +61,14 @@ METRICS = {
         _Metric("arp", "average_relative_position", _reductions.average_relative_position,
                 "mean position of the relevant items / number of candidates (lower is better)",
                 takes_k=False, conventions=_THRESHOLD, greater_is_better=False,
-                value_range="(0, 1]", best=None, no_relevant_default="skip"),
+                value_range="(0, 1]", no_relevant_default="skip"),
         _Metric("kendall_tau", "kendall_tau_score", _reductions.kendall_tau,
                 "Kendall tau-b between the ranking and the relevance",
                 takes_k=False, value_range="[-1, 1]", negative_relevance=True),
     )
 }
 
+_LARGEST_K = 2 ** 62  # cut-offs are int64 positions
 _NAME = re.compile(r"^([a-z_0-9]+?)(?:@([0-9]+))?$")
 
 
@@ -104,8 +108,8 @@ def _parse_name(name):
     k = match.group(2)
     if k is not None and not metric.takes_k:
         raise ValueError(f"Metric {metric.name!r} takes no cut-off; got {name!r}.")
-    if k is not None and int(k) <= 0:
-        raise ValueError(f"The cut-off in {name!r} must be a positive integer.")
+    if k is not None and not 0 < int(k) <= _LARGEST_K:
+        raise ValueError(f"The cut-off in {name!r} must be a positive integer up to 2**62.")
     return metric, None if k is None else int(k)
 
 

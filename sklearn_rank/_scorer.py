@@ -2,6 +2,9 @@
 
 import copy
 
+import numpy as np
+import sklearn.metrics
+from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from ._evaluate import _check_conventions, _compute, _resolve_conventions
@@ -21,12 +24,25 @@ _HOW_TO_PASS_GROUPS = (
 )
 
 
+def _ranking_scores(estimator, X):
+    """Scores to rank by: a classifier's decision_function or probability of the last
+    class (its hard labels would tie almost everything), a regressor's predict."""
+    if is_classifier(estimator):
+        if hasattr(estimator, "decision_function"):
+            scores = np.asarray(estimator.decision_function(X))
+            return scores if scores.ndim == 1 else scores[:, -1]
+        if hasattr(estimator, "predict_proba"):
+            return np.asarray(estimator.predict_proba(X))[:, -1]
+    return estimator.predict(X)
+
+
 class RankingScorer:
     """A scorer that computes a ranking metric per query and averages over queries.
 
     Create it with `make_ranking_scorer` or `get_scorer`. It is called as
-    ``scorer(estimator, X, y, groups=query_ids)``: it predicts scores for the rows of
-    ``X``, ranks the rows of each query, computes the metric per query and returns the
+    ``scorer(estimator, X, y, groups=query_ids)``: it scores the rows of ``X`` (with
+    ``predict``; a classifier with ``decision_function`` or the probability of its last
+    class, as its hard labels would tie), ranks the rows of each query, computes the metric per query and returns the
     (weighted) mean, negated for lower-is-better metrics (``neg_arp``).
 
     Query ids reach it through scikit-learn's metadata routing under the name ``groups``,
@@ -76,12 +92,13 @@ class RankingScorer:
         if groups is None:
             raise ValueError(f"Scorer {self.name!r} was called without query ids. "
                              + _HOW_TO_PASS_GROUPS)
-        if len(groups) != len(y_true):
+        if np.ndim(groups) != 1 or len(groups) != len(y_true):
+            got = f"{len(groups)} query ids" if np.ndim(groups) == 1 else f"groups={groups!r}"
             raise ValueError(
-                f"Scorer {self.name!r} got {len(groups)} query ids (groups) for "
-                f"{len(y_true)} rows; pass one query id per row of X."
+                f"Scorer {self.name!r} got {got} (groups) for {len(y_true)} rows; pass one "
+                "query id per row of X."
             )
-        y_pred = estimator.predict(X)
+        y_pred = _ranking_scores(estimator, X)
         metric = METRICS[self.metric]
         value = _compute([(self.name, metric, self.k)], y_true, y_pred, groups=groups,
                          sample_weight=sample_weight, per_query=False, **self.conventions)
@@ -215,8 +232,18 @@ def _resolve_metric(metric, params):
         if isinstance(metric, str) and metric.startswith("neg_"):
             label = metric[len("neg_"):]
         entry, k = _parse_name(label)
+    if k is None and not entry.ranks_without_k:
+        raise ValueError(
+            f"A {entry.name!r} scorer needs a cut-off ('{entry.name}@10'): over the whole "
+            "list its value does not depend on the order, so it cannot compare models."
+        )
+    negated = isinstance(metric, str) and metric.startswith("neg_")
+    if entry.greater_is_better and negated:
+        raise ValueError(
+            f"{metric!r}: {entry.name!r} is greater-is-better already; use {label!r}."
+        )
     if not entry.greater_is_better:
-        if isinstance(metric, str) and not metric.startswith("neg_"):
+        if not negated and isinstance(metric, str):
             raise ValueError(
                 f"{metric!r} is lower-is-better; scorers are greater-is-better, so its scorer "
                 f"is named 'neg_{metric}' and returns the negated value."
@@ -262,14 +289,18 @@ def get_scorer_names():
     names = []
     for entry in METRICS.values():
         prefix = "" if entry.greater_is_better else "neg_"
-        names.append(prefix + entry.name)
+        if entry.ranks_without_k:
+            names.append(prefix + entry.name)
         if entry.takes_k:
             names.append(prefix + entry.name + "@K")
     return sorted(names)
 
 
 def _is_ranking_name(name):
+    """Our names, except scikit-learn's own scorer names ('precision', 'recall', 'f1')."""
     base = name[len("neg_"):] if name.startswith("neg_") else name
+    if "@" not in base and name in sklearn.metrics.get_scorer_names():
+        return False
     return base.split("@")[0].strip() in METRICS
 
 

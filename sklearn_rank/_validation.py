@@ -30,9 +30,9 @@ def _check_k(k, name="k"):
     if k is None:
         return None
     if isinstance(k, (bool, np.bool_)) or not isinstance(k, Integral):
-        raise ValueError(f"{name} must be a positive integer or None; got {k!r}.")
-    if k <= 0:
-        raise ValueError(f"{name} must be a positive integer or None; got {k!r}.")
+        raise ValueError(f"{name} must be a positive integer (up to 2**62) or None; got {k!r}.")
+    if not 0 < k <= 2 ** 62:  # positions are int64
+        raise ValueError(f"{name} must be a positive integer (up to 2**62) or None; got {k!r}.")
     return int(k)
 
 

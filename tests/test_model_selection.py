@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 import sklearn
+import sklearn.metrics
 from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.experimental import enable_halving_search_cv  # noqa: F401
 from sklearn.linear_model import Ridge
@@ -188,7 +189,31 @@ def test_scorer_names_are_complete():
         concrete = name.replace("@K", "@3")
         assert isinstance(sr.get_scorer(concrete), sr.RankingScorer)
     assert "neg_arp" in names and "arp" not in names
-    assert {n.replace("neg_", "") for n in names} == set(sr.get_metric_names())
+    # Over the whole list precision, recall, f1, hit rate and CG ignore the order.
+    unordered = {"precision", "recall", "f1", "hit_rate", "cg"}
+    assert {n.replace("neg_", "") for n in names} == set(sr.get_metric_names()) - unordered
+    for name in unordered:
+        with pytest.raises(ValueError, match="needs a cut-off"):
+            sr.get_scorer(name)
+    with pytest.raises(ValueError, match="greater-is-better already; use 'ndcg'"):
+        sr.get_scorer("neg_ndcg")
+
+
+def test_scikit_learn_scorer_names_stay_scikit_learns(data):
+    from sklearn.linear_model import LogisticRegression
+
+    X, y, groups = data
+    binary = (y > 1).astype(int)
+    result = sr.grouped_cross_validate(LogisticRegression(), X, binary, groups=groups,
+                                       scoring=["f1", "precision@3"], cv=3)
+    for fold, (train, test) in enumerate(GroupKFold(3).split(X, binary, groups)):
+        model = LogisticRegression().fit(X[train], binary[train])
+        expected_f1 = sklearn.metrics.f1_score(binary[test], model.predict(X[test]))
+        assert result["test_f1"][fold] == pytest.approx(expected_f1, abs=1e-12)
+        # A classifier is ranked by its decision function, not by its hard labels.
+        expected = sr.precision_at_k_score(binary[test], model.decision_function(X[test]),
+                                           k=3, groups=groups[test])
+        assert result["test_precision@3"][fold] == pytest.approx(expected, abs=1e-12)
 
 
 def test_sample_weight_per_query_through_the_scorer(data):

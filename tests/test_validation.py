@@ -33,7 +33,7 @@ def test_bad_arrays(y_true, y_score, groups, message):
 
 @pytest.mark.parametrize("k", [0, -1, 2.5, True, "3", np.float64(2.0)])
 def test_bad_k(k):
-    with pytest.raises(ValueError, match=r"k must be a positive integer or None; got"):
+    with pytest.raises(ValueError, match=r"k must be a positive integer \(up to 2\*\*62\) or None; got"):
         sr.precision_at_k_score(Y_TRUE, Y_SCORE, k=k)
 
 
@@ -125,7 +125,7 @@ def test_list_form_errors():
         sr.ndcg_score([{1}], [[1, 2, 1]])
     with pytest.raises(ValueError, match="relevance must be a finite number"):
         sr.ndcg_score([{1: "high"}], [[1, 2]])
-    with pytest.raises(ValueError, match="scores must be finite numbers"):
+    with pytest.raises(ValueError, match="a score must be a finite number"):
         sr.ndcg_score([{1: 1}], [{1: "x"}])
     with pytest.raises(ValueError, match="mixes sets/dicts"):
         sr.ndcg_score([{1}, [1, 0]], [[1], [1, 0]])
@@ -135,7 +135,7 @@ def test_list_form_errors():
         sr.ndcg_score([{1}], ["abc"])
     with pytest.raises(ValueError, match=r"y_true\[0\] maps item 1 to inf; relevance must be"):
         sr.ndcg_score([{1: np.inf}], [[1]])
-    with pytest.raises(ValueError, match=r"y_score\[0\] maps item 1 to nan; scores must be"):
+    with pytest.raises(ValueError, match=r"y_score\[0\] maps item 1 to nan; a score must be"):
         sr.ndcg_score([{1: 1}], [{1: np.nan}])
 
 
@@ -158,3 +158,30 @@ def test_no_nan_on_degenerate_queries(name, ties):
     single = sr.evaluate([1, 0], [0.3, 0.1], [label], groups=[1, 2], ties=ties,
                          no_relevant=0.0, per_query=True)[label]
     assert np.isfinite(single).all()
+
+
+def test_huge_cut_offs_are_refused_clearly():
+    with pytest.raises(ValueError, match="must be a positive integer up to 2\\*\\*62"):
+        sr.evaluate(Y_TRUE, Y_SCORE, ["hit_rate@99999999999999999999"])
+    with pytest.raises(ValueError, match="up to 2\\*\\*62"):
+        sr.hit_rate_score(Y_TRUE, Y_SCORE, k=2 ** 70)
+
+
+def test_overflowing_values_raise_instead_of_vanishing_from_the_mean():
+    # Found in review: 2**1100 is inf, and the NaN it made was dropped from the mean.
+    with pytest.raises(ValueError, match="needs relevance <= 1023"):
+        sr.ndcg_score([[1100, 0], [1, 0]], [[1, 0], [0, 1]], gain="exponential")
+    with pytest.raises(ValueError, match="too large to add up in float64"):
+        sr.ndcg_score([[1e308, 1e308, 1e308], [1, 0, 0]], [[3, 2, 1], [3, 2, 1]])
+
+
+def test_mixed_type_ids_stay_distinct():
+    assert sr.query_ids(["1", 1, "1"]).tolist() == ["1", 1]
+    values = sr.hit_rate_score([1, 0, 0, 1], [0.9, 0.1, 0.2, 0.3], groups=["1", 1, 1, "1"],
+                               k=1, per_query=True)
+    assert values.tolist() == [1.0, 0.0]
+
+
+def test_unhashable_ranked_items_are_refused_clearly():
+    with pytest.raises(ValueError, match="item ids must hold hashable ids; got list"):
+        sr.evaluate([{1}], [[[1], 2]], ["map"])
