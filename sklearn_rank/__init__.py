@@ -1,6 +1,7 @@
 """sklearn_rank: ranking and recommendation metrics, per query group, for scikit-learn."""
 
 from ._evaluate import evaluate
+from ._files import read_trec_qrels, read_trec_run
 from ._inputs import query_ids
 from ._model_selection import (
     GroupedGridSearchCV,
@@ -52,6 +53,8 @@ __all__ = [
     "ndcg_score",
     "precision_at_k_score",
     "query_ids",
+    "read_trec_qrels",
+    "read_trec_run",
     "ranking_auc_score",
     "recall_at_k_score",
 ]

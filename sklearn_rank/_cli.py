@@ -1,0 +1,444 @@
+"""The ``sklearn-rank`` command: evaluate a run file against judgments.
+
+``sklearn-rank evaluate --qrels QRELS --run RUN`` (TREC files), or ``--truth TABLE
+--predictions TABLE`` (CSV/TSV tables), or ``--example`` (Hivemall's worked example).
+See docs/command_line.md. `main` returns the exit status: 0 on success, 2 on a usage
+error or on input that cannot be read or evaluated (one line on stderr, no traceback).
+"""
+
+import argparse
+import csv
+import json
+import math
+import os
+import sys
+
+import numpy as np
+
+PROG = "sklearn-rank"
+DEFAULT_METRICS = ("ndcg@10", "map", "mrr", "precision@10", "recall@10")
+
+# Convention options: (flag, evaluate's parameter, type, help).
+_CONVENTION_OPTIONS = (
+    ("--convention", "convention", str,
+     "reproduce a tool: sklearn, trec_eval, hivemall, lightgbm or xgboost (sets the options "
+     "below; options given explicitly still win)"),
+    ("--ties", "ties", str,
+     "average (expected value over orderings of tied scores, the default) or stable "
+     "(ties keep the input order)"),
+    ("--gain", "gain", str, "linear (default) or exponential (2^rel - 1): CG, DCG, NDCG"),
+    ("--ap-denominator", "ap_denominator", str,
+     "relevant (R, default), min_k (min(k, R)) or hits (relevant items in the top k): MAP"),
+    ("--no-relevant", "no_relevant", None,
+     "value of a query with no relevant item: a number, skip (left out of the mean) or "
+     "error (default: each metric's own, 0 and skip for arp)"),
+    ("--relevance-threshold", "relevance_threshold", float,
+     "relevant means rel >= this number (default: rel > 0)"),
+    ("--short-lists", "short_lists", str,
+     "k (default) or length: Precision@k of a query with fewer than k candidates "
+     "divides by k or by the list length"),
+    ("--log-base", "log_base", float, "base of the logarithm in DCG (default 2)"),
+    ("--tie-break", "tie_break", str,
+     "with --ties stable: input (default) or item_descending (trec_eval: tied items by "
+     "item id descending, compared as strings)"),
+    ("--query-set", "query_set", str,
+     "which queries count: all (default: every query of the judgments and the run), judged "
+     "(only queries with judgments, trec_eval -c) or both (only queries in both, trec_eval)"),
+    ("--score-dtype", "score_dtype", str,
+     "float64 (default) or float32: round scores to 32-bit floats first, so that scores "
+     "equal in float32 tie (trec_eval, XGBoost)"),
+)
+
+_EPILOG = f"""\
+examples:
+  {PROG} evaluate --qrels qrels.txt --run run.txt -m ndcg@10 map precision@10
+  {PROG} evaluate --qrels qrels.txt --run run.txt --convention trec_eval --format json
+  {PROG} evaluate --truth truth.csv --predictions rec.csv --query-column userid \\
+      --item-column itemid --score-column score -m recall@4 precision@4 map@4
+  {PROG} evaluate --example
+
+exit status: 0 on success, 2 on a usage error or on input that cannot be read or evaluated.
+"""
+
+class _UsageError(Exception):
+    """A combination of options that cannot work; reported like argparse's own errors."""
+
+
+class _Progress:
+    """Progress of long reads on stderr, only when stderr is a terminal."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        try:
+            self.enabled = bool(stream.isatty())
+        except (AttributeError, ValueError, OSError):
+            self.enabled = False
+        self.shown = False
+
+    def reading(self, path):
+        """A callback for the readers: ``callback(lines, done=False)``."""
+        if not self.enabled:
+            return None
+        name = os.path.basename(os.fspath(path))
+
+        def callback(lines, done=False):
+            if done and not self.shown:
+                return  # a short file: nothing was shown, nothing to finish
+            self.shown = True
+            end = ", done\n" if done else ""
+            self.stream.write(f"\rreading {name}: {lines:,} lines{end}")
+            self.stream.flush()
+            if done:
+                self.shown = False
+
+        return callback
+
+    def note(self, message):
+        if self.enabled:
+            self.stream.write(message)
+            self.stream.flush()
+            self.shown = True
+
+    def clear(self):
+        if self.enabled and self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
+def _no_relevant(text):
+    if text in ("skip", "error"):
+        return text
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number, 'skip' or 'error'; got {text!r}") from None
+
+
+def _build_parser():
+    from . import __version__, get_metric_names
+
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Ranking and recommendation metrics per query, from files.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    evaluate = commands.add_parser(
+        "evaluate",
+        help="evaluate a run (TREC file or table) against judgments",
+        description="Evaluate a run against judgments and print one value per metric: the "
+                    "mean over queries.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    truth = evaluate.add_argument_group(
+        "inputs", "judgments from --qrels or --truth, the run from --run or --predictions "
+                  "(TREC files and tables may be mixed), or --example; files may be "
+                  "gzip-compressed")
+    truth.add_argument("--qrels", metavar="FILE",
+                       help="TREC qrels: lines 'qid iter docno rel' (integer rel)")
+    truth.add_argument("--run", metavar="FILE",
+                       help="TREC run: lines 'qid Q0 docno rank score tag' (the score ranks, "
+                            "the rank field is ignored)")
+    truth.add_argument("--truth", metavar="FILE",
+                       help="judgments table (CSV/TSV with a header row): query and item "
+                            "columns, optional relevance column")
+    truth.add_argument("--predictions", metavar="FILE",
+                       help="run table (CSV/TSV with a header row): query and item columns, "
+                            "optional score column")
+    truth.add_argument("--example", action="store_true",
+                       help="Hivemall's worked example (built in): without -m, --format "
+                            "json, --per-query or a convention option, prints the table of "
+                            "`python -m sklearn_rank`")
+    columns = evaluate.add_argument_group("table columns (for --truth and --predictions)")
+    columns.add_argument("--query-column", metavar="NAME",
+                         help="query (user) id column in both tables (default: query)")
+    columns.add_argument("--item-column", metavar="NAME",
+                         help="item id column in both tables (default: item)")
+    columns.add_argument("--score-column", metavar="NAME",
+                         help="score column of --predictions, higher ranks first (default: "
+                              "none, the rows of each query are in rank order)")
+    columns.add_argument("--relevance-column", metavar="NAME",
+                         help="relevance column of --truth (default: none, every row is "
+                              "relevant with relevance 1)")
+    metrics = evaluate.add_argument_group("metrics and conventions")
+    metrics.add_argument(
+        "-m", "--metrics", metavar="NAME", nargs="+", action="extend",
+        help=f"metric names, space- or comma-separated (default: "
+             f"{' '.join(DEFAULT_METRICS)}); known: {', '.join(get_metric_names())}, "
+             "K a positive integer",
+    )
+    for flag, dest, kind, text in _CONVENTION_OPTIONS:
+        metrics.add_argument(flag, dest=dest, metavar="VALUE",
+                             type=_no_relevant if dest == "no_relevant" else kind, help=text)
+    output = evaluate.add_argument_group("output")
+    output.add_argument("--format", choices=("table", "json"), default="table",
+                        help="table (default): aligned metric and value columns; json: an "
+                             "object metric name -> value (null for NaN)")
+    output.add_argument("--per-query", metavar="FILE",
+                        help="also write per-query values as CSV: the query id (column "
+                             "named by --query-column, else query), then one column per metric")
+    return parser, evaluate
+
+
+def _metric_names(values):
+    if not values:
+        return list(DEFAULT_METRICS)
+    names = []
+    for value in values:
+        for name in value.split(","):
+            name = name.strip()
+            if name:
+                names.append(name)
+    if not names:
+        raise _UsageError("-m/--metrics needs at least one metric name")
+    return names
+
+
+def _check_inputs(args):
+    if args.example:
+        others = [flag for flag, value in (("--qrels", args.qrels), ("--run", args.run),
+                                            ("--truth", args.truth),
+                                            ("--predictions", args.predictions)) if value]
+        if others:
+            raise _UsageError(f"--example takes no input files; got {' '.join(others)}")
+    else:
+        if args.qrels and args.truth:
+            raise _UsageError("give the judgments once: --qrels or --truth, not both")
+        if args.run and args.predictions:
+            raise _UsageError("give the run once: --run or --predictions, not both")
+        if not (args.qrels or args.truth):
+            raise _UsageError("the judgments are missing: give --qrels FILE or --truth FILE "
+                              "(or --example)")
+        if not (args.run or args.predictions):
+            raise _UsageError("the run is missing: give --run FILE or --predictions FILE "
+                              "(or --example)")
+    unused = []
+    if not args.truth and not args.predictions:
+        unused += [flag for flag, value in (("--query-column", args.query_column),
+                                             ("--item-column", args.item_column))
+                   if value is not None]
+    if not args.predictions and args.score_column is not None:
+        unused.append("--score-column")
+    if not args.truth and args.relevance_column is not None:
+        unused.append("--relevance-column")
+    if unused:
+        raise _UsageError(f"{' '.join(unused)} only apply to tables: --truth / --predictions "
+                          "(--score-column to --predictions, --relevance-column to --truth)")
+
+
+def _table_columns(args):
+    return (args.query_column or "query"), (args.item_column or "item")
+
+
+def _read_truth(args, progress):
+    from ._files import _as_judgments, _parse_table, _parse_trec_qrels
+
+    if args.qrels:
+        return _as_judgments(*_parse_trec_qrels(args.qrels, progress.reading(args.qrels)))
+    query, item = _table_columns(args)
+    table = _parse_table(args.truth, query=query, item=item, relevance=args.relevance_column,
+                         progress=progress.reading(args.truth))
+    return _as_judgments(table.queries, table.items, table.relevance)
+
+
+def _read_run(args, progress):
+    from ._files import _as_ranking, _parse_table, _parse_trec_run
+
+    if args.run:
+        return _as_ranking(*_parse_trec_run(args.run, progress.reading(args.run)))
+    query, item = _table_columns(args)
+    table = _parse_table(args.predictions, query=query, item=item, score=args.score_column,
+                         progress=progress.reading(args.predictions))
+    if args.score_column is None:
+        _warn_unused_scores(args.predictions)
+    return _as_ranking(table.queries, table.items, table.scores)
+
+
+def _warn_unused_scores(path):
+    """Without --score-column rows are in rank order: say so if the table has scores."""
+    from ._files import _table_header
+
+    named = [name for name in _table_header(path) if name.lower() in ("score", "scores")]
+    if named:
+        _warn(f"{path} has a column {named[0]!r} but no --score-column was given: the rows of "
+              "each query are taken in rank order, first row best")
+
+
+def _warn(message):
+    sys.stderr.write(f"{PROG}: warning: {message}\n")
+
+
+def _check_overlap(args, truth, run):
+    """Warn when no query of the run is judged: every metric would silently be 0."""
+    judged = set(truth.queries.tolist())
+    if judged.isdisjoint(run.queries.tolist()):
+        truth_file = args.qrels or args.truth
+        run_file = args.run or args.predictions
+        _warn(f"no query id of {run_file} appears in {truth_file}; check the query ids "
+              "(and the columns)")
+
+
+def _format_value(value):
+    return repr(float(value))
+
+
+def _print_table(results, stream):
+    width = max(len("metric"), *(len(name) for name in results))
+    values = {name: _format_value(value) for name, value in results.items()}
+    value_width = max(len("value"), *(len(v) for v in values.values()))
+    stream.write(f"{'metric':<{width}}  {'value':>{value_width}}\n")
+    for name, value in values.items():
+        stream.write(f"{name:<{width}}  {value:>{value_width}}\n")
+
+
+def _print_json(results, stream):
+    clean = {name: (None if math.isnan(value) else float(value))
+             for name, value in results.items()}
+    stream.write(json.dumps(clean, indent=2, allow_nan=False) + "\n")
+
+
+def _per_query_ids(truth, run, n_queries, conventions):
+    """Query ids in the order of the per-query values."""
+    from . import query_ids
+
+    chosen = {name: conventions[name] for name in ("convention", "query_set")
+              if name in conventions}
+    ids = query_ids(truth, run, **chosen)
+    if len(ids) != n_queries:  # pragma: no cover - query_ids and evaluate disagree
+        raise ValueError(f"cannot name the {n_queries} per-query values: query_ids gives "
+                         f"{len(ids)} queries")
+    return ids
+
+
+def _write_per_query(path, truth, run, per_query, query_header, conventions):
+    names = list(per_query)
+    n_queries = len(per_query[names[0]])
+    ids = _per_query_ids(truth, run, n_queries, conventions)
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow([query_header, *names])
+        columns = [np.asarray(per_query[name], dtype=np.float64) for name in names]
+        for row, query in enumerate(ids):
+            writer.writerow([query, *(_format_value(column[row]) for column in columns)])
+
+
+def _conventions(args):
+    return {dest: getattr(args, dest) for _flag, dest, _kind, _text in _CONVENTION_OPTIONS
+            if getattr(args, dest) is not None}
+
+
+def _evaluate(args, stdout, progress):
+    from . import evaluate
+    from ._example import HIVEMALL_RANKINGS, HIVEMALL_TRUTH
+
+    names = _metric_names(args.metrics)
+    conventions = _conventions(args)
+    if args.example:
+        truth, run = HIVEMALL_TRUTH, HIVEMALL_RANKINGS
+        query_header = "query"
+    else:
+        truth = _read_truth(args, progress)
+        run = _read_run(args, progress)
+        _check_overlap(args, truth, run)
+        query_header = args.query_column or "query"
+        if len(run.queries) > 100_000:
+            metrics = f"{len(names)} metric{'s' if len(names) > 1 else ''}"
+            progress.note(f"evaluating {metrics} on {len(run.queries):,} rows...")
+    try:
+        results = evaluate(truth, run, names, **conventions)
+        if args.per_query:
+            per_query = evaluate(truth, run, names, per_query=True, **conventions)
+            _write_per_query(args.per_query, truth, run, per_query, query_header,
+                             conventions)
+    finally:
+        progress.clear()
+    if args.format == "json":
+        _print_json(results, stdout)
+    else:
+        _print_table(results, stdout)
+
+
+def _wants_example_table(args):
+    return (args.example and args.metrics is None and args.format == "table"
+            and args.per_query is None and not _conventions(args))
+
+
+def _error_message(exc):
+    if isinstance(exc, OSError) and exc.filename is not None and exc.strerror:
+        return f"{os.fspath(exc.filename)}: {exc.strerror}"
+    return str(exc)
+
+
+def main(argv=None):
+    """Run ``sklearn-rank`` with ``argv`` (default: the command line); return the status.
+
+    Parameters
+    ----------
+    argv : list of str, default=None
+        The arguments after the program name; None means ``sys.argv[1:]``.
+
+    Returns
+    -------
+    status : int
+        0 on success; 2 on a usage error or when the input cannot be read or evaluated
+        (the reason is printed as one line on stderr).
+
+    Examples
+    --------
+    >>> from sklearn_rank._cli import main
+    >>> main(["evaluate", "--example", "-m", "recall@4", "map@4", "--format", "json"])
+    {
+      "recall@4": 0.6666666666666666,
+      "map@4": 0.5555555555555555
+    }
+    0
+    """
+    parser, evaluate_parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error already printed
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    stdout = sys.stdout
+    progress = _Progress(sys.stderr)
+    try:
+        _check_inputs(args)
+        if _wants_example_table(args):
+            from .__main__ import main as print_example_table
+
+            print_example_table()
+        else:
+            _evaluate(args, stdout, progress)
+        stdout.flush()
+    except _UsageError as exc:
+        evaluate_parser.print_usage(sys.stderr)
+        sys.stderr.write(f"{PROG} evaluate: error: {exc}\n")
+        return 2
+    except (ValueError, OSError) as exc:
+        if isinstance(exc, BrokenPipeError):
+            return _broken_pipe()
+        progress.clear()
+        sys.stderr.write(f"{PROG}: error: {_error_message(exc)}\n")
+        return 2
+    except KeyboardInterrupt:
+        progress.clear()
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    return 0
+
+
+def _broken_pipe():
+    # The reader of stdout went away (e.g. `| head`): stop quietly, as Unix tools do.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,522 @@
+"""Readers for run and judgment files: TREC runs and qrels, CSV/TSV tables.
+
+Every reader accepts plain or gzip-compressed files (recognised by their content, so a
+``.gz`` name is not required), an optional UTF-8 byte-order mark and any line ending.
+Bad input raises a `ValueError` whose message starts with ``<path>:<line>:`` and says what
+was expected. Ids (query, item) are kept as the strings found in the file, so ``"07"`` and
+``"7"`` are different ids, as in trec_eval.
+
+Parsing returns plain arrays; only `_as_ranking` / `_as_judgments` build the library's
+`ItemRanking` / `ItemJudgments` from them.
+"""
+
+import csv
+import functools
+import gc
+import gzip
+import os
+import zlib
+from array import array
+from contextlib import contextmanager
+from operator import itemgetter
+from typing import NamedTuple
+
+import numpy as np
+
+TREC_RUN_FORMAT = "qid Q0 docno rank score tag"
+TREC_QRELS_FORMAT = "qid iter docno rel"
+
+# How often (in lines) the progress callback is called.
+_PROGRESS_EVERY = 1 << 17
+
+
+class Table(NamedTuple):
+    """Columns read by `read_table`: 1-D arrays, or None for a column not asked for."""
+
+    queries: np.ndarray
+    items: np.ndarray
+    scores: np.ndarray | None
+    relevance: np.ndarray | None
+
+
+# --------------------------------------------------------------------------------------
+# Public readers
+# --------------------------------------------------------------------------------------
+
+
+def read_trec_run(path):
+    """Read a TREC run file into an `ItemRanking`.
+
+    Each line is ``qid Q0 docno rank score tag``: six fields separated by whitespace. The
+    score (fifth field) orders each query's documents, higher first; the rank field, like
+    ``Q0`` and the run tag, is ignored, as trec_eval ignores it.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The run file, plain or gzip-compressed. Blank lines and lines starting with ``#``
+        are skipped; a UTF-8 byte-order mark and Windows line endings are accepted.
+
+    Returns
+    -------
+    run : ItemRanking
+        Query ids and document ids (strings, as in the file) and scores (float64).
+
+    Raises
+    ------
+    ValueError
+        With a message ``<path>:<line>: ...`` for an empty file, a line that does not have
+        six fields, a score that is not a finite number, or a document listed twice for
+        the same query.
+
+    See Also
+    --------
+    read_trec_qrels : the judgments that go with a run.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from sklearn_rank import evaluate
+    >>> from sklearn_rank import read_trec_qrels, read_trec_run
+    >>> folder = tempfile.mkdtemp()
+    >>> run_path = os.path.join(folder, "run.txt")
+    >>> with open(run_path, "w") as f:
+    ...     _ = f.write("q1 Q0 d1 1 2.5 demo\\n"
+    ...                 "q1 Q0 d2 2 1.5 demo\\n"
+    ...                 "q1 Q0 d3 3 0.5 demo\\n")
+    >>> qrels_path = os.path.join(folder, "qrels.txt")
+    >>> with open(qrels_path, "w") as f:
+    ...     _ = f.write("q1 0 d2 1\\nq1 0 d3 0\\n")
+    >>> evaluate(read_trec_qrels(qrels_path), read_trec_run(run_path), ["mrr", "map"])
+    {'mrr': 0.5, 'map': 0.5}
+    """
+    return _as_ranking(*_parse_trec_run(path))
+
+
+def read_trec_qrels(path):
+    """Read a TREC qrels file into an `ItemJudgments`.
+
+    Each line is ``qid iter docno rel``: four fields separated by whitespace, ``rel`` an
+    integer. The ``iter`` field is ignored. Relevance 0 marks a judged non-relevant
+    document; negative values are kept as they are (the metrics decide what they mean).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The qrels file, plain or gzip-compressed. Blank lines and lines starting with
+        ``#`` are skipped; a UTF-8 byte-order mark and Windows line endings are accepted.
+
+    Returns
+    -------
+    qrels : ItemJudgments
+        Query ids and document ids (strings, as in the file) and relevance (int64).
+
+    Raises
+    ------
+    ValueError
+        With a message ``<path>:<line>: ...`` for an empty file, a line that does not have
+        four fields, a relevance that is not an integer, or a document judged twice for
+        the same query.
+
+    See Also
+    --------
+    read_trec_run : the run to evaluate against these judgments.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from sklearn_rank import evaluate
+    >>> from sklearn_rank import read_trec_qrels, read_trec_run
+    >>> folder = tempfile.mkdtemp()
+    >>> qrels_path = os.path.join(folder, "qrels.txt")
+    >>> with open(qrels_path, "w") as f:
+    ...     _ = f.write("# topic 1\\n"
+    ...                 "1 0 a 2\\n"
+    ...                 "1 0 b 0\\n"
+    ...                 "1 0 c 1\\n")
+    >>> run_path = os.path.join(folder, "run.txt")
+    >>> with open(run_path, "w") as f:
+    ...     _ = f.write("1 Q0 a 1 0.9 demo\\n1 Q0 b 2 0.8 demo\\n")
+    >>> qrels = read_trec_qrels(qrels_path)
+    >>> evaluate(qrels, read_trec_run(run_path), ["recall@2", "precision@2"])
+    {'recall@2': 0.5, 'precision@2': 0.5}
+    """
+    return _as_judgments(*_parse_trec_qrels(path))
+
+
+def read_table(path, *, query, item, score=None, relevance=None):
+    """Read the columns of a CSV or TSV table that has a header row.
+
+    The delimiter is a comma for ``.csv`` files and a tab for ``.tsv`` files (a ``.gz``
+    suffix is looked through); for any other name, or when the header line does not
+    contain that delimiter, it is taken from the header line: tab, comma or semicolon,
+    the first one present. Fields may be quoted as in the `csv` module; surrounding
+    whitespace is removed. Blank lines are skipped.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The table, plain or gzip-compressed, with a header row of column names. A UTF-8
+        byte-order mark and Windows line endings are accepted.
+    query, item : str
+        Names of the query id and item id columns. Ids are kept as strings.
+    score : str, default=None
+        Name of a score column (finite numbers) to read, if any.
+    relevance : str, default=None
+        Name of a relevance column (finite numbers) to read, if any.
+
+    Returns
+    -------
+    table : Table
+        A named tuple ``(queries, items, scores, relevance)`` of 1-D arrays, one entry per
+        data row in file order; ``scores`` and ``relevance`` are None when not asked for.
+
+    Raises
+    ------
+    ValueError
+        With a message ``<path>:<line>: ...`` for an empty file or a header with no data
+        rows, a column name missing from the header (the message lists the columns
+        found), a row with the wrong number of fields, an empty id, a value that is not a
+        finite number, or an item listed twice for the same query.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from sklearn_rank._files import read_table
+    >>> path = os.path.join(tempfile.mkdtemp(), "dummy_rec.csv")
+    >>> with open(path, "w") as f:
+    ...     _ = f.write("userid,itemid,score\\n1,1,10.0\\n1,3,8.0\\n2,2,6.0\\n")
+    >>> table = read_table(path, query="userid", item="itemid", score="score")
+    >>> table.queries.tolist(), table.items.tolist(), table.scores.tolist()
+    (['1', '1', '2'], ['1', '3', '2'], [10.0, 8.0, 6.0])
+    >>> table.relevance is None
+    True
+    """
+    return _parse_table(path, query=query, item=item, score=score, relevance=relevance)
+
+
+# --------------------------------------------------------------------------------------
+# The one place that builds the library's input objects.
+# --------------------------------------------------------------------------------------
+
+
+def _as_ranking(queries, items, scores):
+    from . import ItemRanking
+
+    return ItemRanking(queries, items, scores)
+
+
+def _as_judgments(queries, items, relevance):
+    from . import ItemJudgments
+
+    return ItemJudgments(queries, items, relevance)
+
+
+# --------------------------------------------------------------------------------------
+# Parsing
+# --------------------------------------------------------------------------------------
+
+
+def _name(path):
+    return os.fspath(path)
+
+
+def _error(path, line, message):
+    return ValueError(f"{_name(path)}:{line}: {message}")
+
+
+def _is_gzip(path):
+    with open(path, "rb") as raw:
+        return raw.read(2) == b"\x1f\x8b"
+
+
+def _open_text(path, newline=None):
+    """Open a plain or gzip-compressed UTF-8 text file (an optional BOM is dropped)."""
+    if _is_gzip(path):
+        return gzip.open(path, "rt", encoding="utf-8-sig", newline=newline)
+    return open(path, encoding="utf-8-sig", newline=newline)
+
+
+def _without_gc(function):
+    """Pause the cyclic garbage collector while ``function`` runs.
+
+    Parsing builds millions of small tuples and lists that the collector would otherwise
+    scan again and again (it roughly halves the time of a large file).
+    """
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            if enabled:
+                gc.enable()
+
+    return wrapper
+
+
+@contextmanager
+def _reading(path, position):
+    """Turn decoding and decompression failures into ``<path>:<line>:`` ValueErrors.
+
+    position : callable returning the number of the line being read when it failed
+    (decompression errors). Text is decoded in blocks, so a decoding error is located by
+    decoding the file again line by line.
+    """
+    try:
+        yield
+    except UnicodeDecodeError:
+        line, reason = _locate_decoding_error(path)
+        raise _error(path, line, f"not UTF-8 text ({reason})") from None
+    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
+        raise _error(path, position(), f"damaged gzip file ({exc})") from None
+
+
+def _locate_decoding_error(path):
+    """(line number, reason) of the first line that is not UTF-8."""
+    opener = gzip.open if _is_gzip(path) else open
+    lineno = 0
+    with opener(path, "rb") as raw:
+        for lineno, data in enumerate(raw, 1):
+            try:
+                data.decode("utf-8-sig" if lineno == 1 else "utf-8")
+            except UnicodeDecodeError as exc:
+                return lineno, f"{exc.reason} at byte {exc.start + 1} of the line"
+    return max(lineno, 1), "invalid UTF-8"  # pragma: no cover - decoding failed before
+
+
+def _to_floats(path, strings, lines, what):
+    """Finite float64 values of ``strings``; errors name the line of the first bad one."""
+    try:
+        values = np.array(strings, dtype=np.float64)
+    except ValueError:
+        values = None
+    if values is None:
+        parsed = []
+        for row, text in enumerate(strings):
+            try:
+                parsed.append(float(text))
+            except ValueError:
+                message = (f"{what} must be a finite number; got {text!r}" if text.strip()
+                           else f"{what} is empty; expected a number")
+                raise _error(path, lines[row], message) from None
+        values = np.array(parsed, dtype=np.float64)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        row = int(np.flatnonzero(bad)[0])
+        raise _error(path, lines[row], f"{what} must be a finite number; got {strings[row]!r}")
+    return values
+
+
+def _to_ints(path, strings, lines, what):
+    """int64 values of ``strings``; errors name the line of the first bad one."""
+    try:
+        return np.array([int(text) for text in strings], dtype=np.int64)
+    except (ValueError, OverflowError):
+        pass
+    for row, text in enumerate(strings):
+        try:
+            value = int(text)
+            np.int64(value)
+        except (ValueError, OverflowError):
+            raise _error(path, lines[row], f"{what} must be an integer; got {text!r}") from None
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _check_unique(path, queries, items, lines, noun):
+    """Reject an item listed twice for one query, naming both lines."""
+    if len(set(zip(queries, items))) == len(queries):
+        return
+    first = {}
+    for row, key in enumerate(zip(queries, items)):
+        seen = first.setdefault(key, row)
+        if seen != row:
+            raise _error(
+                path, lines[row],
+                f"{noun} {key[1]!r} appears twice for query {key[0]!r} "
+                f"(first at line {lines[seen]})",
+            )
+
+
+def _object_array(values):
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def _parse_trec(path, n_fields, layout, columns, progress=None):
+    """Whitespace-separated lines of exactly ``n_fields`` fields.
+
+    Returns the requested columns (tuples of strings, in file order) and the line number
+    of every data row. ``progress`` as in `_parse_table`.
+    """
+    rows = []
+    lines = array("q")
+    add_row, add_line = rows.append, lines.append
+    pick = itemgetter(*columns)
+    lineno = 0
+    with _open_text(path) as handle, _reading(path, lambda: lineno + 1):
+        for lineno, text in enumerate(handle, 1):
+            fields = text.split()
+            if not fields or fields[0][0] == "#":
+                continue
+            if len(fields) != n_fields:
+                raise _error(path, lineno, _field_count_message(fields, n_fields, layout))
+            add_row(pick(fields))
+            add_line(lineno)
+            if progress is not None and not lineno % _PROGRESS_EVERY:
+                progress(lineno)
+        if progress is not None:
+            progress(lineno, done=True)
+        if not rows:
+            what = "empty file" if lineno == 0 else "no data lines (only blank or comment lines)"
+            raise _error(path, max(lineno, 1), f"{what}; expected lines '{layout}'")
+        picked = list(zip(*rows))
+    return picked, lines
+
+
+def _field_count_message(fields, n_fields, layout):
+    message = f"expected {n_fields} fields '{layout}', got {len(fields)}"
+    other = {6: ("a TREC run", TREC_RUN_FORMAT), 4: ("a TREC qrels file", TREC_QRELS_FORMAT)}
+    if len(fields) in other and len(fields) != n_fields:
+        message += f" (is this {other[len(fields)][0]}?)"
+    return message
+
+
+@_without_gc
+def _parse_trec_run(path, progress=None):
+    """``(queries, docnos, scores)`` arrays of a TREC run file."""
+    (queries, docnos, scores), lines = _parse_trec(
+        path, 6, TREC_RUN_FORMAT, (0, 2, 4), progress)
+    values = _to_floats(path, scores, lines, "score (field 5)")
+    _check_unique(path, queries, docnos, lines, "document")
+    return _object_array(queries), _object_array(docnos), values
+
+
+@_without_gc
+def _parse_trec_qrels(path, progress=None):
+    """``(queries, docnos, relevance)`` arrays of a TREC qrels file."""
+    (queries, docnos, rels), lines = _parse_trec(
+        path, 4, TREC_QRELS_FORMAT, (0, 2, 3), progress)
+    values = _to_ints(path, rels, lines, "relevance (field 4)")
+    _check_unique(path, queries, docnos, lines, "document")
+    return _object_array(queries), _object_array(docnos), values
+
+
+_EXTENSION_DELIMITERS = {".csv": ",", ".tsv": "\t", ".tab": "\t"}
+_SNIFFED_DELIMITERS = ("\t", ",", ";")
+_DELIMITER_NAMES = {"\t": "tab", ",": "comma", ";": "semicolon"}
+
+
+def _delimiter(path, header):
+    name = _name(path).lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    preferred = _EXTENSION_DELIMITERS.get(os.path.splitext(name)[1])
+    if preferred is not None and preferred in header:
+        return preferred
+    for candidate in _SNIFFED_DELIMITERS:
+        if candidate in header:
+            return candidate
+    return preferred or ","
+
+
+def _read_header(path, handle):
+    """``(column names, delimiter, line number)`` of the header: the first non-blank line."""
+    lineno = 0
+    header_line = ""
+    for header_line in handle:
+        lineno += 1
+        if header_line.strip():
+            break
+    if not header_line.strip():
+        raise _error(path, max(lineno, 1), "empty file; expected a header row of column "
+                                            "names, then data rows")
+    delimiter = _delimiter(path, header_line)
+    fields = next(csv.reader([header_line.rstrip("\r\n")], delimiter=delimiter,
+                             skipinitialspace=True))
+    return [name.strip() for name in fields], delimiter, lineno
+
+
+def _table_header(path):
+    """The column names of a table's header row."""
+    with _open_text(path, newline="") as handle, _reading(path, lambda: 1):
+        return _read_header(path, handle)[0]
+
+
+@_without_gc
+def _parse_table(path, *, query, item, score=None, relevance=None, progress=None):
+    """`read_table`, with an optional progress callback.
+
+    progress : callable ``progress(lines, done=False)`` or None, called every
+    ``_PROGRESS_EVERY`` lines with the number of lines read, and once at the end with
+    ``done=True``.
+    """
+    wanted = [("query", query), ("item", item), ("score", score), ("relevance", relevance)]
+    for role, column in wanted:
+        if column is not None and not isinstance(column, str):
+            raise TypeError(f"{role} must be a column name (str); got {column!r}")
+    lineno = 0
+    with _open_text(path, newline="") as handle, _reading(path, lambda: lineno + 1):
+        header, delimiter, header_at = _read_header(path, handle)
+        lineno = header_at
+        indices = {}
+        for role, column in wanted:
+            if column is None:
+                continue
+            if column not in header:
+                found = ", ".join(repr(name) for name in header)
+                raise _error(
+                    path, header_at,
+                    f"no column {column!r} (the {role} column) in the header; columns found "
+                    f"({_DELIMITER_NAMES[delimiter]}-separated): {found}",
+                )
+            if header.count(column) > 1:
+                raise _error(path, header_at, f"column {column!r} appears more than once "
+                                              "in the header")
+            indices[role] = header.index(column)
+        n_fields = len(header)
+        roles = list(indices)  # query and item at least, so `pick` returns tuples
+        pick = itemgetter(*(indices[role] for role in roles))
+        rows = []
+        lines = array("q")
+        add_row, add_line = rows.append, lines.append
+        reader = csv.reader(handle, delimiter=delimiter, skipinitialspace=True)
+        for fields in reader:
+            lineno = header_at + reader.line_num
+            if len(fields) != n_fields:
+                if not fields or (len(fields) == 1 and not fields[0].strip()):
+                    continue  # a blank line
+                raise _error(path, lineno,
+                             f"expected {n_fields} fields like the header, got {len(fields)}")
+            add_row(pick(fields))
+            add_line(lineno)
+            if progress is not None and not lineno % _PROGRESS_EVERY:
+                progress(lineno)
+        lineno = header_at + reader.line_num
+    if progress is not None:
+        progress(lineno, done=True)
+    if not rows:
+        raise _error(path, lineno, "no data rows after the header")
+    picked = {role: [value.strip() for value in column]
+              for role, column in zip(roles, zip(*rows))}
+    del rows
+    for role in ("query", "item"):
+        values = picked[role]
+        if not all(values):
+            row = values.index("")
+            raise _error(path, lines[row], f"empty {role} id in column {indices[role] + 1} "
+                                            f"({header[indices[role]]!r})")
+    _check_unique(path, picked["query"], picked["item"], lines, "item")
+    numbers = {
+        role: _to_floats(path, picked[role], lines, f"{role} (column {header[indices[role]]!r})")
+        for role in ("score", "relevance") if role in picked
+    }
+    return Table(
+        _object_array(picked["query"]),
+        _object_array(picked["item"]),
+        numbers.get("score"),
+        numbers.get("relevance"),
+    )
