@@ -282,3 +282,20 @@ def test_xgboost_preset_reads_names_without_cut_off_as_top_32():
     assert sr.evaluate(y_true, y_score, ["ndcg", "map"], convention="xgboost") == \
         {"ndcg": 0.0, "map": 0.0}
     assert sr.evaluate(y_true, y_score, ["ndcg"], convention="lightgbm")["ndcg"] > 0
+
+
+def test_polars_dataframes_agree():
+    polars = pytest.importorskip("polars")
+    y_true, y_score = _case(8)
+    truth, run = _rows(y_true, y_score)
+    got = sr.evaluate(
+        sr.ItemJudgments.from_frame(polars.DataFrame({"query": truth.queries, "item": truth.items,
+                                                      "rel": truth.relevance}),
+                                    relevance="rel"),
+        sr.ItemRanking.from_frame(polars.DataFrame({"query": run.queries, "item": run.items,
+                                                    "score": run.scores})),
+        AT_K + WHOLE, per_query=True)
+    _assert_same(got, sr.evaluate(truth, run, AT_K + WHOLE, per_query=True), AT_K + WHOLE)
+    with pytest.raises(ValueError, match="Column 'query' has a missing value at row 1"):
+        sr.ItemRanking.from_frame(polars.DataFrame({"query": [1, None], "item": ["a", "b"],
+                                                    "score": [0.1, 0.2]}))
