@@ -42,12 +42,14 @@ _DEFAULTS = {"ties": "average", "gain": "linear", "ap_denominator": "relevant",
 # What each tool does, as read from its source and checked by running it
 # (docs/reproducing_other_tools.md); tests/test_peers.py compares against the tools.
 PRESETS = {
-    "sklearn": {"ties": "average", "gain": "linear", "no_relevant": 0.0},
+    # no_relevant is set only where a tool differs from the defaults (0.0; ARP skips).
+    "sklearn": {"ties": "average", "gain": "linear"},
     "trec_eval": {"ties": "stable", "tie_break": "item_descending", "score_dtype": "float32",
                   "query_set": "both", "gain": "linear",
-                  "ap_denominator": "relevant", "short_lists": "k", "no_relevant": 0.0},
+                  "ap_denominator": "relevant", "short_lists": "k"},
+    # Hivemall's AUC is 0.5 for a query without a relevant item.
     "hivemall": {"ties": "stable", "gain": "exponential", "ap_denominator": "hits",
-                 "short_lists": "length", "no_relevant": 0.0},
+                 "short_lists": "length", "no_relevant": {"auc": 0.5}},
     # Their ndcg@k and map@k score a query with no relevant item 1; other metrics 0.
     "lightgbm": {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k",
                  "no_relevant": {"ndcg": 1.0, "map": 1.0}},

@@ -234,7 +234,12 @@ def _from_matrices(true, score, exclude, tie_break, score_dtype):
 def _dense_mask(exclude, shape):
     """``exclude`` (dense or sparse, queries x items) as a dense boolean mask."""
     if scipy.sparse.issparse(exclude):
-        mask = exclude.toarray() != 0
+        if exclude.shape != shape:
+            raise ValueError(f"exclude must have the shape of y_score {shape}; got {exclude.shape}.")
+        coo = scipy.sparse.coo_matrix(exclude)
+        stored = coo.data != 0
+        mask = np.zeros(shape, dtype=bool)  # straight to booleans: no float copy
+        mask[coo.row[stored], coo.col[stored]] = True
     else:
         mask = np.asarray(exclude)
         if mask.dtype != bool:
