@@ -40,10 +40,17 @@ def test_example_evaluate_rankings_claims():
     assert "Long format, shuffled rows: identical values." in out
 
 
-def test_readme_python_block_runs():
+def test_readme_python_blocks_run():
     readme = (ROOT / "README.md").read_text()
-    block = re.search(r"```python\n(.*?)```", readme, re.S).group(1)
-    namespace = {}
-    exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102
-    assert namespace["ndcg_score"](namespace["y_true"], namespace["y_score"], k=2) == \
+    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
+    assert len(blocks) >= 3
+    namespaces = []
+    for block in blocks:
+        namespace = {}
+        exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102
+        namespaces.append(namespace)
+    first = namespaces[0]
+    assert first["ndcg_score"](first["y_true"], first["y_score"], k=2) == \
         pytest.approx(0.8710490642551527, abs=1e-12)
+    search = next(ns["search"] for ns in namespaces if "search" in ns)
+    assert set(search.best_params_) == {"estimator__num_leaves"}
