@@ -25,6 +25,23 @@ def _ids(name, values):
     return ids
 
 
+def _rows(queries, items):
+    queries, items = _ids("queries", queries), _ids("items", items)
+    if items.shape != queries.shape:
+        raise ValueError(
+            f"queries and items must have the same length; got {queries.size} and {items.size}."
+        )
+    return queries, items
+
+
+def _per_row(name, values, n_rows):
+    values = _as_float_array(name, values)
+    if values.shape != (n_rows,):
+        raise ValueError(f"{name} must have one value per row ({n_rows}); got shape {values.shape}.")
+    _check_finite(name, values)
+    return values
+
+
 def _column(frame, name, role):
     columns = [str(c) for c in frame.columns]
     if name not in columns:
@@ -72,23 +89,8 @@ class ItemRanking:
     """
 
     def __init__(self, queries, items, scores=None):
-        self.queries = _ids("queries", queries)
-        self.items = _ids("items", items)
-        if self.items.shape != self.queries.shape:
-            raise ValueError(
-                f"queries and items must have the same length; got {self.queries.size} "
-                f"and {self.items.size}."
-            )
-        if scores is None:
-            self.scores = None
-        else:
-            self.scores = _as_float_array("scores", scores)
-            if self.scores.shape != self.queries.shape:
-                raise ValueError(
-                    f"scores must have one value per row ({self.queries.size}); got shape "
-                    f"{self.scores.shape}."
-                )
-            _check_finite("scores", self.scores)
+        self.queries, self.items = _rows(queries, items)
+        self.scores = None if scores is None else _per_row("scores", scores, self.queries.size)
 
     @classmethod
     def from_topn(cls, ids, queries=None):
@@ -171,23 +173,9 @@ class ItemJudgments:
     """
 
     def __init__(self, queries, items, relevance=None):
-        self.queries = _ids("queries", queries)
-        self.items = _ids("items", items)
-        if self.items.shape != self.queries.shape:
-            raise ValueError(
-                f"queries and items must have the same length; got {self.queries.size} "
-                f"and {self.items.size}."
-            )
-        if relevance is None:
-            self.relevance = np.ones(self.queries.size)
-        else:
-            self.relevance = _as_float_array("relevance", relevance)
-            if self.relevance.shape != self.queries.shape:
-                raise ValueError(
-                    f"relevance must have one value per row ({self.queries.size}); got "
-                    f"shape {self.relevance.shape}."
-                )
-            _check_finite("relevance", self.relevance)
+        self.queries, self.items = _rows(queries, items)
+        self.relevance = (np.ones(self.queries.size) if relevance is None
+                          else _per_row("relevance", relevance, self.queries.size))
 
     @classmethod
     def from_sparse(cls, matrix):
