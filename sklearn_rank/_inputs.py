@@ -75,6 +75,16 @@ class _Queries:
             keep &= ~self.excluded[index]
         return np.flatnonzero(keep)
 
+    def nonzero_entries(self, low, high):
+        """Entry numbers in [low, high) of candidates with non-zero relevance (matrices)."""
+        if self.truth_keys is not None:
+            a, b = np.searchsorted(self.truth_keys, [low, high])
+            return self.truth_keys[a:b]
+        keep = self.rel[low:high] != 0
+        if self.excluded is not None:
+            keep &= ~self.excluded[low:high]
+        return np.flatnonzero(keep) + low
+
     def judged(self):
         """(query index, relevance) of every judged item with non-zero relevance."""
         if self.truth_keys is not None:

@@ -22,42 +22,105 @@ _BLOCK = 1 << 18  # entries per block of rows in the dense top-k selection (2 MB
 def _rank(queries, k, ties):
     """Rank every query once; keep the groups a cut-off ``k`` (None: whole list) can see."""
     stable = ties == "stable"
-    if queries.width is not None:
-        index, query = _sort_dense(queries, k, stable)
+    if queries.width is not None and (k is None or k >= queries.width):
+        kept = _kept_dense_full(queries, stable)
     else:
-        index, query = _sort_ragged(queries, stable)
-    return _Ranking(queries, index, query, k, stable)
+        if queries.width is not None:
+            index, query = _sort_dense_top(queries, k, stable)
+        else:
+            index, query = _sort_ragged(queries, stable)
+        kept = _kept_from_sorted(queries, index, query, stable)
+    return _Ranking(queries, *kept, k, stable)
 
 
-def _sort_dense(queries, k, stable):
+def _sort_dense_top(queries, k, stable):
+    """Entries that can reach the top k of each row, sorted by (row, score descending)."""
     n, width = queries.n_queries, queries.width
     scores = queries.dense_score
-    if k is not None and k < width:
-        # Only items scoring at least the k-th largest score can reach the top k (their
-        # tie group included): select them with a linear-time partition, sort the few.
-        # Blocks of rows keep the partition's copy small and reused: one copy of a whole
-        # large matrix costs more in fresh pages than the partition itself.
-        step = max(1, _BLOCK // width)
-        rows, cols = [], []
-        for first in range(0, n, step):
-            block = scores[first:first + step]
-            kth = np.partition(block, width - k, axis=1)[:, width - k]
-            r, c = np.nonzero(block >= kth[:, None])
-            rows.append(r + first)
-            cols.append(c)
-        rows, cols = np.concatenate(rows), np.concatenate(cols)
-        keys = (-cols, -scores[rows, cols], rows) if queries.descending_ties else (
-            -scores[rows, cols], rows)
-        order = np.lexsort(keys)
-        rows, cols = rows[order], cols[order]
-        return rows * width + cols, rows
+    # Only items scoring at least the k-th largest score can reach the top k (their tie
+    # group included): select them with a linear-time partition, sort the few. Blocks of
+    # rows keep the partition's copy small and reused: one copy of a whole large matrix
+    # costs more in fresh pages than the partition itself.
+    step = max(1, _BLOCK // width)
+    rows, cols = [], []
+    for first in range(0, n, step):
+        block = scores[first:first + step]
+        kth = np.partition(block, width - k, axis=1)[:, width - k]
+        r, c = np.nonzero(block >= kth[:, None])
+        rows.append(r + first)
+        cols.append(c)
+    rows, cols = np.concatenate(rows), np.concatenate(cols)
+    keys = (-cols, -scores[rows, cols], rows) if queries.descending_ties else (
+        -scores[rows, cols], rows)
+    order = np.lexsort(keys)
+    rows, cols = rows[order], cols[order]
+    return rows * width + cols, rows
+
+
+def _kept_dense_full(queries, stable):
+    """The whole ranking of every row, keeping only items of non-zero relevance.
+
+    Per block of rows: argsort the scores, read each kept item's position off the
+    inverse permutation and its tie group's first and last position off running maxima
+    and minima over the sorted scores. No array of the whole matrix's size is made, and
+    each block stays in cache.
+    """
+    n, width = queries.n_queries, queries.width
+    scores = queries.dense_score
     kind = "stable" if stable else None
-    if queries.descending_ties:
-        order = (width - 1) - np.argsort(-scores[:, ::-1], axis=1, kind=kind)
+    step = max(1, _BLOCK // width)
+    positions = np.arange(width)
+    parts = []
+    for first in range(0, n, step):
+        block = scores[first:first + step]
+        entry = queries.nonzero_entries(first * width, (first + block.shape[0]) * width)
+        if entry.size == 0:
+            continue
+        if queries.descending_ties:
+            order = (width - 1) - np.argsort(-block[:, ::-1], axis=1, kind=kind)
+        else:
+            order = np.argsort(-block, axis=1, kind=kind)
+        row, col = entry // width - first, entry % width
+        inverse = np.empty_like(order)
+        np.put_along_axis(inverse, order, positions[None, :], axis=1)
+        position = inverse[row, col]
+        if stable:
+            start, size = position, np.ones(entry.size, dtype=np.int64)
+        else:
+            ranked = np.take_along_axis(block, order, axis=1)
+            new = np.ones(ranked.shape, dtype=bool)
+            new[:, 1:] = ranked[:, 1:] != ranked[:, :-1]
+            last = np.ones(ranked.shape, dtype=bool)
+            last[:, :-1] = new[:, 1:]
+            starts = np.maximum.accumulate(np.where(new, positions, 0), axis=1)
+            ends = np.minimum.accumulate(np.where(last, positions, width - 1)[:, ::-1],
+                                         axis=1)[:, ::-1]
+            start = starts[row, position]
+            size = ends[row, position] - start + 1
+        row += first
+        order = np.lexsort((start, row))
+        parts.append((entry[order], row[order], start[order], size[order]))
+    if not parts:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, empty
+    return tuple(np.concatenate(column) for column in zip(*parts))
+
+
+def _kept_from_sorted(queries, index, query, stable):
+    """Items of non-zero relevance of a sorted index, with their tie group's start, size."""
+    start = _offsets(query, queries.n_queries)
+    kept = queries.nonzero_candidates(index)
+    kept_query = query[kept]
+    if stable:
+        first, size = kept, np.ones(kept.size, dtype=np.int64)
     else:
-        order = np.argsort(-scores, axis=1, kind=kind)
-    order += (np.arange(n) * width)[:, None]
-    return order.ravel(), np.repeat(np.arange(n), width)
+        score = queries.score[index]
+        new = np.ones(index.size + 1, dtype=bool)
+        new[1:-1] = (query[1:] != query[:-1]) | (score[1:] != score[:-1])
+        bounds = np.flatnonzero(new)
+        group = np.searchsorted(bounds, kept, side="right") - 1
+        first, size = bounds[group], bounds[group + 1] - bounds[group]
+    return index[kept], kept_query, first - start[kept_query], size
 
 
 def _sort_ragged(queries, stable):
@@ -92,36 +155,23 @@ class _Ranking:
     Per query: ``n_cand``, the number of candidates.
     """
 
-    def __init__(self, queries, index, query, k, stable):
+    def __init__(self, queries, entry, query, start, size, k, stable):
+        """Kept items: entry numbers, query, their tie group's start and size, sorted by
+        (query, start)."""
         self.queries = queries
-        self.n_queries = n = queries.n_queries
+        self.n_queries = queries.n_queries
         self.stable = stable
-        start = _offsets(query, n)
-        kept = queries.nonzero_candidates(index)
-        kept_query = query[kept]
-        if stable:
-            first, size = kept, np.ones(kept.size, dtype=np.int64)
-        else:
-            score = queries.score[index]
-            new = np.ones(index.size + 1, dtype=bool)
-            new[1:-1] = (query[1:] != query[:-1]) | (score[1:] != score[:-1])
-            bounds = np.flatnonzero(new)
-            group = np.searchsorted(bounds, kept, side="right") - 1
-            first, size = bounds[group], bounds[group + 1] - bounds[group]
-        position = first - start[kept_query]
         if k is not None:
-            inside = position < k
-            kept, kept_query, position, size = (
-                a[inside] for a in (kept, kept_query, position, size)
-            )
+            inside = start < k
+            entry, query, start, size = (a[inside] for a in (entry, query, start, size))
         # Items sharing (query, start) form one group.
-        new = np.ones(kept.size, dtype=bool)
-        new[1:] = (kept_query[1:] != kept_query[:-1]) | (position[1:] != position[:-1])
+        new = np.ones(entry.size, dtype=bool)
+        new[1:] = (query[1:] != query[:-1]) | (start[1:] != start[:-1])
         heads = np.flatnonzero(new)
         self.group = np.cumsum(new) - 1
-        self.rel = queries.candidate_rel(index[kept])
-        self.query = kept_query[heads]
-        self.start = position[heads]
+        self.rel = queries.candidate_rel(entry)
+        self.query = query[heads]
+        self.start = start[heads]
         self.size = size[heads]
         self.n_groups = heads.size
         self.n_cand = queries.n_cand
