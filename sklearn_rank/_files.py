@@ -272,6 +272,8 @@ def _reading(path, position):
         raise _error(path, line, f"not UTF-8 text ({reason})") from None
     except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
         raise _error(path, position(), f"damaged gzip file ({exc})") from None
+    except csv.Error as exc:  # e.g. a field over the csv module's size limit
+        raise _error(path, position(), f"not a valid CSV/TSV line ({exc})") from None
 
 
 def _locate_decoding_error(path):

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse
 
-from ._tables import ItemJudgments, ItemRanking
+from ._tables import ItemJudgments, ItemRanking, _id_array
 from ._validation import _as_float_array, _check_finite
 
 @dataclass(frozen=True)
@@ -116,8 +116,10 @@ def _normalise(y_true, y_score, groups=None, exclude=None, *, tie_break="input",
     The ids are None for matrices (queries are rows) and for ranked lists (list order).
     """
     if isinstance(y_score, ItemRanking) or isinstance(y_true, ItemJudgments):
-        return _from_items(_as_judgments(y_true), _as_ranking(y_score), exclude=exclude,
-                           tie_break=tie_break, query_set=query_set,
+        # A sparse truth matrix's rows are the queries, in row order, judged or not.
+        rows = np.arange(y_true.shape[0]) if scipy.sparse.issparse(y_true) else None
+        return _from_items(_as_judgments(y_true), _as_ranking(y_score), known_queries=rows,
+                           exclude=exclude, tie_break=tie_break, query_set=query_set,
                            score_dtype=score_dtype)
     if _is_list_form(y_true):
         if groups is not None:
@@ -166,7 +168,10 @@ def _normalise(y_true, y_score, groups=None, exclude=None, *, tie_break="input",
 def _scores_as(score, score_dtype):
     # trec_eval 9.x and XGBoost read scores as float32: scores equal in float32 then tie.
     if score_dtype == "float32":
-        return score.astype(np.float32).astype(np.float64)
+        with np.errstate(over="ignore"):
+            rounded = score.astype(np.float32).astype(np.float64)
+        _check_finite("y_score as float32 (score_dtype='float32')", rounded)
+        return rounded
     return score
 
 
@@ -200,7 +205,7 @@ def _from_long(true, score, groups, score_dtype):
 def _from_matrices(true, score, exclude, tie_break, score_dtype):
     sparse = scipy.sparse.issparse(true)
     if sparse:
-        true = scipy.sparse.csr_matrix(true, dtype=np.float64)
+        true = scipy.sparse.csr_matrix(true, dtype=np.float64, copy=True)  # never the caller's
     if true.shape != score.shape:
         raise ValueError(
             f"y_true and y_score must have the same shape; got {true.shape} and {score.shape}."
@@ -288,37 +293,49 @@ def _as_ranking(y_score):
 
 
 def _concat_ids(parts):
-    """Concatenate id arrays without mixing numbers and strings into one string type."""
+    """Concatenate id arrays without turning 1 into "1" or 2**53 + 1 into a float."""
     kinds = {p.dtype.kind for p in parts if p.size}
-    if len(kinds) > 1 and not kinds <= set("biuf"):
-        parts = [p.astype(object) for p in parts]
+    if len(kinds) > 1:
+        fits_int64 = kinds <= set("iu") and all(
+            p.dtype.kind == "i" or not p.size or p.max() < 2 ** 63 for p in parts)
+        parts = [p.astype(np.int64 if fits_int64 else object) for p in parts]
     return np.concatenate(parts)
 
 
 def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="input",
                 query_set="all", score_dtype="float64"):
-    """Join a run with its judgments by (query, item) keys, vectorised."""
+    """Join a run with its judgments by (query, item) keys, vectorised.
+
+    Queries are numbered once, first (``known_queries`` first: rows of a sparse truth
+    matrix, list positions), so that exclusion never renumbers them; ``query_set`` then
+    keeps a subset of them in the same order.
+    """
     run_q, run_i, score = run.queries, run.items, run.scores
     if score is None:
         score = -np.arange(run_q.size, dtype=np.float64)  # row order is rank order
     true_q, true_i, rel = truth.queries, truth.items, truth.relevance
-    if query_set != "all":
-        # "judged": leave out queries without judgments (trec_eval -c); "both": also those
-        # absent from the run (trec_eval's default).
-        codes, _ = _factorize(_concat_ids([run_q, true_q]), run_q.size + true_q.size)
-        run_codes, true_codes = codes[: run_q.size], codes[run_q.size:]
-        keep = np.isin(run_codes, true_codes)
-        run_q, run_i, score = run_q[keep], run_i[keep], score[keep]
-        if query_set == "both":
-            keep = np.isin(true_codes, run_codes)
-            true_q, true_i, rel = true_q[keep], true_i[keep], rel[keep]
-    if exclude is not None:
-        (run_q, run_i, score), (true_q, true_i, rel) = _exclude_items(
-            exclude, (run_q, run_i, score), (true_q, true_i, rel))
     parts = [true_q, run_q] if known_queries is None else [known_queries, true_q, run_q]
     codes, ids = _factorize(_concat_ids(parts), sum(p.size for p in parts))
     start = codes.size - true_q.size - run_q.size
     true_code, run_code = codes[start:start + true_q.size], codes[start + true_q.size:]
+    if query_set != "all":
+        # "judged": only queries with judgments (trec_eval -c); "both": only queries also
+        # in the run (trec_eval's default).
+        kept = np.zeros(len(ids), dtype=bool)
+        kept[true_code] = True
+        if query_set == "both":
+            ranked = np.zeros(len(ids), dtype=bool)
+            ranked[run_code] = True
+            kept &= ranked
+        renumber = np.cumsum(kept) - 1
+        keep_run, keep_true = kept[run_code], kept[true_code]
+        run_q, run_i, score, run_code = (a[keep_run] for a in (run_q, run_i, score, run_code))
+        true_q, true_i, rel, true_code = (
+            a[keep_true] for a in (true_q, true_i, rel, true_code))
+        run_code, true_code, ids = renumber[run_code], renumber[true_code], ids[kept]
+    if exclude is not None:
+        (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code) = _exclude_items(
+            exclude, (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code))
     true_item, run_item, n_items = _item_codes(true_i, run_i)
     true_key = true_code * n_items + true_item
     run_key = run_code * n_items + run_item
@@ -336,9 +353,12 @@ def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="inpu
         matched[order[pos[found]]] = True
     if tie_break == "item_descending":
         # trec_eval breaks score ties by document id, compared as strings, descending;
-        # the kernel's stable sort keeps this row order within ties.
-        _, text_rank = np.unique(run_i.astype(str), return_inverse=True)
-        rows = np.argsort(-text_rank.ravel(), kind="stable")
+        # the kernel's stable sort keeps this row order within ties. Only the distinct
+        # ids are turned into strings.
+        distinct, which = np.unique(run_i, return_inverse=True)
+        text_rank = np.empty(distinct.size, dtype=np.int64)
+        text_rank[np.argsort(distinct.astype(str), kind="stable")] = np.arange(distinct.size)
+        rows = np.argsort(-text_rank[which.ravel()], kind="stable")
         run_code, score, cand_rel = run_code[rows], score[rows], cand_rel[rows]
     n_queries = len(ids)
     if n_queries == 0:
@@ -391,7 +411,7 @@ def _exclude_items(exclude, run, truth):
     """
     keys, shape = _sparse_keys(exclude)
     kept = []
-    for name, (queries, items, values) in (("y_score", run), ("y_true", truth)):
+    for name, (queries, items, values, codes) in (("y_score", run), ("y_true", truth)):
         for label, ids, limit in (("query", queries, shape[0]), ("item", items, shape[1])):
             if ids.size and (ids.dtype.kind not in "iu" or ids.min() < 0 or ids.max() >= limit):
                 raise ValueError(
@@ -400,7 +420,7 @@ def _exclude_items(exclude, run, truth):
                 )
         key = queries.astype(np.int64) * np.int64(shape[1]) + items
         keep = ~np.isin(key, keys)
-        kept.append((queries[keep], items[keep], values[keep]))
+        kept.append((queries[keep], items[keep], values[keep], codes[keep]))
     return kept
 
 def _factorize(groups, n_rows, name="groups"):
@@ -507,19 +527,6 @@ def _from_lists(truth, rankings):
         run_score.extend(scores)
     return (ItemJudgments(np.asarray(true_q, dtype=np.int64), _id_array(true_i), true_rel),
             ItemRanking(np.asarray(run_q, dtype=np.int64), _id_array(run_i), run_score))
-
-
-def _id_array(values):
-    """Item ids as one numpy type when they share one, else as objects (1 and "1" differ)."""
-    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
-        return np.asarray(values, dtype=np.int64)
-    if all(isinstance(v, str) for v in values):
-        return np.asarray(values, dtype=str)
-    if all(isinstance(v, (float, np.floating)) for v in values):
-        return np.asarray(values, dtype=np.float64)
-    ids = np.empty(len(values), dtype=object)
-    ids[:] = values
-    return ids
 
 
 def _finite_number(value, where, item, what):

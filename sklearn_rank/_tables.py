@@ -12,16 +12,32 @@ import scipy.sparse
 from ._validation import _as_float_array, _check_finite
 
 
+def _id_array(values):
+    """Ids as one numpy type when they share one, else as objects (1 and "1" differ)."""
+    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+        return np.asarray(values, dtype=np.int64)
+    if all(isinstance(v, str) for v in values):
+        return np.asarray(values, dtype=str)
+    if all(isinstance(v, (float, np.floating)) for v in values):
+        return np.asarray(values, dtype=np.float64)
+    ids = np.empty(len(values), dtype=object)
+    ids[:] = values
+    return ids
+
+
 def _ids(name, values):
-    ids = np.asarray(values)
+    ids = values if isinstance(values, np.ndarray) else _id_array(list(values))
     if ids.ndim != 1:
         raise ValueError(f"{name} must be 1-D; got shape {ids.shape}.")
-    if ids.dtype.kind == "f" and np.isnan(ids).any():
-        raise ValueError(f"{name} must not contain NaN; got NaN at row {np.flatnonzero(np.isnan(ids))[0]}.")
-    if ids.dtype == object:
-        for row, value in enumerate(ids):
-            if value is None or (isinstance(value, float) and np.isnan(value)):
-                raise ValueError(f"{name} must not contain None or NaN; got {value!r} at row {row}.")
+    if ids.dtype.kind == "f":
+        missing = np.isnan(ids)
+    elif ids.dtype == object:
+        missing = np.equal(ids, None) | (ids != ids)  # None, or NaN (NaN != NaN)
+    else:
+        return ids
+    if missing.any():
+        row = np.flatnonzero(missing)[0]
+        raise ValueError(f"{name} must not contain None or NaN; got {ids[row]!r} at row {row}.")
     return ids
 
 
@@ -114,13 +130,18 @@ class ItemRanking:
         >>> ItemRanking.from_topn([[5, 2], [7]]).items.tolist()
         [5, 2, 7]
         """
-        if isinstance(ids, np.ndarray) and ids.ndim == 2:
+        if isinstance(ids, np.ndarray) and ids.dtype != object:
+            if ids.ndim != 2:
+                raise ValueError(
+                    f"ids must be 2-D (one row of ranked item ids per query) or a list of "
+                    f"lists; got an array of shape {ids.shape}."
+                )
             lengths = np.full(ids.shape[0], ids.shape[1])
             flat = ids.ravel()
         else:
-            rows = [np.asarray(row).ravel() for row in ids]
-            lengths = np.array([row.size for row in rows], dtype=np.int64)
-            flat = np.concatenate(rows) if rows else np.empty(0, dtype=np.int64)
+            rows = [list(row) for row in ids]
+            lengths = np.array([len(row) for row in rows], dtype=np.int64)
+            flat = _id_array([item for row in rows for item in row])
         n_queries = lengths.size
         names = np.arange(n_queries) if queries is None else _ids("queries", queries)
         if names.size != n_queries:

@@ -537,3 +537,17 @@ def test_program_error_has_no_traceback(tmp_path):
     assert done.stdout == ""
     assert done.stderr == (f"sklearn-rank: error: {tmp_path / 'run.txt'}:1: expected 6 fields "
                            "'qid Q0 docno rank score tag', got 5\n")
+
+
+def test_csv_field_over_the_size_limit_is_a_clean_error(tmp_path, capsys):
+    # Found in review: csv.Error escaped as a traceback.
+    truth = tmp_path / "truth.csv"
+    truth.write_text("query,item\nq1,a\n")
+    predictions = tmp_path / "rec.csv"
+    predictions.write_text("query,item,score\nq1," + "a" * 200_000 + ",1.0\n")
+    status = main(["evaluate", "--truth", str(truth), "--predictions", str(predictions),
+                   "--query-column", "query", "--item-column", "item",
+                   "--score-column", "score"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert f"{predictions}:2: not a valid CSV/TSV line" in err and "Traceback" not in err

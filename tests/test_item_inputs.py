@@ -246,7 +246,7 @@ def test_item_table_errors():
         sr.ItemRanking(["q"], ["a", "b"])
     with pytest.raises(ValueError, match="scores must contain only finite numbers"):
         sr.ItemRanking(["q"], ["a"], [np.inf])
-    with pytest.raises(ValueError, match="queries must not contain NaN"):
+    with pytest.raises(ValueError, match="queries must not contain None or NaN"):
         sr.ItemJudgments([np.nan], ["a"])
     with pytest.raises(ValueError, match="y_true must be an ItemJudgments or a scipy.sparse"):
         sr.evaluate([[1, 0]], sr.ItemRanking([0], [0]), ["mrr"])
@@ -303,3 +303,39 @@ def test_polars_dataframes_agree():
     with pytest.raises(ValueError, match="Column 'query' has a missing value at row 1"):
         sr.ItemRanking.from_frame(polars.DataFrame({"query": [1, None], "item": ["a", "b"],
                                                     "score": [0.1, 0.2]}))
+
+
+def test_review_findings_on_item_forms():
+    """Cases found in review, each once silently wrong."""
+    # Sample weights follow the rows of a sparse truth matrix, judged or not.
+    truth = scipy.sparse.csr_matrix(np.array([[0, 0, 0], [0, 1, 0], [1, 0, 0]]))
+    scores = np.array([[3, 2, 1], [1, 3, 2], [2, 1, 3]], dtype=float)
+    top = sr.ItemRanking.from_topn(np.argsort(-scores, axis=1))
+    for weights in ([0, 0, 1], [1, 2, 3]):
+        assert sr.evaluate(truth, top, ["mrr"], sample_weight=weights) == \
+            sr.evaluate(truth, scores, ["mrr"], sample_weight=weights)
+    # The caller's sparse matrix is left as it was.
+    matrix = scipy.sparse.csr_matrix((np.array([0.0, 1, 1]), np.array([0, 1, 2]),
+                                      np.array([0, 2, 3])), shape=(2, 3))
+    before = (matrix.data.copy(), matrix.indices.copy(), matrix.indptr.copy())
+    sr.evaluate(matrix, np.ones((2, 3)), ["mrr"])
+    for kept, now in zip(before, (matrix.data, matrix.indices, matrix.indptr)):
+        np.testing.assert_array_equal(kept, now)
+    # query_set applies to ranked lists too.
+    assert sr.evaluate([{1}, {2}], [[1], []], ["mrr"], query_set="both") == {"mrr": 1.0}
+    # Exclusion never renumbers or drops queries.
+    dense = sr.evaluate([[2], [1], [2]], [[2], [2], [1]], ["precision@2"],
+                        exclude=[[0], [1], [0]], per_query=True)["precision@2"]
+    items = sr.evaluate(sr.ItemJudgments([0, 1, 2], [0, 0, 0], [2, 1, 2]),
+                        sr.ItemRanking([0, 1, 2], [0, 0, 0], [2, 2, 1]), ["precision@2"],
+                        exclude=np.array([[0], [1], [0]]), per_query=True)["precision@2"]
+    np.testing.assert_array_equal(dense, items)
+    # Mixed id types stay apart; empty top-N rows keep integer ids.
+    assert sr.evaluate(sr.ItemJudgments([0, 0], [1, "b"]), sr.ItemRanking.from_topn([[1, 2]]),
+                       ["mrr"]) == {"mrr": 1.0}
+    assert sr.ItemRanking.from_topn([[], [1, 2]]).items.dtype.kind == "i"
+    with pytest.raises(ValueError, match="ids must be 2-D"):
+        sr.ItemRanking.from_topn(np.arange(3))
+    # Scores that overflow float32 are an error, not -inf (the mark of excluded items).
+    with pytest.raises(ValueError, match="float32"):
+        sr.evaluate([[1, 0, 0]], [[-1e39, -1e39, 5]], ["mrr"], score_dtype="float32")
