@@ -147,7 +147,8 @@ def f1_at_k_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_
     >>> round(f1_at_k_score([{1, 2, 4}], [[1, 3, 2, 6]], k=4), 6)
     0.571429
     """
-    return _score("f1", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
+    return _score("f1", y_true, y_score, k=k, groups=groups, exclude=exclude,
+                  sample_weight=sample_weight,
                   ties=ties, relevance_threshold=relevance_threshold,
                   short_lists=short_lists, no_relevant=no_relevant, per_query=per_query)
 
@@ -201,7 +202,8 @@ def hit_rate_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample
 
 
 @_fill_doc
-def mean_reciprocal_rank_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
+def mean_reciprocal_rank_score(y_true, y_score, *, k=None, groups=None, exclude=None,
+                               sample_weight=None,
                                ties="average", relevance_threshold=None, no_relevant=0.0,
                                per_query=False):
     """Mean reciprocal rank: 1 / rank of the first relevant item (0 if not in the top k).
@@ -239,13 +241,15 @@ def mean_reciprocal_rank_score(y_true, y_score, *, k=None, groups=None, exclude=
     >>> round(mean_reciprocal_rank_score([[0, 0, 1]], [[0.5, 0.5, 0.5]]), 6)  # E[1/rank]
     0.611111
     """
-    return _score("mrr", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
+    return _score("mrr", y_true, y_score, k=k, groups=groups, exclude=exclude,
+                  sample_weight=sample_weight,
                   ties=ties, relevance_threshold=relevance_threshold,
                   no_relevant=no_relevant, per_query=per_query)
 
 
 @_fill_doc
-def mean_average_precision_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
+def mean_average_precision_score(y_true, y_score, *, k=None, groups=None, exclude=None,
+                                 sample_weight=None,
                                  ties="average", relevance_threshold=None,
                                  ap_denominator="relevant", no_relevant=0.0, per_query=False):
     """Mean average precision (MAP, AP@k): mean precision at the ranks of relevant items.
@@ -292,14 +296,16 @@ def mean_average_precision_score(y_true, y_score, *, k=None, groups=None, exclud
     >>> round(mean_average_precision_score(y_true, y_score), 4)
     0.7333
     """
-    return _score("map", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
+    return _score("map", y_true, y_score, k=k, groups=groups, exclude=exclude,
+                  sample_weight=sample_weight,
                   ties=ties, relevance_threshold=relevance_threshold,
                   ap_denominator=ap_denominator, no_relevant=no_relevant,
                   per_query=per_query)
 
 
 @_fill_doc
-def cg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None, ties="average",
+def cg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
+             ties="average",
              gain="linear", no_relevant=0.0, per_query=False):
     """Cumulative gain CG@k: the sum of the gains of the top k items.
 
@@ -337,12 +343,14 @@ def cg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weigh
     >>> cg_score([[3, 2, 0, 1]], [[4, 3, 2, 1]], k=2, gain="exponential")
     10.0
     """
-    return _score("cg", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
+    return _score("cg", y_true, y_score, k=k, groups=groups, exclude=exclude,
+                  sample_weight=sample_weight,
                   ties=ties, gain=gain, no_relevant=no_relevant, per_query=per_query)
 
 
 @_fill_doc
-def dcg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None, ties="average",
+def dcg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
+              ties="average",
               gain="linear", log_base=2, no_relevant=0.0, per_query=False):
     """Discounted cumulative gain DCG@k: sum of gain / log(position + 1) over the top k.
 
@@ -385,13 +393,15 @@ def dcg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weig
     >>> round(dcg_score([[1, 0]], [[0.5, 0.5]]), 4)  # tied: the expected value
     0.8155
     """
-    return _score("dcg", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
+    return _score("dcg", y_true, y_score, k=k, groups=groups, exclude=exclude,
+                  sample_weight=sample_weight,
                   ties=ties, gain=gain, log_base=log_base, no_relevant=no_relevant,
                   per_query=per_query)
 
 
 @_fill_doc
-def ndcg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None, ties="average",
+def ndcg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
+               ties="average",
                gain="linear", no_relevant=0.0, per_query=False):
     """Normalized DCG@k: DCG@k divided by the DCG@k of the ideal ordering.
 
@@ -437,7 +447,8 @@ def ndcg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_wei
     >>> round(ndcg_score([[0, 0, 1, 1]], [[1, 1, 1, 1]], k=2), 4)
     0.5
     """
-    return _score("ndcg", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
+    return _score("ndcg", y_true, y_score, k=k, groups=groups, exclude=exclude,
+                  sample_weight=sample_weight,
                   ties=ties, gain=gain, no_relevant=no_relevant, per_query=per_query)
 
 
@@ -480,7 +491,8 @@ def ranking_auc_score(y_true, y_score, *, k=None, groups=None, exclude=None, sam
     >>> ranking_auc_score([[1, 0, 1, 0]], [[0.9, 0.8, 0.8, 0.1]])
     0.875
     """
-    return _score("auc", y_true, y_score, k=k, groups=groups, exclude=exclude, sample_weight=sample_weight,
+    return _score("auc", y_true, y_score, k=k, groups=groups, exclude=exclude,
+                  sample_weight=sample_weight,
                   ties=ties, relevance_threshold=relevance_threshold,
                   no_relevant=no_relevant, per_query=per_query)
 
@@ -520,13 +532,15 @@ def average_relative_position(y_true, y_score, *, groups=None, exclude=None, sam
     >>> average_relative_position([[1, 0, 1, 0]], [[4, 3, 2, 1]])
     0.5
     """
-    return _score("arp", y_true, y_score, groups=groups, exclude=exclude, sample_weight=sample_weight,
+    return _score("arp", y_true, y_score, groups=groups, exclude=exclude,
+                  sample_weight=sample_weight,
                   ties=ties, relevance_threshold=relevance_threshold,
                   no_relevant=no_relevant, per_query=per_query)
 
 
 @_fill_doc
-def kendall_tau_score(y_true, y_score, *, groups=None, exclude=None, sample_weight=None, ties="average",
+def kendall_tau_score(y_true, y_score, *, groups=None, exclude=None, sample_weight=None,
+                      ties="average",
                       no_relevant=0.0, per_query=False):
     """Kendall tau-b rank correlation between the scores and the relevance, per query.
 
@@ -563,5 +577,6 @@ def kendall_tau_score(y_true, y_score, *, groups=None, exclude=None, sample_weig
     >>> kendall_tau_score([[3, 2, 1, 0]], [[0.9, 0.7, 0.8, 0.1]])
     0.6666666666666666
     """
-    return _score("kendall_tau", y_true, y_score, groups=groups, exclude=exclude, sample_weight=sample_weight,
+    return _score("kendall_tau", y_true, y_score, groups=groups, exclude=exclude,
+                  sample_weight=sample_weight,
                   ties=ties, no_relevant=no_relevant, per_query=per_query)
