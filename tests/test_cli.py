@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import sklearn_rank as sr
+from test_worked_examples import HIVEMALL_BINARY
 from sklearn_rank import _files
 from sklearn_rank.__main__ import main as print_example_table
 from sklearn_rank._cli import _CONVENTION_OPTIONS, DEFAULT_METRICS, _build_parser, main
@@ -23,14 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 DUMMY_TRUTH = "userid,itemid\n" + "".join(f"{u},{i}\n" for u in (1, 2, 3) for i in (1, 2, 4))
 DUMMY_REC = "userid,itemid,score\n" + "".join(
     f"{u},{i},{s}\n" for u in (1, 2, 3) for i, s in ((1, 10.0), (3, 8.0), (2, 6.0), (6, 2.0)))
-HIVEMALL = {  # the spec's table (METRICS.md, "Worked examples from Hivemall's documentation")
-    "recall@4": 0.6666666666666666, "recall@2": 0.3333333333333333,
-    "precision@4": 0.5, "precision@2": 0.5,
-    "map@4": 0.5555555555555555, "map@2": 0.3333333333333333,
-    "auc@4": 0.75, "auc@2": 1.0,
-    "mrr@4": 1.0, "mrr@2": 1.0,
-    "ndcg@4": 0.7039180890341349, "ndcg@2": 0.6131471927654585,
-}
+HIVEMALL = HIVEMALL_BINARY  # the spec's table, written once in test_worked_examples.py
 TABLE_ARGS = ["--query-column", "userid", "--item-column", "itemid"]
 
 
