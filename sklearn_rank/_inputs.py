@@ -314,10 +314,14 @@ def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="inpu
     if score is None:
         score = -np.arange(run_q.size, dtype=np.float64)  # row order is rank order
     true_q, true_i, rel = truth.queries, truth.items, truth.relevance
-    parts = [true_q, run_q] if known_queries is None else [known_queries, true_q, run_q]
-    codes, ids = _factorize(_concat_ids(parts), sum(p.size for p in parts))
-    start = codes.size - true_q.size - run_q.size
-    true_code, run_code = codes[start:start + true_q.size], codes[start + true_q.size:]
+    if _are_row_numbers(known_queries, true_q, run_q):
+        # Queries are the rows 0..n-1 of a matrix: each id is its own code already.
+        ids, true_code, run_code = known_queries, true_q.astype(np.int64), run_q.astype(np.int64)
+    else:
+        parts = [true_q, run_q] if known_queries is None else [known_queries, true_q, run_q]
+        codes, ids = _factorize(_concat_ids(parts), sum(p.size for p in parts))
+        start = codes.size - true_q.size - run_q.size
+        true_code, run_code = codes[start:start + true_q.size], codes[start + true_q.size:]
     if query_set != "all":
         # "judged": only queries with judgments (trec_eval -c); "both": only queries also
         # in the run (trec_eval's default).
@@ -372,6 +376,17 @@ def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="inpu
                  extra_codes=true_code[~matched], extra_rel=rel[~matched]),
         ids,
     )
+
+
+def _are_row_numbers(known_queries, *others):
+    """Whether the known queries are 0..n-1 and every other query id is one of them."""
+    if known_queries is None or known_queries.dtype.kind not in "iu":
+        return False
+    n = known_queries.size
+    if not np.array_equal(known_queries, np.arange(n)):
+        return False
+    return all(ids.dtype.kind in "iu" and (not ids.size or (ids.min() >= 0 and ids.max() < n))
+               for ids in others)
 
 
 def _item_codes(true_items, run_items):

@@ -126,6 +126,11 @@ def _kept_from_sorted(queries, index, query, stable):
 def _sort_ragged(queries, stable):
     codes, score = queries.codes, queries.score
     size = score.size
+    same_query = codes[1:] == codes[:-1]
+    if np.all(codes[1:] >= codes[:-1]) and np.all(score[1:][same_query] <= score[:-1][same_query]):
+        # Already grouped by query and ranked (top-N ids, sorted runs): the order stands,
+        # and keeping it is also what breaks ties by input order.
+        return np.arange(size), codes
     # One composite integer key (query, rank of score) is faster than np.lexsort, and the
     # stable score rank breaks ties by input order.
     by_score = np.argsort(-score, kind="stable")

@@ -220,11 +220,13 @@ class ItemJudgments:
         >>> truth.items.tolist(), truth.relevance.tolist()
         ([1, 0], [1.0, 2.0])
         """
-        coo = scipy.sparse.coo_matrix(matrix)
-        coo.sum_duplicates()
-        keep = coo.data != 0
-        return cls(coo.row[keep].astype(np.int64), coo.col[keep].astype(np.int64),
-                   coo.data[keep])
+        csr = scipy.sparse.csr_matrix(matrix)
+        if not csr.has_canonical_format:  # sorting happens only when it is needed
+            csr = csr.copy()
+            csr.sum_duplicates()
+        rows = np.repeat(np.arange(csr.shape[0], dtype=np.int64), np.diff(csr.indptr))
+        keep = csr.data != 0
+        return cls(rows[keep], csr.indices[keep].astype(np.int64), csr.data[keep])
 
     @classmethod
     def from_frame(cls, frame, *, query="query", item="item", relevance=None):
