@@ -131,9 +131,10 @@ def _sort_ragged(queries, stable):
         # Already grouped by query and ranked (top-N ids, sorted runs): the order stands,
         # and keeping it is also what breaks ties by input order.
         return np.arange(size), codes
-    # One composite integer key (query, rank of score) is faster than np.lexsort, and the
-    # stable score rank breaks ties by input order.
-    by_score = np.argsort(-score, kind="stable")
+    # One composite integer key (query, rank of score) is faster than np.lexsort. A stable
+    # score rank breaks ties by input order; tie averaging needs no order inside a tie,
+    # so it takes the faster unstable sort (any permutation keeps the keys distinct).
+    by_score = np.argsort(-score, kind="stable" if stable else None)
     score_rank = np.empty(size, dtype=np.int64)
     score_rank[by_score] = np.arange(size)
     index = np.argsort(codes * np.int64(size) + score_rank)
