@@ -235,27 +235,29 @@ def _table_columns(args):
 
 
 def _read_truth(args, progress):
-    from ._files import _as_judgments, _parse_table, _parse_trec_qrels
+    from ._files import _parse_table, _parse_trec_qrels
+    from ._tables import ItemJudgments
 
     if args.qrels:
-        return _as_judgments(*_parse_trec_qrels(args.qrels, progress.reading(args.qrels)))
+        return ItemJudgments(*_parse_trec_qrels(args.qrels, progress.reading(args.qrels)))
     query, item = _table_columns(args)
     table = _parse_table(args.truth, query=query, item=item, relevance=args.relevance_column,
                          progress=progress.reading(args.truth))
-    return _as_judgments(table.queries, table.items, table.relevance)
+    return ItemJudgments(table.queries, table.items, table.relevance)
 
 
 def _read_run(args, progress):
-    from ._files import _as_ranking, _parse_table, _parse_trec_run
+    from ._files import _parse_table, _parse_trec_run
+    from ._tables import ItemRanking
 
     if args.run:
-        return _as_ranking(*_parse_trec_run(args.run, progress.reading(args.run)))
+        return ItemRanking(*_parse_trec_run(args.run, progress.reading(args.run)))
     query, item = _table_columns(args)
     table = _parse_table(args.predictions, query=query, item=item, score=args.score_column,
                          progress=progress.reading(args.predictions))
     if args.score_column is None:
         _warn_unused_scores(args.predictions)
-    return _as_ranking(table.queries, table.items, table.scores)
+    return ItemRanking(table.queries, table.items, table.scores)
 
 
 def _warn_unused_scores(path):

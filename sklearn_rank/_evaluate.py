@@ -60,6 +60,13 @@ PRESETS = {
 }
 
 
+def _no_relevant_rule(no_relevant, metric):
+    """The no_relevant value for one metric: a preset's per-metric value, the value given,
+    or the metric's own default."""
+    rule = no_relevant.get(metric.name) if isinstance(no_relevant, dict) else no_relevant
+    return metric.no_relevant_default if rule is None else rule
+
+
 def _resolve_conventions(convention, explicit):
     """Library defaults, then the preset's values, then the parameters given (not None)."""
     if convention is not None and (not isinstance(convention, str) or convention not in PRESETS):
@@ -135,8 +142,7 @@ def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, tie
             values, has_relevant = metric.reduce(
                 ranking, k, **{name: conventions[name] for name in metric.conventions}
             )
-        rule = no_relevant.get(metric.name) if isinstance(no_relevant, dict) else no_relevant
-        rule = metric.no_relevant_default if rule is None else rule
+        rule = _no_relevant_rule(no_relevant, metric)
         results[label] = _aggregate(values, has_relevant, rule, weights, per_query, label)
     return results
 

@@ -6,7 +6,7 @@ Bad input raises a `ValueError` whose message starts with ``<path>:<line>:`` and
 was expected. Ids (query, item) are kept as the strings found in the file, so ``"07"`` and
 ``"7"`` are different ids, as in trec_eval.
 
-Parsing returns plain arrays; only `_as_ranking` / `_as_judgments` build the library's
+Parsing returns plain arrays; only the public readers build the library's
 `ItemRanking` / `ItemJudgments` from them.
 """
 
@@ -22,6 +22,8 @@ from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
+
+from ._tables import ItemJudgments, ItemRanking
 
 TREC_RUN_FORMAT = "qid Q0 docno rank score tag"
 TREC_QRELS_FORMAT = "qid iter docno rel"
@@ -90,7 +92,7 @@ def read_trec_run(path):
     >>> evaluate(read_trec_qrels(qrels_path), read_trec_run(run_path), ["mrr", "map"])
     {'mrr': 0.5, 'map': 0.5}
     """
-    return _as_ranking(*_parse_trec_run(path))
+    return ItemRanking(*_parse_trec_run(path))
 
 
 def read_trec_qrels(path):
@@ -141,7 +143,7 @@ def read_trec_qrels(path):
     >>> evaluate(qrels, read_trec_run(run_path), ["recall@2", "precision@2"])
     {'recall@2': 0.5, 'precision@2': 0.5}
     """
-    return _as_judgments(*_parse_trec_qrels(path))
+    return ItemJudgments(*_parse_trec_qrels(path))
 
 
 def read_table(path, *, query, item, score=None, relevance=None):
@@ -198,18 +200,6 @@ def read_table(path, *, query, item, score=None, relevance=None):
 # --------------------------------------------------------------------------------------
 # The one place that builds the library's input objects.
 # --------------------------------------------------------------------------------------
-
-
-def _as_ranking(queries, items, scores):
-    from . import ItemRanking
-
-    return ItemRanking(queries, items, scores)
-
-
-def _as_judgments(queries, items, relevance):
-    from . import ItemJudgments
-
-    return ItemJudgments(queries, items, relevance)
 
 
 # --------------------------------------------------------------------------------------

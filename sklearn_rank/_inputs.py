@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse
 
-from ._tables import ItemJudgments, ItemRanking, _id_array
+from ._tables import ItemJudgments, ItemRanking, _first_missing, _id_array
 from ._validation import _as_float_array, _check_finite
 
 @dataclass(frozen=True)
@@ -448,8 +448,11 @@ def _factorize(groups, n_rows, name="groups"):
             f"{name} must be 1-D with one query id per row ({n_rows} rows); "
             f"got shape {ids.shape}."
         )
-    if ids.dtype.kind == "f" and np.isnan(ids).any():
-        raise ValueError(f"{name} must not contain NaN; got NaN at row {np.flatnonzero(np.isnan(ids))[0]}.")
+    row = _first_missing(ids)
+    if row is not None:
+        shown = "NaN" if ids.dtype.kind == "f" else repr(ids[row])
+        what = "NaN" if ids.dtype.kind == "f" else "None or NaN"
+        raise ValueError(f"{name} must not contain {what}; got {shown} at row {row}.")
     if ids.dtype.kind == "c" or ids.dtype.kind == "V":
         raise ValueError(f"{name} must hold numbers or strings; got dtype {ids.dtype}.")
     if ids.dtype == object:
@@ -465,9 +468,7 @@ def _factorize_objects(ids, name="groups"):
     # Object ids may mix types that numpy cannot sort, so number them with a dict.
     table = {}
     codes = np.empty(ids.size, dtype=np.int64)
-    for row, value in enumerate(ids):
-        if value is None or (isinstance(value, float) and np.isnan(value)):
-            raise ValueError(f"{name} must not contain None or NaN; got {value!r} at row {row}.")
+    for row, value in enumerate(ids):  # None and NaN were refused by _factorize
         try:
             codes[row] = table.setdefault(value, len(table))
         except TypeError:

@@ -25,7 +25,7 @@ def _routing():
 
 def _checked_splits(cv, X, y, groups):
     """Materialise the folds of ``cv`` and refuse any that splits a query."""
-    codes, ids = _factorize(groups, groups.shape[0])
+    codes, ids = _factorize(groups, groups.shape[0])  # also refuses NaN, unhashable ids
     if cv is None:
         cv = GroupKFold(n_splits=5)
     elif isinstance(cv, bool):
@@ -58,7 +58,6 @@ def _check_groups(groups, X):
             f"groups must hold one query id per row of X ({n_rows} rows); got shape "
             f"{groups.shape}."
         )
-    _factorize(groups, n_rows)  # refuses NaN and unhashable ids with a clear message
     return groups
 
 
@@ -192,6 +191,7 @@ class _GroupedSearch:
         score : float
         """
         groups = _check_groups(groups, X)
+        _factorize(groups, len(groups))  # refuses NaN and unhashable ids
         with self._ranking_parameters(), _routing():
             return super().score(X, y, groups=groups, **params)
 

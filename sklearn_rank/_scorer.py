@@ -7,7 +7,12 @@ import sklearn.metrics
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ._evaluate import _check_conventions, _compute, _resolve_conventions
+from ._evaluate import (
+    _check_conventions,
+    _compute,
+    _no_relevant_rule,
+    _resolve_conventions,
+)
 from ._registry import METRICS, _parse_name
 from ._validation import _check_k, _check_no_relevant
 
@@ -200,11 +205,8 @@ def make_ranking_scorer(metric, **params):
         conventions["log_base"] = 2
     if conventions["score_dtype"] == "float64":
         del conventions["score_dtype"]  # the default; kept out of the repr
-    no_relevant = resolved["no_relevant"]
-    if isinstance(no_relevant, dict):  # a preset's value per metric
-        no_relevant = no_relevant.get(entry.name)
     conventions["no_relevant"] = _check_no_relevant(
-        entry.no_relevant_default if no_relevant is None else no_relevant)
+        _no_relevant_rule(resolved["no_relevant"], entry))
     return RankingScorer(name, entry.name, k, conventions, sign)
 
 

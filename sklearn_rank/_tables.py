@@ -25,18 +25,23 @@ def _id_array(values):
     return ids
 
 
-def _ids(name, values):
-    ids = values if isinstance(values, np.ndarray) else _id_array(list(values))
-    if ids.ndim != 1:
-        raise ValueError(f"{name} must be 1-D; got shape {ids.shape}.")
+def _first_missing(ids):
+    """Row of the first None or NaN among ids, or None when there is none."""
     if ids.dtype.kind == "f":
         missing = np.isnan(ids)
     elif ids.dtype == object:
         missing = np.equal(ids, None) | (ids != ids)  # None, or NaN (NaN != NaN)
     else:
-        return ids
-    if missing.any():
-        row = np.flatnonzero(missing)[0]
+        return None
+    return int(np.flatnonzero(missing)[0]) if missing.any() else None
+
+
+def _ids(name, values):
+    ids = values if isinstance(values, np.ndarray) else _id_array(list(values))
+    if ids.ndim != 1:
+        raise ValueError(f"{name} must be 1-D; got shape {ids.shape}.")
+    row = _first_missing(ids)
+    if row is not None:
         raise ValueError(f"{name} must not contain None or NaN; got {ids[row]!r} at row {row}.")
     return ids
 
@@ -65,16 +70,9 @@ def _column(frame, name, role):
             f"The {role} column {name!r} is not in the table; its columns are {columns}."
         )
     values = frame[name].to_numpy()
-    if values.dtype.kind == "f":
-        missing = np.isnan(values)
-    elif values.dtype == object:
-        missing = np.equal(values, None) | (values != values)  # None, or NaN (NaN != NaN)
-    else:
-        return values
-    if missing.any():
-        raise ValueError(
-            f"Column {name!r} has a missing value at row {np.flatnonzero(missing)[0]}."
-        )
+    row = _first_missing(values)
+    if row is not None:
+        raise ValueError(f"Column {name!r} has a missing value at row {row}.")
     return values
 
 
