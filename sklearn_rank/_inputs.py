@@ -77,29 +77,44 @@ class _Queries:
 
     def nonzero_entries(self, low, high):
         """Entry numbers in [low, high) of candidates with non-zero relevance (matrices)."""
-        if self.truth_keys is not None:
-            a, b = np.searchsorted(self.truth_keys, [low, high])
-            return self.truth_keys[a:b]
-        keep = self.rel[low:high] != 0
-        if self.excluded is not None:
-            keep &= ~self.excluded[low:high]
-        return np.flatnonzero(keep) + low
+        entries, _rel = self._matrix_nonzero()
+        a, b = np.searchsorted(entries, [low, high])
+        return entries[a:b]
+
+    def _matrix_nonzero(self):
+        """Sorted entry numbers and relevance of a matrix's non-zero, non-excluded cells.
+
+        Computed once per input: both the kernel's blocks and the truth side read it.
+        """
+        cached = self.__dict__.get("_nonzero")
+        if cached is None:
+            if self.truth_keys is not None:
+                cached = self.truth_keys, self.truth_rel
+            else:
+                keep = self.rel != 0
+                if self.excluded is not None:
+                    keep &= ~self.excluded
+                entries = np.flatnonzero(keep)
+                cached = entries, self.rel[entries]
+            self.__dict__["_nonzero"] = cached  # frozen: a cache, not a field
+        return cached
 
     def judged(self):
         """(query index, relevance) of every judged item with non-zero relevance."""
-        if self.truth_keys is not None:
-            entries, rel = self.truth_keys, self.truth_rel
+        cached = self.__dict__.get("_judged")
+        if cached is not None:
+            return cached
+        if self.width is not None:
+            entries, rel = self._matrix_nonzero()
+            codes = entries // self.width
         else:
-            entries = self.rel != 0
-            if self.excluded is not None:
-                entries &= ~self.excluded
-            entries = np.flatnonzero(entries)
-            rel = self.rel[entries]
-        codes = entries // self.width if self.width is not None else self.codes[entries]
+            entries = np.flatnonzero(self.rel != 0)
+            codes, rel = self.codes[entries], self.rel[entries]
         if self.extra_rel is not None and self.extra_rel.size:
             keep = self.extra_rel != 0
             codes = np.concatenate((codes, self.extra_codes[keep]))
             rel = np.concatenate((rel, self.extra_rel[keep]))
+        self.__dict__["_judged"] = codes, rel
         return codes, rel
 
 

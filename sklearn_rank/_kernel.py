@@ -22,88 +22,124 @@ _BLOCK = 1 << 18  # entries per block of rows in the dense top-k selection (2 MB
 def _rank(queries, k, ties):
     """Rank every query once; keep the groups a cut-off ``k`` (None: whole list) can see."""
     stable = ties == "stable"
-    if queries.width is not None and (k is None or k >= queries.width):
-        kept = _kept_dense_full(queries, stable)
+    if queries.width is not None:
+        kept = _kept_dense(queries, k, stable)
     else:
-        if queries.width is not None:
-            index, query = _sort_dense_top(queries, k, stable)
-        else:
-            index, query = _sort_ragged(queries, stable)
+        index, query = _sort_ragged(queries, stable)
         kept = _kept_from_sorted(queries, index, query, stable)
     return _Ranking(queries, *kept, k, stable)
 
 
-def _sort_dense_top(queries, k, stable):
-    """Entries that can reach the top k of each row, sorted by (row, score descending)."""
-    n, width = queries.n_queries, queries.width
-    scores = queries.dense_score
-    # Only items scoring at least the k-th largest score can reach the top k (their tie
-    # group included): select them with a linear-time partition, sort the few. Blocks of
-    # rows keep the partition's copy small and reused: one copy of a whole large matrix
-    # costs more in fresh pages than the partition itself.
-    step = max(1, _BLOCK // width)
-    rows, cols = [], []
-    for first in range(0, n, step):
-        block = scores[first:first + step]
-        kth = np.partition(block, width - k, axis=1)[:, width - k]
-        r, c = np.nonzero(block >= kth[:, None])
-        rows.append(r + first)
-        cols.append(c)
-    rows, cols = np.concatenate(rows), np.concatenate(cols)
-    keys = (-cols, -scores[rows, cols], rows) if queries.descending_ties else (
-        -scores[rows, cols], rows)
-    order = np.lexsort(keys)
-    rows, cols = rows[order], cols[order]
-    return rows * width + cols, rows
+def _kept_dense(queries, k, stable):
+    """Items of non-zero relevance of a matrix, with their tie group's start and size.
 
-
-def _kept_dense_full(queries, stable):
-    """The whole ranking of every row, keeping only items of non-zero relevance.
-
-    Per block of rows: argsort the scores, read each kept item's position off the
-    inverse permutation and its tie group's first and last position off running maxima
-    and minima over the sorted scores. No array of the whole matrix's size is made, and
-    each block stays in cache.
+    No item is ever placed: an item's tie group starts after the items scoring more than
+    it, and holds those scoring the same, so both are counts, read by binary search in a
+    sorted reference of its row. That reference is the whole row sorted (values only,
+    half the cost of an argsort) or, under a cut-off k, the row's top k values, taken
+    from a linear-time partition: only items scoring at least the k-th largest score can
+    reach the top k, and every score above theirs is among those k. Rows are handled in
+    blocks, so every temporary stays small and in cache.
     """
     n, width = queries.n_queries, queries.width
     scores = queries.dense_score
-    kind = "stable" if stable else None
+    full = k is None or k >= width
     step = max(1, _BLOCK // width)
-    positions = np.arange(width)
     parts = []
     for first in range(0, n, step):
         block = scores[first:first + step]
         entry = queries.nonzero_entries(first * width, (first + block.shape[0]) * width)
         if entry.size == 0:
             continue
-        if queries.descending_ties:
-            order = (width - 1) - np.argsort(-block[:, ::-1], axis=1, kind=kind)
+        row, col = np.divmod(entry - first * width, width)
+        value = block[row, col]
+        if full:
+            start, size = _tie_groups(np.sort(block, axis=1), row, value)
         else:
-            order = np.argsort(-block, axis=1, kind=kind)
-        row, col = entry // width - first, entry % width
-        inverse = np.empty_like(order)
-        np.put_along_axis(inverse, order, positions[None, :], axis=1)
-        position = inverse[row, col]
+            part = np.partition(block, width - k, axis=1)
+            kth = part[:, width - k]
+            reach = np.flatnonzero(value >= kth[row])
+            entry, row, col, value = entry[reach], row[reach], col[reach], value[reach]
+            start, size = _tie_groups(np.sort(part[:, width - k:], axis=1), row, value)
+            # The partition may leave copies of the k-th largest score on its left.
+            at_kth = np.flatnonzero(value == kth[row])
+            if at_kth.size:
+                rows = np.unique(row[at_kth])
+                left = np.zeros(block.shape[0], dtype=np.int64)
+                left[rows] = np.count_nonzero(
+                    part[rows, :width - k] == kth[rows, None], axis=1)
+                size[at_kth] += left[row[at_kth]]
         if stable:
-            start, size = position, np.ones(entry.size, dtype=np.int64)
-        else:
-            ranked = np.take_along_axis(block, order, axis=1)
-            new = np.ones(ranked.shape, dtype=bool)
-            new[:, 1:] = ranked[:, 1:] != ranked[:, :-1]
-            last = np.ones(ranked.shape, dtype=bool)
-            last[:, :-1] = new[:, 1:]
-            starts = np.maximum.accumulate(np.where(new, positions, 0), axis=1)
-            ends = np.minimum.accumulate(np.where(last, positions, width - 1)[:, ::-1],
-                                         axis=1)[:, ::-1]
-            start = starts[row, position]
-            size = ends[row, position] - start + 1
-        row += first
-        order = np.lexsort((start, row))
-        parts.append((entry[order], row[order], start[order], size[order]))
+            start = _stable_positions(block, row, col, start, size, queries.descending_ties)
+            size = np.ones(entry.size, dtype=np.int64)
+        order = np.argsort(row * np.int64(width) + start)
+        parts.append((entry[order], row[order] + first, start[order], size[order]))
     if not parts:
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty, empty
     return tuple(np.concatenate(column) for column in zip(*parts))
+
+
+def _tie_groups(ref, row, value):
+    """Start and size of the tie group of ``value`` in row ``row`` of ``ref``.
+
+    ``ref`` holds each row's values in ascending order, and every ``value`` is one of
+    its row's. The start is the count of greater values, the size that of equal ones.
+    """
+    at_most = _count_below(ref, row, value, inclusive=True)
+    width = ref.shape[1]
+    start = width - at_most
+    size = np.ones(value.size, dtype=np.int64)
+    # Only a value whose left neighbour equals it has a tie group of more than one.
+    flat = ref.ravel()
+    base = row * np.int64(width)
+    tied = np.flatnonzero((at_most >= 2) & (flat[base + np.maximum(at_most - 2, 0)] == value))
+    if tied.size:
+        below = _count_below(ref, row[tied], value[tied], inclusive=False)
+        size[tied] = at_most[tied] - below
+    return start, size
+
+
+def _count_below(ref, row, value, inclusive):
+    """Per item: how many values of its row of ``ref`` (ascending) are < (or <=) it.
+
+    One binary search for all items at once: every step halves every item's interval.
+    """
+    width = ref.shape[1]
+    flat = ref.ravel()
+    base = row * np.int64(width)
+    low = np.zeros(value.size, dtype=np.int64)
+    high = np.full(value.size, width, dtype=np.int64)
+    for _ in range(int(width).bit_length()):
+        middle = (low + high) >> 1
+        probe = flat[base + np.minimum(middle, width - 1)]
+        right = (probe <= value) if inclusive else (probe < value)
+        active = low < high
+        high = np.where(active & ~right, middle, high)
+        low = np.where(active & right, middle + 1, low)
+    return low
+
+
+def _stable_positions(block, row, col, start, size, descending_ties):
+    """Positions when ties are broken by column (ascending, or descending).
+
+    Only rows holding an item of a tie group larger than one need an order among equal
+    scores; those rows get a stable argsort, every other item sits at its group's start.
+    """
+    tied = np.flatnonzero(size > 1)
+    if tied.size == 0:
+        return start
+    start = start.copy()
+    rows, local = np.unique(row[tied], return_inverse=True)
+    sub = block[rows]
+    if descending_ties:
+        order = (sub.shape[1] - 1) - np.argsort(-sub[:, ::-1], axis=1, kind="stable")
+    else:
+        order = np.argsort(-sub, axis=1, kind="stable")
+    inverse = np.empty_like(order)
+    np.put_along_axis(inverse, order, np.arange(sub.shape[1])[None, :], axis=1)
+    start[tied] = inverse[local.ravel(), col[tied]]
+    return start
 
 
 def _kept_from_sorted(queries, index, query, stable):
@@ -280,15 +316,47 @@ class _Ranking:
         if key not in self._cache:
             codes, rel = self._judged()
             positive = rel > 0
-            query, rel = codes[positive], rel[positive]
-            order = np.lexsort((-rel, query))
-            rel, query = rel[order], query[order]
-            position = np.arange(rel.size) - _offsets(query, self.n_queries)[query]
-            if k is not None:
-                inside = position < k
-                query, position, rel = query[inside], position[inside], rel[inside]
-            self._cache[key] = _sum_by(query, gain(rel) / np.log2(position + 2.0), self.n_queries)
+            self._cache[key] = _ideal_dcg(codes[positive], rel[positive], self.n_queries,
+                                          k, gain)
         return self._cache[key]
+
+
+def _ideal_dcg(query, rel, n_queries, k, gain):
+    """Per query, DCG@k of its relevances sorted descending, without sorting items.
+
+    Relevance takes few distinct levels in practice, so a query's ideal list is runs of
+    equal levels: count the items per (query, level), and each run adds its level's gain
+    times the discounts of the positions it covers, a difference of cumulative sums.
+    Many distinct levels fall back to one sort by a composite (query, level) key.
+    """
+    if rel.size == 0:
+        return np.zeros(n_queries)
+    low, high = rel.min(), rel.max()
+    if high - low < 1 << 16 and np.array_equal(rel, np.floor(rel)):
+        levels = np.arange(low, high + 1)
+        level = (rel - low).astype(np.int64)
+    else:
+        levels, level = np.unique(rel, return_inverse=True)
+        level = level.ravel()
+    n_levels = levels.size
+    # Highest level first, so a query's runs follow its ideal order.
+    key = query * np.int64(n_levels) + (n_levels - 1 - level)
+    if n_queries * n_levels <= max(4 * rel.size, 1 << 20):
+        count = np.bincount(key, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
+        end = np.cumsum(count, axis=1)
+        begin = end - count
+        if k is not None:
+            begin, end = np.minimum(begin, k), np.minimum(end, k)
+        discount = _cumulative(lambda i: 1.0 / np.log2(i + 2.0), int(end[:, -1].max()))
+        runs = discount[end] - discount[begin]
+        return runs @ gain(levels[::-1].astype(np.float64))
+    order = np.argsort(key)
+    query, rel = query[order], rel[order]
+    position = np.arange(rel.size) - _offsets(query, n_queries)[query]
+    if k is not None:
+        inside = position < k
+        query, position, rel = query[inside], position[inside], rel[inside]
+    return _sum_by(query, gain(rel) / np.log2(position + 2.0), n_queries)
 
 
 def _ordered_pair_signs(segment, value, n_segments):
