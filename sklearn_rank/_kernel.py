@@ -103,21 +103,27 @@ def _tie_groups(ref, row, value):
 def _count_below(ref, row, value, inclusive):
     """Per item: how many values of its row of ``ref`` (ascending) are < (or <=) it.
 
-    One binary search for all items at once: every step halves every item's interval.
+    One branchless binary search for all items at once: steps of halving powers of two
+    extend each item's count while the probed value still qualifies. A probe past the
+    row's end reads its last value instead; were that to qualify, the whole row does,
+    and the final clip gives the row's width.
     """
     width = ref.shape[1]
     flat = ref.ravel()
-    base = row * np.int64(width)
-    low = np.zeros(value.size, dtype=np.int64)
-    high = np.full(value.size, width, dtype=np.int64)
-    for _ in range(int(width).bit_length()):
-        middle = (low + high) >> 1
-        probe = flat[base + np.minimum(middle, width - 1)]
-        right = (probe <= value) if inclusive else (probe < value)
-        active = low < high
-        high = np.where(active & ~right, middle, high)
-        low = np.where(active & right, middle + 1, low)
-    return low
+    first = row * np.int64(width)
+    last = first + (width - 1)
+    at = first - 1  # flat index of the last value counted so far
+    probe = np.empty_like(at)
+    take = np.empty(value.size, dtype=bool)
+    compare = np.less_equal if inclusive else np.less
+    step = 1 << (int(width).bit_length() - 1)
+    while step:
+        np.add(at, step, out=probe)
+        np.minimum(probe, last, out=probe)
+        compare(flat[probe], value, out=take)
+        at += step * take
+        step >>= 1
+    return np.minimum(at - first + 1, width)
 
 
 def _stable_positions(block, row, col, start, size, descending_ties):
