@@ -78,4 +78,51 @@ def _aggregate(values, has_relevant, no_relevant, weights, per_query, name):
         raise ValueError(
             f"{name}: the queries left after no_relevant='skip' all have sample_weight 0."
         )
-    return float(np.average(values[kept], weights=kept_weights))
+    return _mean(values[kept], kept_weights)
+
+
+def _mean(values, weights=None):
+    """Weighted mean of finite values that neither overflows nor drifts with many queries.
+
+    ``np.average`` overflows to inf on values or weights near the float64 limit (the mean
+    of 1e308 and 1e308 is 1e308), loses the weights' precision when they are subnormal,
+    and its sum gains an error growing with the number of queries. Here weights and
+    values are scaled by powers of two (exact) and summed with `_accurate_sum`.
+    """
+    if weights is None:
+        weights = np.ones(values.size)
+    weights = np.ldexp(weights, -np.frexp(weights.max())[1])  # largest weight in [0.5, 1)
+    largest = float(np.abs(values).max(initial=0.0))
+    # Partial sums never exceed the sum of |value|, at most n * largest: keep it finite.
+    shift = int(np.ceil(np.log2(values.size))) + 1 if largest > 2.0 ** 1020 / values.size else 0
+    total = _accurate_sum(np.ldexp(values, -shift) * weights)
+    return float(np.ldexp(total / _accurate_sum(weights), shift))
+
+
+def _accurate_sum(x):
+    """Sum of a float64 array as if in twice the precision, then rounded once.
+
+    Pairwise summation (halves added element-wise, zero-padded to a power of two) in
+    which every addition's rounding error is recovered exactly (Knuth's TwoSum) and the
+    errors are added back at the end: the result is within about one rounding of the
+    exact sum (as ``math.fsum``) unless the terms cancel to almost nothing, and it stays
+    vectorised (10^6 values take about 10 ms).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    if x.size == 0:
+        return 0.0
+    size = 1 << (x.size - 1).bit_length()
+    if size != x.size:
+        x = np.concatenate((x, np.zeros(size - x.size)))
+    error = 0.0
+    while x.size > 1:
+        a, b = x[: x.size // 2], x[x.size // 2:]
+        s = a + b
+        b_virtual = s - a
+        a_error = s - b_virtual
+        np.subtract(a, a_error, out=a_error)
+        np.subtract(b, b_virtual, out=b_virtual)
+        a_error += b_virtual
+        error += float(a_error.sum())
+        x = s
+    return float(x[0]) + error
