@@ -1,5 +1,7 @@
 """Validate, normalise once, rank once, reduce each metric, aggregate: every call goes here."""
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from ._aggregate import _aggregate, _query_weights
@@ -225,6 +227,12 @@ default=None
     >>> evaluate(y_true, y_score, ["precision@1"], per_query=True)["precision@1"]
     array([1., 1.])
     """
+    if isinstance(metrics, (bytes, Mapping)) or not (
+            isinstance(metrics, str) or hasattr(metrics, "__iter__")):
+        raise ValueError(
+            "metrics must be a metric name or a list of names such as ['ndcg@10', 'map']; "
+            f"got {metrics!r}."
+        )
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if not names:
         raise ValueError("metrics must name at least one metric; got an empty list.")

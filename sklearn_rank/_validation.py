@@ -93,15 +93,30 @@ def _check_finite(name, array):
 
 def _as_float_array(name, values):
     """Convert to a float64 array, with an error naming the parameter for non-numeric input."""
+    if values is None:
+        raise ValueError(f"{name} must be an array of numbers; got None.")
+    if isinstance(values, np.ma.MaskedArray) and np.ma.is_masked(values):
+        # np.asarray would silently use the values under the mask.
+        raise ValueError(
+            f"{name} is a masked array with masked entries; fill them (values.filled(...)) "
+            "or remove those rows: every entry is used."
+        )
     try:
         array = np.asarray(values)
     except ValueError as exc:  # ragged nested lists
         raise ValueError(f"{name} must be a rectangular array of numbers: {exc}") from None
-    if array.dtype.kind in "cUSV" or (array.dtype == object and array.size and any(
+    # Dates and durations would become counts of their unit, strings and complex numbers
+    # are not relevance or scores.
+    if array.dtype.kind in "cUSVMm" or (array.dtype == object and array.size and any(
         isinstance(v, (str, bytes, complex)) for v in array.ravel()[:1000]
     )):
         raise ValueError(f"{name} must contain real numbers; got an array of dtype {array.dtype}.")
     if array.dtype == object:
+        missing = np.flatnonzero(np.equal(array.ravel(), None))
+        if missing.size:  # float(None) would be NaN, reported as a NaN the caller never passed
+            index = np.unravel_index(missing[0], array.shape)
+            where = index[0] if len(index) == 1 else tuple(int(i) for i in index)
+            raise ValueError(f"{name} must contain real numbers; got None at index {where}.")
         try:
             array = array.astype(np.float64)
         except (TypeError, ValueError):
