@@ -15,29 +15,48 @@ from ._validation import _as_float_array, _check_finite
 def _id_array(values):
     """Ids as one numpy type when they share one, else as objects (1 and "1" differ)."""
     if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
-        return np.asarray(values, dtype=np.int64)
+        try:
+            return np.asarray(values, dtype=np.int64)
+        except OverflowError:  # ids beyond int64 (uint64 hashes, 2**70) stay Python ints
+            return np.fromiter((int(v) for v in values), dtype=object, count=len(values))
     if all(isinstance(v, str) for v in values):
         return np.asarray(values, dtype=str)
     if all(isinstance(v, (float, np.floating)) for v in values):
         return np.asarray(values, dtype=np.float64)
-    ids = np.empty(len(values), dtype=object)
-    ids[:] = values
-    return ids
+    # fromiter keeps tuple ids whole; slice assignment would broadcast them into columns.
+    return np.fromiter(values, dtype=object, count=len(values))
+
+
+def _is_missing(value):
+    """None, NaN, NaT or pandas.NA (whose comparisons give NA, which has no truth value)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except (TypeError, ValueError):
+        return type(value).__name__ == "NAType"
 
 
 def _first_missing(ids):
     """Row of the first None or NaN among ids, or None when there is none."""
     if ids.dtype.kind == "f":
         missing = np.isnan(ids)
+    elif ids.dtype.kind in "Mm":  # dates from DataFrames: a missing one is NaT
+        missing = np.isnat(ids)
     elif ids.dtype == object:
-        missing = np.equal(ids, None) | (ids != ids)  # None, or NaN (NaN != NaN)
+        missing = np.frompyfunc(_is_missing, 1, 1)(ids).astype(bool)
     else:
         return None
     return int(np.flatnonzero(missing)[0]) if missing.any() else None
 
 
 def _ids(name, values):
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        # A string would be read as one id per character.
+        raise ValueError(f"{name} must be a 1-D array-like of ids; got {type(values).__name__}.")
     ids = values if isinstance(values, np.ndarray) else _id_array(list(values))
+    if ids.dtype == object and ids.size and all(isinstance(v, (list, np.ndarray)) for v in ids):
+        raise ValueError(f"{name} must be 1-D; got a nested sequence (row 0 is {ids[0]!r}).")
     if ids.ndim != 1:
         raise ValueError(f"{name} must be 1-D; got shape {ids.shape}.")
     row = _first_missing(ids)
@@ -64,12 +83,21 @@ def _per_row(name, values, n_rows):
 
 
 def _column(frame, name, role):
-    columns = [str(c) for c in frame.columns]
-    if name not in columns:
+    if type(frame).__name__ == "LazyFrame":
+        raise TypeError("frame is a polars LazyFrame; pass frame.collect().")
+    if not hasattr(frame, "columns") or not hasattr(frame, "__getitem__"):
+        raise TypeError(f"frame must be a pandas or polars DataFrame; got {type(frame).__name__}.")
+    columns = list(frame.columns)
+    # pandas columns may be numbers: 0 and "0" both name a column 0, never two columns.
+    matches = [c for c in columns if c == name] or [c for c in columns if str(c) == str(name)]
+    if not matches:
         raise ValueError(
-            f"The {role} column {name!r} is not in the table; its columns are {columns}."
+            f"The {role} column {name!r} is not in the table; its columns are "
+            f"{[str(c) for c in columns]}."
         )
-    values = frame[name].to_numpy()
+    if len(matches) > 1 or np.ndim(frame[matches[0]]) != 1:
+        raise ValueError(f"The {role} column {name!r} appears more than once in the table.")
+    values = frame[matches[0]].to_numpy()
     row = _first_missing(values)
     if row is not None:
         raise ValueError(f"Column {name!r} has a missing value at row {row}.")
@@ -137,6 +165,18 @@ class ItemRanking:
             lengths = np.full(ids.shape[0], ids.shape[1])
             flat = ids.ravel()
         else:
+            if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
+                raise ValueError(
+                    "ids must be 2-D (one row of ranked item ids per query) or a list of "
+                    f"lists; got {type(ids).__name__}."
+                )
+            bad = next((row for row in ids if isinstance(row, (str, bytes))
+                        or not hasattr(row, "__iter__")), None)
+            if bad is not None:  # a string row would be read as one id per character
+                raise ValueError(
+                    "ids must hold one sequence of ranked item ids per query; got a row "
+                    f"{bad!r}."
+                )
             rows = [list(row) for row in ids]
             lengths = np.array([len(row) for row in rows], dtype=np.int64)
             flat = _id_array([item for row in rows for item in row])
@@ -218,7 +258,16 @@ class ItemJudgments:
         >>> truth.items.tolist(), truth.relevance.tolist()
         ([1, 0], [1.0, 2.0])
         """
-        csr = scipy.sparse.csr_matrix(matrix)
+        if scipy.sparse.issparse(matrix) or np.ndim(matrix) == 2:
+            try:
+                csr = scipy.sparse.csr_matrix(matrix)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"matrix must hold real numbers: {exc}") from None
+        else:
+            raise ValueError(
+                "matrix must be a 2-D scipy.sparse matrix or array (queries x items); got "
+                f"{type(matrix).__name__} with {np.ndim(matrix)} dimensions."
+            )
         if not csr.has_canonical_format:  # sorting happens only when it is needed
             csr = csr.copy()
             csr.sum_duplicates()
