@@ -131,6 +131,11 @@ def _normalise(y_true, y_score, groups=None, exclude=None, *, tie_break="input",
     The ids are None for matrices (queries are rows) and for ranked lists (list order).
     """
     if isinstance(y_score, ItemRanking) or isinstance(y_true, ItemJudgments):
+        if groups is not None:
+            raise ValueError(
+                "groups must be None with ItemRanking / ItemJudgments: their rows carry "
+                "their query ids already."
+            )
         # A sparse truth matrix's rows are the queries, in row order, judged or not.
         rows = np.arange(y_true.shape[0]) if scipy.sparse.issparse(y_true) else None
         return _from_items(_as_judgments(y_true), _as_ranking(y_score), known_queries=rows,
@@ -201,13 +206,13 @@ def _from_long(true, score, groups, score_dtype):
         raise ValueError(
             f"y_true must be 2-D (n_queries, n_items) or 1-D with groups; got {true.ndim}-D input."
         )
+    if true.size == 0:
+        raise ValueError("y_true is empty; at least one row is needed.")
     if groups is None:
         raise ValueError(
             "1-D y_true and y_score need groups: one query id per row "
             "(pass groups=query_ids), or pass 2-D arrays of shape (n_queries, n_items)."
         )
-    if true.size == 0:
-        raise ValueError("y_true is empty; at least one row is needed.")
     codes, ids = _factorize(groups, true.size)
     return (
         _Queries(n_queries=len(ids), score=_scores_as(score, score_dtype), rel=true,
@@ -220,6 +225,10 @@ def _from_long(true, score, groups, score_dtype):
 def _from_matrices(true, score, exclude, tie_break, score_dtype):
     sparse = scipy.sparse.issparse(true)
     if sparse:
+        if true.dtype.kind not in "biuf":  # scipy would drop imaginary parts with a warning
+            raise ValueError(
+                f"y_true must contain real numbers; got a sparse matrix of dtype {true.dtype}."
+            )
         true = scipy.sparse.csr_matrix(true, dtype=np.float64, copy=True)  # never the caller's
     if true.shape != score.shape:
         raise ValueError(
@@ -273,7 +282,9 @@ def _dense_mask(exclude, shape):
     else:
         mask = np.asarray(exclude)
         if mask.dtype != bool:
-            mask = _as_float_array("exclude", mask) != 0
+            mask = _as_float_array("exclude", mask)
+            _check_finite("exclude", mask)  # NaN != 0 would silently exclude
+            mask = mask != 0
     if mask.shape != shape:
         raise ValueError(f"exclude must have the shape of y_score {shape}; got {mask.shape}.")
     return mask
@@ -282,6 +293,12 @@ def _dense_mask(exclude, shape):
 def _sparse_keys(exclude):
     """Entry numbers (row * n_columns + column) of the excluded (query, item) pairs."""
     coo = scipy.sparse.coo_matrix(exclude)
+    if int(coo.shape[0]) * int(coo.shape[1]) >= 2 ** 63:
+        # Keys row * n_columns + column would wrap around in int64 and collide.
+        raise ValueError(
+            f"exclude has shape {coo.shape}: rows x columns must be below 2**63; use "
+            "query and item ids numbered from 0 (ItemRanking with row numbers)."
+        )
     coo.sum_duplicates()
     keep = coo.data != 0
     return coo.row[keep].astype(np.int64) * np.int64(coo.shape[1]) + coo.col[keep], coo.shape
@@ -454,14 +471,30 @@ def _exclude_items(exclude, run, truth):
     return kept
 
 def _factorize(groups, n_rows, name="groups"):
-    """Integer codes for ids, numbered in order of first appearance."""
-    if not isinstance(groups, np.ndarray) and np.ndim(groups) == 1:
-        groups = _id_array(list(groups))  # mixed ids (1 and "1") must not become strings
-    ids = np.asarray(groups)
-    if ids.ndim != 1 or ids.shape[0] != n_rows:
+    """Integer codes for ids, numbered in order of first appearance.
+
+    ``n_rows`` None accepts any length.
+    """
+    if not isinstance(groups, np.ndarray):
+        if (isinstance(groups, (str, bytes, Set, Mapping))
+                or not hasattr(groups, "__iter__")):  # sets have no row order
+            raise ValueError(
+                f"{name} must be a 1-D array-like with one query id per row; got "
+                f"{type(groups).__name__}."
+            )
+        # Mixed ids (1 and "1") must not become strings, nor tuple ids columns.
+        groups = _id_array(list(groups))
+        if groups.dtype == object and groups.size and all(
+                isinstance(v, (list, np.ndarray)) for v in groups):
+            raise ValueError(
+                f"{name} must be 1-D with one query id per row; got a nested sequence "
+                f"(row 0 is {groups[0]!r})."
+            )
+    ids = groups
+    if ids.ndim != 1 or (n_rows is not None and ids.shape[0] != n_rows):
+        rows = "" if n_rows is None else f" ({n_rows} rows)"
         raise ValueError(
-            f"{name} must be 1-D with one query id per row ({n_rows} rows); "
-            f"got shape {ids.shape}."
+            f"{name} must be 1-D with one query id per row{rows}; got shape {ids.shape}."
         )
     row = _first_missing(ids)
     if row is not None:
@@ -525,8 +558,7 @@ def query_ids(y_true, y_score=None, *, convention=None, query_set=None):
     ['q2', 'q1', 'q3']
     """
     if y_score is None:
-        n_rows = len(y_true) if np.ndim(y_true) == 1 else -1
-        return _factorize(y_true, n_rows)[1]
+        return _factorize(y_true, None)[1]
     from ._evaluate import _resolve_conventions  # the presets live there
 
     chosen = _resolve_conventions(convention, {"query_set": query_set})["query_set"]
