@@ -23,6 +23,8 @@ import scipy.sparse
 from ._tables import ItemJudgments, ItemRanking, _first_missing, _id_array
 from ._validation import _as_float_array, _check_finite
 
+_BLOCK = 1 << 18  # ranked items joined per block of top-N rows
+
 @dataclass(frozen=True)
 class _Queries:
     """Candidates of every query, unsorted.
@@ -38,6 +40,7 @@ class _Queries:
     extra_codes, extra_rel : judged items that were never scored (item forms).
     n_rows : rows of long-format input, for validating per-row weights.
     descending_ties : matrices only, break ties by column descending.
+    ranked : matrices only, columns are ranks (top-N ids): no scores, no ties; score None.
     """
 
     n_queries: int
@@ -53,6 +56,7 @@ class _Queries:
     extra_rel: np.ndarray | None = None
     n_rows: int | None = None
     descending_ties: bool = False
+    ranked: bool = False
 
     @property
     def dense_score(self):
@@ -342,6 +346,8 @@ def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="inpu
     matrix, list positions), so that exclusion never renumbers them; ``query_set`` then
     keeps a subset of them in the same order.
     """
+    if _topn_applies(truth, run, known_queries, exclude, query_set):
+        return _from_topn(truth, run._topn), known_queries
     run_q, run_i, score = run.queries, run.items, run.scores
     if score is None:
         score = -np.arange(run_q.size, dtype=np.float64)  # row order is rank order
@@ -407,6 +413,78 @@ def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="inpu
                  codes=run_code, n_cand=np.bincount(run_code, minlength=n_queries),
                  extra_codes=true_code[~matched], extra_rel=rel[~matched]),
         ids,
+    )
+
+
+def _topn_applies(truth, run, known_queries, exclude, query_set):
+    """Whether a top-N matrix of integer ids meets truth on the same row-numbered queries.
+
+    Then the ranking is the matrix itself (queries x ranks) and only the truth needs
+    joining; exclusion and query subsets take the general path.
+    """
+    top = run._topn
+    if top is None or exclude is not None or query_set != "all" or known_queries is None:
+        return False
+    if known_queries.size != top.shape[0] or truth.items.dtype.kind not in "iu":
+        return False
+    if not _are_row_numbers(known_queries, truth.queries):
+        return False
+    return all(not a.size or (a.min() >= 0 and a.max() < 2 ** 31) for a in (top, truth.items))
+
+
+def _from_topn(truth, top):
+    """A `_Queries` of rank-ordered columns from a top-N id matrix and its judgments.
+
+    Each block of rows joins its (row, item) keys with that block's judgments only, so
+    no array of one value per ranked item is ever made.
+    """
+    n_queries, width = top.shape
+    true_q = truth.queries.astype(np.int64, copy=False)
+    rel = truth.relevance
+    n_items = np.int64(max(top.max(initial=-1), truth.items.max(initial=-1)) + 1)
+    true_key = true_q * n_items + truth.items
+    if true_key.size > 1 and not np.all(true_key[1:] > true_key[:-1]):
+        _refuse_duplicates(true_key, truth.queries, truth.items, "y_true judges")
+        order = np.argsort(true_key)
+        true_key, true_q, rel = true_key[order], true_q[order], rel[order]
+    bounds = np.searchsorted(true_key, np.arange(n_queries + 1) * n_items)
+    matched = np.zeros(true_key.size, dtype=bool)
+    entries, values = [], []
+    step = max(1, _BLOCK // width)
+    for first in range(0, n_queries, step):
+        block = top[first:first + step]
+        # Each row's ids in order: duplicates sit side by side, and (row, id) keys of the
+        # whole block come out sorted, so the block's sorted judgments search them in
+        # one pass.
+        order = np.argsort(block, axis=1)
+        items = np.take_along_axis(block, order, axis=1)
+        same = np.flatnonzero((items[:, 1:] == items[:, :-1]).ravel())
+        if same.size:
+            row, at = divmod(int(same[0]), width - 1)
+            raise ValueError(
+                f"y_score ranks item {items[row, at].item()!r} more than once for query "
+                f"{first + row!r}; each item may appear once per query."
+            )
+        low, high = bounds[first], bounds[first + block.shape[0]]
+        if low == high:
+            continue
+        keys = (np.arange(first, first + block.shape[0], dtype=np.int64)[:, None] * n_items
+                + items).ravel()
+        at = np.minimum(np.searchsorted(keys, true_key[low:high]), keys.size - 1)
+        found = np.flatnonzero(keys[at] == true_key[low:high])
+        judged, at = found + low, at[found]
+        matched[judged] = True
+        entry = (first + at // width) * np.int64(width) + order.ravel()[at]
+        keep = np.flatnonzero(rel[judged] != 0)
+        by_entry = np.argsort(entry[keep])
+        entries.append(entry[keep][by_entry])
+        values.append(rel[judged][keep][by_entry])
+    empty = np.zeros(0, dtype=np.int64)
+    return _Queries(
+        n_queries=n_queries, score=None, n_cand=np.full(n_queries, width, dtype=np.int64),
+        width=width, truth_keys=np.concatenate(entries) if entries else empty,
+        truth_rel=np.concatenate(values) if values else np.zeros(0),
+        extra_codes=true_q[~matched], extra_rel=rel[~matched], ranked=True,
     )
 
 

@@ -42,6 +42,9 @@ def _kept_dense(queries, k, stable):
     blocks, so every temporary stays small and in cache.
     """
     n, width = queries.n_queries, queries.width
+    if queries.ranked:  # columns are ranks already: every item is its own group
+        entry, _rel = queries._matrix_nonzero()
+        return entry, entry // width, entry % width, np.ones(entry.size, dtype=np.int64)
     scores = queries.dense_score
     full = k is None or k >= width
     step = max(1, _BLOCK // width)

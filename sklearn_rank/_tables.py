@@ -133,6 +133,18 @@ class ItemRanking:
     def __init__(self, queries, items, scores=None):
         self.queries, self.items = _rows(queries, items)
         self.scores = None if scores is None else _per_row("scores", scores, self.queries.size)
+        self._topn = None
+
+    @property
+    def queries(self):
+        if self._queries is None:  # top-N rows: made only when asked for
+            n_queries, n = self._topn.shape
+            self._queries = np.repeat(np.arange(n_queries), n)
+        return self._queries
+
+    @queries.setter
+    def queries(self, value):
+        self._queries = value
 
     @classmethod
     def from_topn(cls, ids, queries=None):
@@ -180,6 +192,13 @@ class ItemRanking:
             rows = [list(row) for row in ids]
             lengths = np.array([len(row) for row in rows], dtype=np.int64)
             flat = _id_array([item for row in rows for item in row])
+        if queries is None and isinstance(ids, np.ndarray) and ids.dtype.kind in "iu":
+            # Integer ids of row-numbered queries: keep the matrix. The evaluation reads
+            # it as queries x ranks, without a query id and a score per row.
+            ranking = cls.__new__(cls)
+            ranking._queries, ranking.items, ranking.scores = None, flat, None
+            ranking._topn = ids
+            return ranking
         n_queries = lengths.size
         names = np.arange(n_queries) if queries is None else _ids("queries", queries)
         if names.size != n_queries:

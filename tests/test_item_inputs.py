@@ -339,3 +339,24 @@ def test_review_findings_on_item_forms():
     # Scores that overflow float32 are an error, not -inf (the mark of excluded items).
     with pytest.raises(ValueError, match="float32"):
         sr.evaluate([[1, 0, 0]], [[-1e39, -1e39, 5]], ["mrr"], score_dtype="float32")
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_top_n_matrix_fast_path_equals_item_rows(seed):
+    """A top-N id matrix against sparse truth skips the join of every ranked row; the
+    values must equal those of the same ranking given as (query, item) rows."""
+    rng = np.random.default_rng(seed)
+    n_users, n_items, n = 40, 30, 8
+    truth = scipy.sparse.random(n_users, n_items, density=0.2, random_state=seed, format="csr")
+    truth.data = rng.integers(0, 4, truth.nnz).astype(float)  # graded, explicit zeros
+    truth.data[truth.indptr[3]:truth.indptr[4]] = 0  # a user judged, nothing relevant
+    top = np.argsort(rng.random((n_users, n_items)), axis=1)[:, :n]
+    rows = sr.ItemRanking(np.repeat(np.arange(n_users), n), top.ravel())
+    names = AT_K + WHOLE + ["ndcg@20", "recall@20"]
+    for ties in ("average", "stable"):
+        fast = sr.evaluate(truth, sr.ItemRanking.from_topn(top), names, ties=ties,
+                           per_query=True)
+        _assert_same(fast, sr.evaluate(truth, rows, names, ties=ties, per_query=True), names)
+    top[5, 6] = top[5, 1]
+    with pytest.raises(ValueError, match=f"ranks item {top[5, 1]} more than once for query 5"):
+        sr.evaluate(truth, sr.ItemRanking.from_topn(top), ["ndcg"])
