@@ -583,11 +583,21 @@ def _factorize(groups, n_rows, name="groups"):
         raise ValueError(f"{name} must hold numbers or strings; got dtype {ids.dtype}.")
     if ids.dtype == object:
         return _factorize_objects(ids, name)
-    unique, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
-    order = np.argsort(first)
+    if ids.size == 0:
+        return np.zeros(0, dtype=np.int64), ids
+    # One unstable sort groups equal ids; each id's first row is the least row number of
+    # its run. (np.unique's return_index would need a stable sort, about 3x slower.)
+    by_id = np.argsort(ids)
+    ranked = ids[by_id]
+    new = np.ones(ids.size, dtype=bool)
+    new[1:] = ranked[1:] != ranked[:-1]
+    runs = np.flatnonzero(new)
+    order = np.argsort(np.minimum.reduceat(by_id, runs))
     rank = np.empty(order.size, dtype=np.int64)
     rank[order] = np.arange(order.size)
-    return rank[inverse.ravel()], unique[order]
+    codes = np.empty(ids.size, dtype=np.int64)
+    codes[by_id] = rank[np.cumsum(new) - 1]
+    return codes, ranked[runs][order]
 
 
 def _factorize_objects(ids, name="groups"):

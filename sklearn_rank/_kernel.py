@@ -176,14 +176,22 @@ def _sort_ragged(queries, stable):
         # Already grouped by query and ranked (top-N ids, sorted runs): the order stands,
         # and keeping it is also what breaks ties by input order.
         return np.arange(size), codes
-    # One composite integer key (query, rank of score) is faster than np.lexsort. A stable
-    # score rank breaks ties by input order; tie averaging needs no order inside a tie,
-    # so it takes the faster unstable sort (any permutation keeps the keys distinct).
+    # Sort by score, then stably by query: a stable score sort breaks ties by input
+    # order; tie averaging needs no order inside a tie, so it takes the faster unstable
+    # sort. Query codes are small integers, which numpy sorts stably by radix.
     by_score = np.argsort(-score, kind="stable" if stable else None)
-    score_rank = np.empty(size, dtype=np.int64)
-    score_rank[by_score] = np.arange(size)
-    index = np.argsort(codes * np.int64(size) + score_rank)
+    index = by_score[_stable_order(codes[by_score], queries.n_queries)]
     return index, codes[index]
+
+
+def _stable_order(values, n_values):
+    """Stable argsort of integers in [0, n_values), by 16-bit radix passes when they fit."""
+    if n_values <= 1 << 16:
+        return np.argsort(values.astype(np.uint16), kind="stable")
+    if n_values <= 1 << 32:
+        low = np.argsort((values & 0xFFFF).astype(np.uint16), kind="stable")
+        return low[np.argsort((values[low] >> 16).astype(np.uint16), kind="stable")]
+    return np.argsort(values, kind="stable")
 
 
 def _sum_by(codes, weights, size):

@@ -134,3 +134,27 @@ def test_all_rankings_empty(ties):
     for name in names:
         expected = np.nan if name == "arp" else (0.5 if name.startswith("auc") else 0.0)
         np.testing.assert_array_equal(values[name], [expected, expected], err_msg=name)
+
+
+@pytest.mark.parametrize("ties", ["average", "stable"])
+def test_long_format_beyond_65536_queries_agrees_with_dense(ties):
+    """Query codes past 16 bits take two radix passes when rows are grouped by query."""
+    rng = np.random.default_rng(7)
+    n_queries = 70_000
+    y_true = rng.integers(0, 3, (n_queries, 3)).astype(float)
+    y_score = rng.integers(0, 4, (n_queries, 3)).astype(float)  # ties within queries
+    ids = rng.permutation(np.arange(n_queries) * 7 - 3)  # arbitrary, in any order
+    keys = rng.random((n_queries, 3))
+    if ties == "stable":  # input order breaks ties: each query's rows stay in order
+        keys.sort(axis=1)
+    rows = np.argsort(keys.ravel())  # queries interleaved
+    query = rows // 3
+    names = ["ndcg@2", "map", "mrr", "precision@1", "auc"]
+    dense = sr.evaluate(y_true, y_score, names, ties=ties, per_query=True)
+    long = sr.evaluate(y_true.ravel()[rows], y_score.ravel()[rows], names,
+                       groups=ids[query], ties=ties, per_query=True)
+    # Per-query values come in order of first appearance.
+    _, first = np.unique(ids[query], return_index=True)
+    back = query[np.sort(first)]
+    for name in names:
+        np.testing.assert_allclose(long[name], dense[name][back], atol=1e-12, err_msg=name)
