@@ -8,14 +8,19 @@ train and test is an error, whatever splitter was given.
 """
 
 from contextlib import contextmanager
+from numbers import Integral, Real
 
 import numpy as np
 import sklearn
 from sklearn import model_selection
+from sklearn.metrics import check_scoring
 from sklearn.model_selection import GroupKFold
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping
+from sklearn.utils.validation import _num_samples
 
 from ._inputs import _factorize
 from ._scorer import _resolve_scoring
+from ._tables import _id_array
 
 
 def _routing():
@@ -23,42 +28,169 @@ def _routing():
     return sklearn.config_context(enable_metadata_routing=True)
 
 
+def _checked_cv(cv):
+    """``cv`` as a splitter or an iterable of folds; ints (numpy's too) mean GroupKFold."""
+    if cv is None:
+        return GroupKFold(n_splits=5)
+    not_a_count = isinstance(cv, Real) and not isinstance(cv, Integral)
+    if isinstance(cv, (bool, np.bool_, str, bytes)) or not_a_count:
+        # A str has a split method of its own; floats and bools are not fold counts.
+        raise ValueError(
+            "cv must be None, an int (at least 2: the number of GroupKFold folds), a "
+            f"splitter or a list of (train, test) folds; got {cv!r}."
+        )
+    if isinstance(cv, Integral):
+        if cv < 2:
+            raise ValueError(
+                f"cv={cv!r}: an int is the number of GroupKFold folds and must be at least 2."
+            )
+        return GroupKFold(n_splits=int(cv))
+    if not hasattr(cv, "split") and not hasattr(cv, "__iter__"):
+        raise ValueError(
+            "cv must be None, an int, a splitter (with a split method) or a list of "
+            f"(train, test) folds; got {type(cv).__name__}."
+        )
+    return cv
+
+
+def _describe(cv, folds):
+    """``cv`` for an error message: a splitter's repr, never a list of index arrays."""
+    if hasattr(cv, "split"):
+        return f"cv={cv!r}"
+    return f"cv (a list of {len(folds)} fold{'' if len(folds) == 1 else 's'})"
+
+
+def _fold_indices(cv, number, side, indices, n_rows):
+    """One side of a fold as an int64 index array, with an error naming the fold."""
+    where = f"{cv}: fold {number}'s {side} set"
+    try:
+        indices = np.asarray(indices)
+    except ValueError:  # ragged
+        raise ValueError(f"{where} must be a 1-D array of row indices.") from None
+    if indices.dtype == bool:
+        if indices.shape != (n_rows,):
+            raise ValueError(
+                f"{where} is a boolean mask of shape {indices.shape}; a mask needs one "
+                f"entry per row ({n_rows})."
+            )
+        indices = np.flatnonzero(indices)
+    elif indices.ndim != 1 or (indices.size and indices.dtype.kind not in "iu"):
+        raise ValueError(
+            f"{where} must be a 1-D array of integer row indices or a boolean mask; got an "
+            f"array of shape {indices.shape} and dtype {indices.dtype}."
+        )
+    indices = indices.astype(np.int64, copy=False)
+    if indices.size == 0:
+        purpose = "score" if side == "test" else "fit"
+        raise ValueError(f"{where} is empty; every fold needs rows to {purpose}.")
+    bad = (indices < 0) | (indices >= n_rows)
+    if bad.any():
+        raise ValueError(
+            f"{where} holds row index {int(indices[bad][0])}; indices must be in "
+            f"[0, {n_rows})."
+        )
+    return indices
+
+
+def _split_ids(groups, codes):
+    """The ids a splitter receives: the caller's, unless numpy cannot sort them.
+
+    Splitters such as GroupKFold sort the ids (np.unique); ids of mixed types (1 and
+    "1", which are different queries) cannot be sorted, so the splitter gets each
+    query's number in order of first appearance instead.
+    """
+    if groups.dtype != object:
+        return groups
+    try:
+        np.unique(groups)
+    except TypeError:
+        return codes
+    return groups
+
+
 def _checked_splits(cv, X, y, groups):
     """Materialise the folds of ``cv`` and refuse any that splits a query."""
     codes, ids = _factorize(groups, groups.shape[0])  # also refuses NaN, unhashable ids
-    if cv is None:
-        cv = GroupKFold(n_splits=5)
-    elif isinstance(cv, bool):
-        raise ValueError(f"cv must be None, an int, a splitter or a list of folds; got {cv!r}.")
-    elif isinstance(cv, int):
-        cv = GroupKFold(n_splits=cv)
+    n_rows = groups.shape[0]
+    cv = _checked_cv(cv)
     if hasattr(cv, "split"):
-        folds = list(cv.split(X, y, groups))
+        folds = list(cv.split(X, y, _split_ids(groups, codes)))
     else:
         folds = list(cv)
+    described = _describe(cv, folds)
     if not folds:
-        raise ValueError(f"cv={cv!r} produced no folds.")
-    for number, (train, test) in enumerate(folds):
-        shared = np.intersect1d(codes[np.asarray(train)], codes[np.asarray(test)])
-        if shared.size:
+        raise ValueError(f"{described} produced no folds.")
+    checked = []
+    for number, fold in enumerate(folds):
+        try:
+            train, test = fold
+        except (TypeError, ValueError):
             raise ValueError(
-                f"cv={cv!r} put rows of query {ids[shared[0]]!r} in both the training and "
+                f"{described}: fold {number} must be a (train indices, test indices) pair; "
+                f"got {type(fold).__name__}."
+            ) from None
+        train = _fold_indices(described, number, "training", train, n_rows)
+        test = _fold_indices(described, number, "test", test, n_rows)
+        shared = np.intersect1d(codes[train], codes[test])
+        if shared.size:
+            query = ids[shared[0]]
+            query = query.item() if isinstance(query, np.generic) else query
+            raise ValueError(
+                f"{described} put rows of query {query!r} in both the training and "
                 f"the test set of fold {number}: it ignores groups. Use a group-aware "
                 "splitter such as GroupKFold, GroupShuffleSplit, StratifiedGroupKFold or "
                 "LeaveOneGroupOut (or an int for GroupKFold)."
             )
-    return folds
+        checked.append((train, test))
+    return checked
 
 
 def _check_groups(groups, X):
-    groups = np.asarray(groups)
-    n_rows = len(X)
-    if groups.ndim != 1 or groups.shape[0] != n_rows:
+    """Query ids as a 1-D array, one per row of X; 1 and "1" stay different ids."""
+    if groups is None:
+        raise ValueError(
+            "groups is required: pass the query id of every row of X (groups=query_ids); "
+            "got None."
+        )
+    n_rows = _num_samples(X)
+    if isinstance(groups, (list, tuple)):
+        # np.asarray would turn [1, "1"] into ["1", "1"]: two queries into one.
+        ids = _id_array(list(groups))
+    else:
+        ids = np.asarray(groups)
+    if ids.ndim != 1 or ids.shape[0] != n_rows:
         raise ValueError(
             f"groups must hold one query id per row of X ({n_rows} rows); got shape "
-            f"{groups.shape}."
+            f"{ids.shape}."
         )
-    return groups
+    return ids
+
+
+def _check_row_weights(params, n_rows):
+    """A routed ``sample_weight`` must have one entry per row: folds select rows of it.
+
+    scikit-learn passes metadata of any other length to every fold unchanged, where a
+    ranking scorer would compare it with the fold's own queries and rows.
+    """
+    weights = params.get("sample_weight")
+    if weights is None:
+        return
+    shape = np.shape(weights)
+    if shape != (n_rows,):
+        raise ValueError(
+            f"sample_weight must hold one weight per row of X ({n_rows} rows); got shape "
+            f"{shape}. In cross-validation a query's weight is repeated on each of its "
+            "rows, so that every fold selects its own."
+        )
+
+
+def _consumes_groups(router, method):
+    """Whether anything under ``router`` takes ``groups`` in ``method``.
+
+    scikit-learn refuses metadata that nothing consumes; with only scikit-learn scorers
+    (``scoring="r2"``) and a plain estimator, the query ids serve the splitter alone.
+    """
+    return "groups" in router.consumes(method, ["groups"])
 
 
 def grouped_cross_validate(estimator, X, y, *, groups, scoring, cv=None, n_jobs=None,
@@ -80,18 +212,21 @@ def grouped_cross_validate(estimator, X, y, *, groups, scoring, cv=None, n_jobs=
     y : array-like of shape (n_rows,)
         Relevance of each row.
     groups : array-like of shape (n_rows,)
-        Query id of each row.
+        Query id of each row: numbers or strings, not NaN or None; 1 and "1" are
+        different queries.
     scoring : str, callable, list or dict
         sklearn_rank scorer names (``"ndcg@10"``, see `get_scorer_names`), scorers from
         `make_ranking_scorer`, scikit-learn scorer names, or a list or dict of them.
     cv : int, cross-validation generator or iterable, default=None
-        None means ``GroupKFold(5)``, an int ``GroupKFold(cv)``. Any splitter or list of
-        (train, test) folds is accepted, but a fold that puts rows of one query on both
-        sides raises a ValueError.
+        None means ``GroupKFold(5)``, an int (at least 2) ``GroupKFold(cv)``. Any splitter
+        or list of (train, test) folds (row indices or boolean masks) is accepted, but a
+        fold that puts rows of one query on both sides, or has an empty side or an index
+        outside the rows, raises a ValueError.
     n_jobs : int, default=None
         Parallel jobs, as in scikit-learn.
     params : dict, default=None
-        Other metadata for the estimator and scorers (routed; e.g. ``sample_weight``).
+        Other metadata for the estimator and scorers (routed; e.g. ``sample_weight``,
+        which must have one entry per row: a query's weight repeated on its rows).
     return_train_score, return_estimator, error_score, verbose
         As in `sklearn.model_selection.cross_validate`.
 
@@ -125,10 +260,20 @@ def grouped_cross_validate(estimator, X, y, *, groups, scoring, cv=None, n_jobs=
     """
     groups = _check_groups(groups, X)
     folds = _checked_splits(cv, X, y, groups)
+    scoring = _resolve_scoring(scoring)
+    params = dict(params or {})
+    _check_row_weights(params, groups.shape[0])
     with _routing():
+        router = (
+            MetadataRouter(owner="grouped_cross_validate")
+            .add(estimator=estimator, method_mapping=MethodMapping().add(caller="fit", callee="fit"))
+            .add(scorer=check_scoring(estimator, scoring=scoring),
+                 method_mapping=MethodMapping().add(caller="fit", callee="score"))
+        )
+        if _consumes_groups(router, "fit"):
+            params["groups"] = groups
         return model_selection.cross_validate(
-            estimator, X, y, scoring=_resolve_scoring(scoring), cv=folds, n_jobs=n_jobs,
-            params={**(params or {}), "groups": groups},
+            estimator, X, y, scoring=scoring, cv=folds, n_jobs=n_jobs, params=params,
             return_train_score=return_train_score, return_estimator=return_estimator,
             error_score=error_score, verbose=verbose,
         )
@@ -171,9 +316,12 @@ class _GroupedSearch:
         self : object
         """
         groups = _check_groups(groups, X)
+        _check_row_weights(params, groups.shape[0])
         folds = _checked_splits(self.cv, X, y, groups)
         with self._ranking_parameters(folds), _routing():
-            super().fit(X, y, groups=groups, **params)
+            if _consumes_groups(super().get_metadata_routing(), "fit"):
+                params["groups"] = groups
+            super().fit(X, y, **params)
         return self
 
     def score(self, X, y=None, *, groups, **params):
@@ -193,7 +341,9 @@ class _GroupedSearch:
         groups = _check_groups(groups, X)
         _factorize(groups, len(groups))  # refuses NaN and unhashable ids
         with self._ranking_parameters(), _routing():
-            return super().score(X, y, groups=groups, **params)
+            if _consumes_groups(super().get_metadata_routing(), "score"):
+                params["groups"] = groups
+            return super().score(X, y, **params)
 
     def get_metadata_routing(self):
         """The search's metadata routing, with sklearn_rank scorer names resolved.

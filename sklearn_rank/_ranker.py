@@ -29,6 +29,7 @@ from sklearn.utils.validation import (
 )
 
 from ._inputs import _factorize
+from ._tables import _id_array
 
 _GROUP_PARAMS = ("auto", "group", "qid", None)
 _QUERY_KEYS = ("group", "qid")
@@ -43,6 +44,15 @@ def _fit_parameters(estimator):
     return {
         p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
     }
+
+
+def _fit_takes(estimator, name):
+    """Whether ``estimator.fit`` accepts ``name`` (explicitly or through ``**kwargs``)."""
+    try:
+        params = inspect.signature(estimator.fit).parameters.values()
+    except (TypeError, ValueError, AttributeError):
+        return True  # cannot tell: let fit decide
+    return any(p.name == name or p.kind == p.VAR_KEYWORD for p in params)
 
 
 def _is_per_row(value, n_rows):
@@ -191,6 +201,13 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
                 f"got group_param={self.group_param!r}."
             )
         if self.group_param != "auto":
+            if self.group_param is not None and not _fit_takes(self.estimator,
+                                                               self.group_param):
+                raise ValueError(
+                    f"QueryGroupRanker: group_param={self.group_param!r} but "
+                    f"{type(self.estimator).__name__}.fit has no parameter "
+                    f"{self.group_param!r}; use group_param='auto' or None."
+                )
             return self.group_param
         accepted = _fit_parameters(self.estimator)
         if "qid" in accepted:
@@ -249,7 +266,8 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
         if sp.issparse(X) and X.format not in ("csr", "csc"):
             X = X.tocsr()
         n_rows = _num_samples(X)
-        ids = np.asarray(groups)
+        # np.asarray would turn [1, "1"] into ["1", "1"]: two queries into one.
+        ids = _id_array(list(groups)) if isinstance(groups, (list, tuple)) else np.asarray(groups)
         if ids.ndim != 1 or ids.shape[0] != n_rows:
             got = f"{ids.shape[0]} entries" if ids.ndim == 1 else f"shape {ids.shape}"
             raise ValueError(

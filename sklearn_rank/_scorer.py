@@ -14,7 +14,7 @@ from ._evaluate import (
     _resolve_conventions,
 )
 from ._registry import METRICS, _parse_name
-from ._validation import _check_k, _check_no_relevant
+from ._validation import SCORE_DTYPES, _check_choice, _check_k, _check_no_relevant
 
 _CONVENTIONS = ("ties", "gain", "ap_denominator", "relevance_threshold", "short_lists",
                 "log_base", "no_relevant")
@@ -41,6 +41,57 @@ def _ranking_scores(estimator, X):
     return estimator.predict(X)
 
 
+def _shape(values):
+    """Shape of an array-like without the error numpy raises for ragged nested lists."""
+    try:
+        return np.shape(values)
+    except ValueError:  # ragged: not an array of ids
+        return (len(values), "ragged")
+
+
+def _n_rows(y_true, what):
+    shape = _shape(y_true)
+    if len(shape) != 1:
+        raise ValueError(
+            f"{what} must be 1-D with the relevance of every row of X; got shape {shape}."
+        )
+    return shape[0]
+
+
+def _checked_predictions(name, estimator, y_pred, n_rows):
+    """The estimator's scores, refused with the estimator named when they cannot rank.
+
+    Without this check a NaN prediction would be reported as a NaN in ``y_score``, a
+    parameter the user never passed.
+    """
+    scores = np.asarray(y_pred)
+    if scores.shape != (n_rows,):
+        raise ValueError(
+            f"Scorer {name!r}: {type(estimator).__name__} returned scores of shape "
+            f"{scores.shape} for {n_rows} rows; a ranking scorer needs one score per row "
+            "(1-D), and X and y must have the same rows."
+        )
+    if scores.dtype == object:
+        try:
+            scores = scores.astype(np.float64)
+        except (TypeError, ValueError):
+            pass
+    if scores.dtype.kind not in "biuf":
+        raise ValueError(
+            f"Scorer {name!r}: {type(estimator).__name__} returned scores of dtype "
+            f"{scores.dtype}; ranking needs real numbers."
+        )
+    finite = np.isfinite(scores)
+    if not finite.all():
+        row = int(np.flatnonzero(~finite)[0])
+        raise ValueError(
+            f"Scorer {name!r}: {type(estimator).__name__} predicted {float(scores[row])!r} "
+            f"for row {row} of X ({int((~finite).sum())} of {n_rows} scores are not finite); "
+            "ranking needs finite scores."
+        )
+    return scores
+
+
 class RankingScorer:
     """A scorer that computes a ranking metric per query and averages over queries.
 
@@ -54,7 +105,9 @@ class RankingScorer:
     which it requests by default: the same ``groups`` that a `GroupKFold` splitter uses.
     Called without them it raises a ValueError that says how to pass them, never a silent
     number. A ``sample_weight`` is used when requested (``set_score_request``); per row,
-    it must be constant within each query, where it weights that query.
+    it must be constant within each query, where it weights that query. Scores the
+    estimator returns that cannot rank (NaN, infinite, not one per row) raise a
+    ValueError naming the estimator and the first bad row.
 
     Parameters
     ----------
@@ -97,13 +150,16 @@ class RankingScorer:
         if groups is None:
             raise ValueError(f"Scorer {self.name!r} was called without query ids. "
                              + _HOW_TO_PASS_GROUPS)
-        if np.ndim(groups) != 1 or len(groups) != len(y_true):
-            got = f"{len(groups)} query ids" if np.ndim(groups) == 1 else f"groups={groups!r}"
+        n_rows = _n_rows(y_true, f"Scorer {self.name!r}: y")
+        shape = _shape(groups)
+        if len(shape) != 1 or shape[0] != n_rows:
+            got = f"{shape[0]} query ids" if len(shape) == 1 else f"groups of shape {shape}"
             raise ValueError(
-                f"Scorer {self.name!r} got {got} (groups) for {len(y_true)} rows; pass one "
+                f"Scorer {self.name!r} got {got} (groups) for {n_rows} rows; pass one "
                 "query id per row of X."
             )
-        y_pred = _ranking_scores(estimator, X)
+        y_pred = _checked_predictions(self.name, estimator, _ranking_scores(estimator, X),
+                                      n_rows)
         metric = METRICS[self.metric]
         value = _compute([(self.name, metric, self.k)], y_true, y_pred, groups=groups,
                          sample_weight=sample_weight, per_query=False, **self.conventions)
@@ -194,6 +250,7 @@ def make_ranking_scorer(metric, **params):
     explicit = {key: value for key, value in params.items() if key not in ("k", "convention")}
     resolved = _resolve_conventions(params.get("convention"), explicit)
     # Validate now, at construction, rather than at the first fold.
+    _check_choice("score_dtype", resolved["score_dtype"], SCORE_DTYPES)
     _check_conventions(ties=resolved["ties"], gain=resolved["gain"],
                        ap_denominator=resolved["ap_denominator"],
                        relevance_threshold=params.get("relevance_threshold"),
