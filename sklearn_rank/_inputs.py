@@ -64,8 +64,8 @@ class _Queries:
 
     def candidate_rel(self, index):
         """Relevance of the candidates at entry numbers ``index``."""
-        if self.rel is not None:
-            return self.rel[index]
+        if self.rel is not None:  # integer and boolean labels are kept as given
+            return self.rel[index].astype(np.float64, copy=False)
         keys, size = self.truth_keys, self.truth_keys.size
         if size == 0:
             return np.zeros(len(index))
@@ -74,7 +74,7 @@ class _Queries:
 
     def nonzero_candidates(self, index):
         """Positions in ``index`` of candidates with non-zero relevance."""
-        keep = self.candidate_rel(index) != 0
+        keep = (self.rel != 0)[index] if self.rel is not None else self.candidate_rel(index) != 0
         if self.excluded is not None:
             keep &= ~self.excluded[index]
         return np.flatnonzero(keep)
@@ -99,7 +99,7 @@ class _Queries:
                 if self.excluded is not None:
                     keep &= ~self.excluded
                 entries = np.flatnonzero(keep)
-                cached = entries, self.rel[entries]
+                cached = entries, self.rel[entries].astype(np.float64, copy=False)
             self.__dict__["_nonzero"] = cached  # frozen: a cache, not a field
         return cached
 
@@ -113,7 +113,7 @@ class _Queries:
             codes = entries // self.width
         else:
             entries = np.flatnonzero(self.rel != 0)
-            codes, rel = self.codes[entries], self.rel[entries]
+            codes, rel = self.codes[entries], self.rel[entries].astype(np.float64, copy=False)
         if self.extra_rel is not None and self.extra_rel.size:
             keep = self.extra_rel != 0
             codes = np.concatenate((codes, self.extra_codes[keep]))
@@ -167,7 +167,9 @@ def _normalise(y_true, y_score, groups=None, exclude=None, *, tie_break="input",
             "a score). For top-N item ids use ItemRanking.from_topn(ids)."
         )
     sparse = scipy.sparse.issparse(y_true)
-    true = y_true if sparse else _as_float_array("y_true", y_true)
+    # Labels keep their numeric type (no float copy of a whole matrix); only the few
+    # entries the metrics read are converted.
+    true = y_true if sparse else _as_float_array("y_true", y_true, keep_numeric=True)
     score = _as_float_array("y_score", y_score)
     if sparse or score.ndim == 2:
         if groups is not None:
@@ -590,14 +592,19 @@ def _factorize(groups, n_rows, name="groups"):
     by_id = np.argsort(ids)
     ranked = ids[by_id]
     new = np.ones(ids.size, dtype=bool)
-    new[1:] = ranked[1:] != ranked[:-1]
+    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
     runs = np.flatnonzero(new)
     order = np.argsort(np.minimum.reduceat(by_id, runs))
+    distinct = ranked[runs][order]
+    del ranked  # in place from here on: the peak stays a few arrays of one id per row
     rank = np.empty(order.size, dtype=np.int64)
     rank[order] = np.arange(order.size)
+    group = np.cumsum(new, dtype=np.int64)
+    group -= 1
+    np.take(rank, group, out=group)
     codes = np.empty(ids.size, dtype=np.int64)
-    codes[by_id] = rank[np.cumsum(new) - 1]
-    return codes, ranked[runs][order]
+    codes[by_id] = group
+    return codes, distinct
 
 
 def _factorize_objects(ids, name="groups"):

@@ -25,8 +25,7 @@ def _rank(queries, k, ties):
     if queries.width is not None:
         kept = _kept_dense(queries, k, stable)
     else:
-        index, query = _sort_ragged(queries, stable)
-        kept = _kept_from_sorted(queries, index, query, stable)
+        kept = _kept_from_sorted(queries, _sort_ragged(queries, stable), stable)
     return _Ranking(queries, *kept, k, stable)
 
 
@@ -151,17 +150,23 @@ def _stable_positions(block, row, col, start, size, descending_ties):
     return start
 
 
-def _kept_from_sorted(queries, index, query, stable):
-    """Items of non-zero relevance of a sorted index, with their tie group's start, size."""
-    start = _offsets(query, queries.n_queries)
+def _kept_from_sorted(queries, index, stable):
+    """Items of non-zero relevance of a sorted index, with their tie group's start, size.
+
+    ``index`` is grouped by query in code order, so each query's run starts at the
+    cumulative count of candidates before it, and no per-entry query array is needed.
+    """
+    start = _offsets_of_counts(queries.n_cand)
     kept = queries.nonzero_candidates(index)
-    kept_query = query[kept]
+    kept_query = np.searchsorted(start, kept, side="right") - 1
     if stable:
         first, size = kept, np.ones(kept.size, dtype=np.int64)
     else:
         score = queries.score[index]
         new = np.ones(index.size + 1, dtype=bool)
-        new[1:-1] = (query[1:] != query[:-1]) | (score[1:] != score[:-1])
+        np.not_equal(score[1:], score[:-1], out=new[1:-1])
+        del score
+        new[start[:-1]] = True
         bounds = np.flatnonzero(new)
         group = np.searchsorted(bounds, kept, side="right") - 1
         first, size = bounds[group], bounds[group + 1] - bounds[group]
@@ -169,25 +174,30 @@ def _kept_from_sorted(queries, index, query, stable):
 
 
 def _sort_ragged(queries, stable):
+    """Entry numbers sorted by (query code, score descending)."""
     codes, score = queries.codes, queries.score
-    size = score.size
     same_query = codes[1:] == codes[:-1]
     if np.all(codes[1:] >= codes[:-1]) and np.all(score[1:][same_query] <= score[:-1][same_query]):
         # Already grouped by query and ranked (top-N ids, sorted runs): the order stands,
         # and keeping it is also what breaks ties by input order.
-        return np.arange(size), codes
+        return np.arange(score.size)
     # Sort by score, then stably by query: a stable score sort breaks ties by input
     # order; tie averaging needs no order inside a tie, so it takes the faster unstable
     # sort. Query codes are small integers, which numpy sorts stably by radix.
     by_score = np.argsort(-score, kind="stable" if stable else None)
-    index = by_score[_stable_order(codes[by_score], queries.n_queries)]
-    return index, codes[index]
+    order = _stable_order(codes, by_score, queries.n_queries)
+    return np.take(by_score, order, out=order)
 
 
-def _stable_order(values, n_values):
-    """Stable argsort of integers in [0, n_values), by 16-bit radix passes when they fit."""
+def _stable_order(values, order, n_values):
+    """Stable argsort of ``values[order]``, integers in [0, n_values).
+
+    16-bit radix passes when they fit; the narrow copy is made before the gather, so no
+    wide copy of the values is.
+    """
     if n_values <= 1 << 16:
-        return np.argsort(values.astype(np.uint16), kind="stable")
+        return np.argsort(values.astype(np.uint16)[order], kind="stable")
+    values = values[order]
     if n_values <= 1 << 32:
         low = np.argsort((values & 0xFFFF).astype(np.uint16), kind="stable")
         return low[np.argsort((values[low] >> 16).astype(np.uint16), kind="stable")]
@@ -197,6 +207,13 @@ def _stable_order(values, n_values):
 def _sum_by(codes, weights, size):
     """Sum ``weights`` per code 0..size-1, always float64 (bincount of nothing is int)."""
     return np.bincount(codes, weights=weights, minlength=size).astype(np.float64, copy=False)
+
+
+def _offsets_of_counts(counts):
+    """[0, c0, c0 + c1, ...]: where each run starts, given the runs' lengths."""
+    start = np.zeros(counts.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=start[1:])
+    return start
 
 
 def _offsets(codes, size):

@@ -82,6 +82,8 @@ def _check_per_query(value):
 
 def _check_finite(name, array):
     """Reject NaN and infinities, naming the parameter and the first bad position."""
+    if array.dtype.kind in "biu":  # integers are always finite
+        return
     if array.size and not np.isfinite(array).all():
         bad = np.flatnonzero(~np.isfinite(array.ravel()))[0]
         index = np.unravel_index(bad, array.shape)
@@ -91,8 +93,11 @@ def _check_finite(name, array):
         )
 
 
-def _as_float_array(name, values):
-    """Convert to a float64 array, with an error naming the parameter for non-numeric input."""
+def _as_float_array(name, values, keep_numeric=False):
+    """Convert to a float64 array, with an error naming the parameter for non-numeric input.
+
+    ``keep_numeric`` returns boolean, integer and float arrays as they are.
+    """
     if values is None:
         raise ValueError(f"{name} must be an array of numbers; got None.")
     if isinstance(values, np.ma.MaskedArray) and np.ma.is_masked(values):
@@ -124,4 +129,6 @@ def _as_float_array(name, values):
                 f"{name} must contain real numbers; got an array of dtype object "
                 "whose elements are not all numbers."
             ) from None
+    if keep_numeric and array.dtype.kind in "biuf":
+        return array
     return np.asarray(array, dtype=np.float64)
