@@ -66,8 +66,9 @@ ap_denominator : {"relevant", "min_k", "hits"}, default="relevant"
     number of relevant items in the top k (torchmetrics).""",
     "no_relevant": """\
 no_relevant : float, "skip" or "error", default=0.0
-    Value of a query with no relevant item (for graded metrics: no positive gain). "skip"
-    leaves such queries out of the mean (NaN in per-query output); "error" raises.""",
+    Value of a query with no relevant item (for NDCG: no positive gain; for CG, DCG and
+    Kendall tau: no non-zero relevance). "skip" leaves such queries out of the mean (NaN in
+    per-query output); "error" raises.""",
     "no_relevant_arp": """\
 no_relevant : float, "skip" or "error", default="skip"
     Value of a query with no relevant candidate. The default leaves it out of the mean:

@@ -4,6 +4,8 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 from . import _reductions
 
 
@@ -21,8 +23,54 @@ class _Metric:
     negative_relevance: bool = False  # accepts negative y_true (linear gain only)
     no_relevant_default: object = 0.0
 
+    def __post_init__(self):
+        if not isinstance(self.reduce, _Guarded):
+            object.__setattr__(self, "reduce", _Guarded(
+                self.reduce, _bounds(self.value_range), self.negative_relevance))
+
+
+# Closed forms evaluated in floating point land a few ulps from the exact value: an NDCG
+# of a perfect ranking can be 1 + 9e-16 (its DCG and ideal DCG are summed differently),
+# a tie-averaged AP 1 + 2e-15, and a tie group of 10^5 items carries a relative error near
+# 1e-10. A value that far beyond its metric's range is the bound itself; one further out
+# is left alone, so that a real error stays visible.
+_ROUNDING = 1e-9
+_INTERVAL = re.compile(r"^[\[(](-?[0-9]+), (-?[0-9]+)[\])]$")
+
+
+def _bounds(value_range):
+    """(low, high) of a bounded range such as "[0, 1]" or "(0, 1]"; None when unbounded."""
+    match = _INTERVAL.match(value_range)
+    return None if match is None else (float(match.group(1)), float(match.group(2)))
+
+
+@dataclass(frozen=True)
+class _Guarded:
+    """A metric's reduction, keeping the promises the registry documents for it (a class,
+    not a closure, so that registry entries still pickle)."""
+
+    reduce: Callable
+    bounds: tuple | None
+    negative_relevance: bool
+
+    def __call__(self, ranking, k, **conventions):
+        values, has_relevant = self.reduce(ranking, k, **conventions)
+        if self.bounds is not None:
+            low, high = self.bounds
+            values = np.where((values > high) & (values <= high + _ROUNDING), high, values)
+            values = np.where((values < low) & (values >= low - _ROUNDING), low, values)
+        if self.negative_relevance and not has_relevant.all():
+            # With negative relevance, a query without a positive item still has a CG, a
+            # DCG and a Kendall tau (scikit-learn's dcg_score of [[-5, 0]] is -5; relevance
+            # [0, -1, -2] ranked in that order has tau 1): only a query whose relevance is
+            # all zero has nothing to score.
+            codes, _rel = ranking.queries.judged()
+            has_relevant = has_relevant | (np.bincount(codes, minlength=ranking.n_queries) > 0)
+        return values, has_relevant
+
 
 _THRESHOLD = ("relevance_threshold",)
+_SIGNED = "[0, inf); (-inf, inf) with negative relevance"
 
 METRICS = {
     m.name: m
@@ -47,10 +95,10 @@ METRICS = {
                 conventions=_THRESHOLD + ("ap_denominator",)),
         _Metric("cg", "cg_score", _reductions.cumulative_gain,
                 "sum of gains in the top k", conventions=("gain",),
-                value_range="[0, inf)", negative_relevance=True, ranks_without_k=False),
+                value_range=_SIGNED, negative_relevance=True, ranks_without_k=False),
         _Metric("dcg", "dcg_score", _reductions.discounted_cumulative_gain,
                 "sum of gain / log2(position + 1) over the top k",
-                conventions=("gain", "log_base"), value_range="[0, inf)",
+                conventions=("gain", "log_base"), value_range=_SIGNED,
                 negative_relevance=True),
         _Metric("ndcg", "ndcg_score", _reductions.normalized_dcg,
                 "DCG@k / DCG@k of the ideal ordering of all judged items",
