@@ -11,6 +11,7 @@ import csv
 import json
 import math
 import os
+import re
 import sys
 
 import numpy as np
@@ -351,9 +352,13 @@ def _evaluate(args, stdout, progress):
             metrics = f"{len(names)} metric{'s' if len(names) > 1 else ''}"
             progress.note(f"evaluating {metrics} on {len(run.queries):,} rows...")
     try:
-        results = evaluate(truth, run, names, **conventions)
-        if args.per_query:
-            per_query = evaluate(truth, run, names, per_query=True, **conventions)
+        try:
+            results = evaluate(truth, run, names, **conventions)
+            per_query = (evaluate(truth, run, names, per_query=True, **conventions)
+                         if args.per_query else None)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(_name_inputs(str(exc), args)) from None
+        if per_query is not None:
             _write_per_query(args.per_query, truth, run, per_query, query_header,
                              conventions)
     finally:
@@ -362,6 +367,15 @@ def _evaluate(args, stdout, progress):
         _print_json(results, stdout)
     else:
         _print_table(results, stdout)
+
+
+def _name_inputs(message, args):
+    """Speak of the files, not of evaluate's parameters: y_true is the judgments file."""
+    if args.example:
+        return message
+    truth = f"the judgments ({args.qrels or args.truth})"
+    run = f"the run ({args.run or args.predictions})"
+    return re.sub(r"\by_score\b", run, re.sub(r"\by_true\b", truth, message))
 
 
 def _wants_example_table(args):
@@ -419,7 +433,7 @@ def main(argv=None):
         evaluate_parser.print_usage(sys.stderr)
         sys.stderr.write(f"{PROG} evaluate: error: {exc}\n")
         return 2
-    except (ValueError, OSError) as exc:
+    except (ValueError, TypeError, OSError) as exc:
         if isinstance(exc, BrokenPipeError):
             return _broken_pipe()
         progress.clear()

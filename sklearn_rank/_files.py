@@ -1,7 +1,9 @@
 """Readers for run and judgment files: TREC runs and qrels, CSV/TSV tables.
 
 Every reader accepts plain or gzip-compressed files (recognised by their content, so a
-``.gz`` name is not required), an optional UTF-8 byte-order mark and any line ending.
+``.gz`` name is not required), an optional UTF-8 byte-order mark (also at the start of a
+line inside the file, where joining files with ``cat`` leaves one) and any line ending.
+Numbers must be written as C reads them (ASCII digits, no ``_``), as trec_eval reads them.
 Bad input raises a `ValueError` whose message starts with ``<path>:<line>:`` and says what
 was expected. Ids (query, item) are kept as the strings found in the file, so ``"07"`` and
 ``"7"`` are different ids, as in trec_eval.
@@ -68,8 +70,13 @@ def read_trec_run(path):
     ------
     ValueError
         With a message ``<path>:<line>: ...`` for an empty file, a line that does not have
-        six fields, a score that is not a finite number, or a document listed twice for
-        the same query.
+        six fields, a score that is not a finite number (ASCII digits, no ``_``), text
+        that is not UTF-8, a damaged gzip file, or a document listed twice for the same
+        query.
+    TypeError
+        If ``path`` is not a file name (an int would be read as a file descriptor).
+    OSError
+        If the file cannot be opened (missing, a directory, no permission).
 
     See Also
     --------
@@ -117,8 +124,13 @@ def read_trec_qrels(path):
     ------
     ValueError
         With a message ``<path>:<line>: ...`` for an empty file, a line that does not have
-        four fields, a relevance that is not an integer, or a document judged twice for
-        the same query.
+        four fields, a relevance that is not a 64-bit integer (ASCII digits, no ``_``),
+        text that is not UTF-8, a damaged gzip file, or a document judged twice for the
+        same query.
+    TypeError
+        If ``path`` is not a file name (an int would be read as a file descriptor).
+    OSError
+        If the file cannot be opened (missing, a directory, no permission).
 
     See Also
     --------
@@ -211,6 +223,12 @@ def _name(path):
     return os.fspath(path)
 
 
+def _check_path(path):
+    """Refuse what open() would misread: an int is a file descriptor, not a file name."""
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise TypeError(f"path must be a file name (str or path-like); got {path!r}.")
+
+
 def _error(path, line, message):
     return ValueError(f"{_name(path)}:{line}: {message}")
 
@@ -267,20 +285,44 @@ def _reading(path, position):
 
 
 def _locate_decoding_error(path):
-    """(line number, reason) of the first line that is not UTF-8."""
+    """(line number, reason) of the first line that is not UTF-8.
+
+    Lines end at a line feed, a carriage return or both, as when the text is parsed, so
+    that the number agrees with the other errors' line numbers.
+    """
     opener = gzip.open if _is_gzip(path) else open
     lineno = 0
     with opener(path, "rb") as raw:
-        for lineno, data in enumerate(raw, 1):
-            try:
-                data.decode("utf-8-sig" if lineno == 1 else "utf-8")
-            except UnicodeDecodeError as exc:
-                return lineno, f"{exc.reason} at byte {exc.start + 1} of the line"
+        for chunk in raw:  # binary chunks end at line feeds only
+            for data in chunk.splitlines(keepends=True):
+                lineno += 1
+                if lineno == 1 and data.startswith((b"\xff\xfe", b"\xfe\xff")):
+                    return 1, "it starts with a UTF-16 byte-order mark: save it as UTF-8"
+                try:
+                    data.decode("utf-8-sig" if lineno == 1 else "utf-8")
+                except UnicodeDecodeError as exc:
+                    return lineno, f"{exc.reason} at byte {exc.start + 1} of the line"
     return max(lineno, 1), "invalid UTF-8"  # pragma: no cover - decoding failed before
+
+
+def _check_number_syntax(path, strings, lines, what, kind):
+    """Refuse numbers that Python reads but C's atof/atoi (trec_eval) would not.
+
+    float() and int() accept digit separators ("1_000") and non-ASCII digits ("\u0663"):
+    a run read here as 1000 would be 1 for trec_eval, a silent disagreement.
+    """
+    text = "".join(strings)
+    if text.isascii() and "_" not in text:
+        return
+    for row, value in enumerate(strings):
+        if not value.isascii() or "_" in value:
+            raise _error(path, lines[row], f"{what} must be {kind} written with ASCII digits "
+                                           f"and no '_'; got {value!r}")
 
 
 def _to_floats(path, strings, lines, what):
     """Finite float64 values of ``strings``; errors name the line of the first bad one."""
+    _check_number_syntax(path, strings, lines, what, "a finite number")
     try:
         values = np.array(strings, dtype=np.float64)
     except ValueError:
@@ -304,6 +346,7 @@ def _to_floats(path, strings, lines, what):
 
 def _to_ints(path, strings, lines, what):
     """int64 values of ``strings``; errors name the line of the first bad one."""
+    _check_number_syntax(path, strings, lines, what, "an integer")
     try:
         return np.array([int(text) for text in strings], dtype=np.int64)
     except (ValueError, OverflowError):
@@ -311,9 +354,11 @@ def _to_ints(path, strings, lines, what):
     for row, text in enumerate(strings):
         try:
             value = int(text)
-            np.int64(value)
-        except (ValueError, OverflowError):
+        except ValueError:
             raise _error(path, lines[row], f"{what} must be an integer; got {text!r}") from None
+        if not -2 ** 63 <= value < 2 ** 63:
+            raise _error(path, lines[row], f"{what} must be an integer between -2**63 and "
+                                           f"2**63 - 1; got {text!r}")
     raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -344,6 +389,7 @@ def _parse_trec(path, n_fields, layout, columns, progress=None):
     Returns the requested columns (tuples of strings, in file order) and the line number
     of every data row. ``progress`` as in `_parse_table`.
     """
+    _check_path(path)
     rows = []
     lines = array("q")
     add_row, add_line = rows.append, lines.append
@@ -354,6 +400,12 @@ def _parse_trec(path, n_fields, layout, columns, progress=None):
             fields = text.split()
             if not fields or fields[0][0] == "#":
                 continue
+            if fields[0][0] == "\ufeff":
+                # A byte-order mark inside the file (files joined with cat) would otherwise
+                # become part of a query id, silently a different query.
+                fields = (text.replace("\ufeff", " ", 1)).split()
+                if not fields or fields[0][0] == "#":
+                    continue
             if len(fields) != n_fields:
                 raise _error(path, lineno, _field_count_message(fields, n_fields, layout))
             add_row(pick(fields))
@@ -434,6 +486,7 @@ def _read_header(path, handle):
 
 def _table_header(path):
     """The column names of a table's header row."""
+    _check_path(path)
     with _open_text(path, newline="") as handle, _reading(path, lambda: 1):
         return _read_header(path, handle)[0]
 
@@ -446,6 +499,7 @@ def _parse_table(path, *, query, item, score=None, relevance=None, progress=None
     ``_PROGRESS_EVERY`` lines with the number of lines read, and once at the end with
     ``done=True``.
     """
+    _check_path(path)
     wanted = [("query", query), ("item", item), ("score", score), ("relevance", relevance)]
     for role, column in wanted:
         if column is not None and not isinstance(column, str):
@@ -494,6 +548,11 @@ def _parse_table(path, *, query, item, score=None, relevance=None, progress=None
         raise _error(path, lineno, "no data rows after the header")
     picked = {role: [value.strip() for value in column]
               for role, column in zip(roles, zip(*rows))}
+    first = next((role for role in roles if indices[role] == 0), None)
+    if first is not None and "\ufeff" in "".join(picked[first]):
+        # A byte-order mark inside the file (files joined with cat) starts a line, so the
+        # first field; left there it would make a different id.
+        picked[first] = [value.lstrip("\ufeff").strip() for value in picked[first]]
     del rows
     for role in ("query", "item"):
         values = picked[role]
