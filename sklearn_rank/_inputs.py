@@ -23,7 +23,7 @@ import scipy.sparse
 from ._tables import ItemJudgments, ItemRanking, _first_missing, _id_array
 from ._validation import _as_float_array, _check_finite
 
-_BLOCK = 1 << 18  # ranked items joined per block of top-N rows
+_BLOCK = 1 << 16  # ranked items joined per block of top-N rows
 
 @dataclass(frozen=True)
 class _Queries:
