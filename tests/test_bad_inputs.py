@@ -142,14 +142,16 @@ def test_bad_arrays_raise_clean_errors_in_evaluate(y_true, y_score, groups, erro
 def test_negative_relevance_is_refused_or_scored_as_documented(name):
     y_true, y_score = [[-1.0, 2.0, 0.0]], [[0.3, 0.2, 0.1]]
     if not METRICS[name].negative_relevance:
-        with pytest.raises(ValueError, match=rf"y_true must be non-negative for '{name}'; got -1.0"):
+        with pytest.raises(ValueError,
+                           match=rf"y_true must be non-negative for '{name}'; got -1.0"):
             FUNCTIONS[name](y_true, y_score)
         return
     # cg, dcg (linear gain) and kendall_tau take negative gains at face value.
     expected = {"cg": 1.0, "dcg": -1.0 + 2.0 / np.log2(3.0), "kendall_tau": -1.0 / 3.0}[name]
     assert FUNCTIONS[name](y_true, y_score) == pytest.approx(expected, abs=1e-15)
     if name != "kendall_tau":
-        with pytest.raises(ValueError, match=rf"y_true must be non-negative for '{name}'; got -1.0"):
+        with pytest.raises(ValueError,
+                           match=rf"y_true must be non-negative for '{name}'; got -1.0"):
             FUNCTIONS[name](y_true, y_score, gain="exponential")
 
 
@@ -263,27 +265,34 @@ def test_categorical_query_ids_are_their_labels():
 
 
 BAD_IDS = [
-    ("nan-float", [0.0, np.nan, 1.0, 1.0, 0.0, 2.0, 2.0], r"groups must not contain NaN; got NaN at row 1"),
+    ("nan-float", [0.0, np.nan, 1.0, 1.0, 0.0, 2.0, 2.0],
+     r"groups must not contain NaN; got NaN at row 1"),
     ("nan-in-list-of-strings", ["a", float("nan"), "b", "b", "a", "c", "c"],
      r"groups must not contain None or NaN; got nan at row 1"),
-    ("none", ["a", "a", None, "b", "a", "c", "c"], r"groups must not contain None or NaN; got None at row 2"),
+    ("none", ["a", "a", None, "b", "a", "c", "c"],
+     r"groups must not contain None or NaN; got None at row 2"),
     ("pandas-na", pd.array([1, 1, None, 2, 1, 3, 3], dtype="Int64"),
      r"groups must not contain None or NaN; got <NA> at row 2"),
     ("pandas-string-na", pd.Series(["a", "a", None, "b", "a", "c", "c"], dtype="string"),
      r"groups must not contain None or NaN; got <NA> at row 2"),
     ("nat", np.array(["2020-01-01"] * 3 + ["NaT"] * 4, dtype="datetime64[D]"),
      r"groups must not contain None or NaN; got np.datetime64\('NaT','D'\) at row 3"),
-    ("complex", np.array([1j, 1j, 2, 2, 1j, 3, 3]), r"groups must hold numbers or strings; got dtype complex128"),
-    ("unhashable", [{1}, {1}, {2}, {2}, {1}, {3}, {3}], r"groups must hold hashable ids; got set at row 0"),
+    ("complex", np.array([1j, 1j, 2, 2, 1j, 3, 3]),
+     r"groups must hold numbers or strings; got dtype complex128"),
+    ("unhashable", [{1}, {1}, {2}, {2}, {1}, {3}, {3}],
+     r"groups must hold hashable ids; got set at row 0"),
     ("nested-lists", [[0], [0], [1], [1], [0], [2], [2]],
      r"groups must be 1-D with one query id per row; got a nested sequence \(row 0 is \[0\]\)"),
     ("2-d-list", [LONG_CODES], r"got a nested sequence \(row 0 is \[0, 0, 1"),
-    ("2-d-array", np.array([LONG_CODES]), r"groups must be 1-D with one query id per row \(7 rows\); got shape \(1, 7\)"),
+    ("2-d-array", np.array([LONG_CODES]),
+     r"groups must be 1-D with one query id per row \(7 rows\); got shape \(1, 7\)"),
     ("a-string", "aabbacc", r"groups must be a 1-D array-like with one query id per row; got str"),
-    ("a-set", {0, 1, 2, 3, 4, 5, 6}, r"groups must be a 1-D array-like with one query id per row; got set"),
+    ("a-set", {0, 1, 2, 3, 4, 5, 6},
+     r"groups must be a 1-D array-like with one query id per row; got set"),
     ("a-dict", dict.fromkeys(range(7)), r"groups must be a 1-D array-like .* got dict"),
     ("a-number", 3, r"groups must be a 1-D array-like with one query id per row; got int"),
-    ("0-d-array", np.array(3), r"groups must be 1-D with one query id per row \(7 rows\); got shape \(\)"),
+    ("0-d-array", np.array(3),
+     r"groups must be 1-D with one query id per row \(7 rows\); got shape \(\)"),
 ]
 
 
@@ -420,7 +429,8 @@ def test_items_judged_but_never_ranked_count_as_missed():
                 "auc": 1.0, "arp": 0.5, "kendall_tau": 1.0}
     for y_true, y_score in [([{1, 5}], [[1, 2]]),
                             ([{1: 1.0, 5: 1.0}], [{1: 0.9, 2: 0.1}]),
-                            (ItemJudgments([0, 0], [1, 5]), ItemRanking([0, 0], [1, 2], [2.0, 1.0]))]:
+                            (ItemJudgments([0, 0], [1, 5]),
+                             ItemRanking([0, 0], [1, 2], [2.0, 1.0]))]:
         got = sr.evaluate(y_true, y_score, NAMES)
         assert got == pytest.approx(expected, abs=1e-15)
 
@@ -461,8 +471,10 @@ def _per_query(name="ndcg"):
     ([1.0], ValueError, r"sample_weight must have length 2 \(one per query\); got 1"),
     ([1.0, 2.0, 3.0], ValueError, r"sample_weight must have length 2 \(one per query\); got 3"),
     ([], ValueError, r"sample_weight must have length 2 \(one per query\); got 0"),
-    ([1.0, np.nan], ValueError, r"sample_weight must contain only finite numbers; got nan at index 1"),
-    ([np.inf, 1.0], ValueError, r"sample_weight must contain only finite numbers; got inf at index 0"),
+    ([1.0, np.nan], ValueError,
+     r"sample_weight must contain only finite numbers; got nan at index 1"),
+    ([np.inf, 1.0], ValueError,
+     r"sample_weight must contain only finite numbers; got inf at index 0"),
     ([1.0, -np.inf], ValueError, r"sample_weight must contain only finite numbers; got -inf"),
     ([[1.0, 2.0]], ValueError, r"sample_weight must be 1-D; got shape \(1, 2\)"),
     (1.0, ValueError, r"sample_weight must be 1-D; got shape \(\)"),
@@ -517,7 +529,8 @@ def test_sample_weight_in_long_format():
     (ItemJudgments([0], [1]), ItemRanking([0], [1], [1.0])),
 ], ids=["lists", "items"])
 def test_sample_weight_length_with_item_forms(y_true, y_score):
-    with pytest.raises(ValueError, match=r"sample_weight must have length 1 \(one per query\); got 2"):
+    with pytest.raises(ValueError,
+                       match=r"sample_weight must have length 1 \(one per query\); got 2"):
         sr.ndcg_score(y_true, y_score, sample_weight=[1, 2])
 
 
@@ -550,7 +563,8 @@ def test_metrics_without_cut_off_take_no_k(name):
 
 
 @pytest.mark.parametrize("name", TAKES_K)
-@pytest.mark.parametrize("k", [np.int8(2), np.int64(2), np.uint64(2)], ids=["int8", "int64", "uint64"])
+@pytest.mark.parametrize("k", [np.int8(2), np.int64(2), np.uint64(2)],
+                         ids=["int8", "int64", "uint64"])
 def test_numpy_integer_k_equals_python_int(name, k):
     assert FUNCTIONS[name](Y_TRUE, Y_SCORE, k=k) == FUNCTIONS[name](Y_TRUE, Y_SCORE, k=2)
 
@@ -583,7 +597,8 @@ UNKNOWN = ["", " ", "foo", "NDCG", "ndcg@", "ndcg@-1", "ndcg@+1", "ndcg@1.0", "n
 @pytest.mark.parametrize("name", UNKNOWN)
 @pytest.mark.parametrize("entry", ["evaluate", "get_scorer"])
 def test_unknown_and_malformed_metric_names(name, entry):
-    message = rf"Unknown metric name {re.escape(repr(name))}\. Known names: arp, auc, auc@K, .* \(K a positive integer\)"
+    message = (rf"Unknown metric name {re.escape(repr(name))}\. Known names: arp, auc, auc@K, "
+               r".* \(K a positive integer\)")
     with pytest.raises(ValueError, match=message):
         if entry == "evaluate":
             sr.evaluate(Y_TRUE, Y_SCORE, ["map", name])
@@ -708,7 +723,8 @@ def test_bad_sparse_or_non_array_truth(y_true, error, message):
 
 @pytest.mark.parametrize("shape", [(0, 3), (2, 0)])
 def test_empty_sparse_truth(shape):
-    with pytest.raises(ValueError, match=rf"at least one query and one item; got shape {re.escape(str(shape))}"):
+    shown = re.escape(str(shape))
+    with pytest.raises(ValueError, match=rf"at least one query and one item; got shape {shown}"):
         sr.evaluate(scipy.sparse.csr_matrix(shape), np.zeros(shape), ["ndcg"])
 
 
@@ -720,10 +736,13 @@ def test_sparse_truth_with_groups():
 @pytest.mark.parametrize("matrix, message", [
     (np.ones((1, 2, 2)), r"matrix must be a 2-D scipy.sparse matrix or array \(queries x items\); "
      r"got ndarray with 3 dimensions"),
-    (object(), r"matrix must be a 2-D scipy.sparse matrix or array .* got object with 0 dimensions"),
+    (object(),
+     r"matrix must be a 2-D scipy.sparse matrix or array .* got object with 0 dimensions"),
     (np.array([[object(), 1]]), r"matrix must hold real numbers"),
-    (scipy.sparse.csr_matrix(np.array([[np.nan, 1.0]])), r"relevance must contain only finite numbers; got nan"),
-    (scipy.sparse.csr_matrix(np.array([[1j, 1.0]])), r"relevance must contain real numbers; got an array of dtype complex128"),
+    (scipy.sparse.csr_matrix(np.array([[np.nan, 1.0]])),
+     r"relevance must contain only finite numbers; got nan"),
+    (scipy.sparse.csr_matrix(np.array([[1j, 1.0]])),
+     r"relevance must contain real numbers; got an array of dtype complex128"),
 ], ids=["3-d", "object", "object-array", "nan", "complex"])
 def test_bad_from_sparse(matrix, message):
     with pytest.raises(ValueError, match=message):
@@ -740,12 +759,16 @@ def test_from_sparse_takes_dense_2d_input_and_drops_zeros():
 # --- exclude ------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("y_true, y_score, exclude, groups, message", [
-    ([[1, 0]], [[0, 1]], [[np.nan, 0]], None, r"exclude must contain only finite numbers; got nan at index \(0, 0\)"),
-    ([[1, 0]], [[0, 1]], [[1, 0, 0]], None, r"exclude must have the shape of y_score \(1, 2\); got \(1, 3\)"),
+    ([[1, 0]], [[0, 1]], [[np.nan, 0]], None,
+     r"exclude must contain only finite numbers; got nan at index \(0, 0\)"),
+    ([[1, 0]], [[0, 1]], [[1, 0, 0]], None,
+     r"exclude must have the shape of y_score \(1, 2\); got \(1, 3\)"),
     ([[1, 0]], [[0, 1]], scipy.sparse.csr_matrix([[1, 0, 0]]), None,
      r"exclude must have the shape of y_score \(1, 2\); got \(1, 3\)"),
-    ([[1, 0]], [[0, 1]], [["a", "0"]], None, r"exclude must contain real numbers; got an array of dtype <U1"),
-    ([1, 0], [0, 1], [[1, 0]], [0, 0], r"exclude needs items: .* long-format rows have no item ids"),
+    ([[1, 0]], [[0, 1]], [["a", "0"]], None,
+     r"exclude must contain real numbers; got an array of dtype <U1"),
+    ([1, 0], [0, 1], [[1, 0]], [0, 0],
+     r"exclude needs items: .* long-format rows have no item ids"),
     ([{"a"}], [["b", "a"]], [[1, 0]], None,
      r"exclude is a 1 x 2 matrix: y_score's item ids must be integers in \[0, 2\) to index it"),
     (ItemJudgments([0, 4], [7, 7]), ItemRanking([0, 0, 4, 4], [7, 8, 7, 8], [2.0, 1.0, 2.0, 1.0]),
@@ -772,15 +795,22 @@ def test_bad_exclude(y_true, y_score, exclude, groups, message):
     ([{1}], [5], None, r"y_score\[0\] must be a sequence .*; got int"),
     ([{1}, [1, 0]], [[1], [1, 0]], None, r"y_true mixes sets/dicts with other values"),
     ([{1}], [[1]], [0], r"groups must be None when y_true is a list of sets or dicts"),
-    ([{1: "high"}], [[1, 2]], None, r"y_true\[0\] maps item 1 to 'high'; relevance must be a finite number"),
-    ([{1: True}], [[1, 2]], None, r"y_true\[0\] maps item 1 to True; relevance must be a finite number"),
-    ([{1: np.inf}], [[1]], None, r"y_true\[0\] maps item 1 to inf; relevance must be a finite number"),
-    ([{1: None}], [[1]], None, r"y_true\[0\] maps item 1 to None; relevance must be a finite number"),
-    ([{1: 1}], [{1: np.nan}], None, r"y_score\[0\] maps item 1 to nan; a score must be a finite number"),
-    ([{1: 1}], [{1: "x"}], None, r"y_score\[0\] maps item 1 to 'x'; a score must be a finite number"),
+    ([{1: "high"}], [[1, 2]], None,
+     r"y_true\[0\] maps item 1 to 'high'; relevance must be a finite number"),
+    ([{1: True}], [[1, 2]], None,
+     r"y_true\[0\] maps item 1 to True; relevance must be a finite number"),
+    ([{1: np.inf}], [[1]], None,
+     r"y_true\[0\] maps item 1 to inf; relevance must be a finite number"),
+    ([{1: None}], [[1]], None,
+     r"y_true\[0\] maps item 1 to None; relevance must be a finite number"),
+    ([{1: 1}], [{1: np.nan}], None,
+     r"y_score\[0\] maps item 1 to nan; a score must be a finite number"),
+    ([{1: 1}], [{1: "x"}], None,
+     r"y_score\[0\] maps item 1 to 'x'; a score must be a finite number"),
     ([{1}], [[np.nan, 1]], None, r"items must not contain None or NaN; got nan at row 0"),
     ([{1}], [[None, 1]], None, r"items must not contain None or NaN; got None at row 0"),
-    ([{float("nan")}], [[1]], None, r"items must not contain None or NaN; got np.float64\(nan\) at row 0"),
+    ([{float("nan")}], [[1]], None,
+     r"items must not contain None or NaN; got np.float64\(nan\) at row 0"),
     ([{1}], [[[1], 2]], None, r"item ids must hold hashable ids; got list at row 1"),
 ], ids=["lengths", "string", "none", "dict", "string-ranking", "set-ranking", "int-ranking",
         "mixed-truth", "groups", "string-relevance", "bool-relevance", "inf-relevance",
@@ -803,28 +833,39 @@ def test_ranked_lists_as_tuples_arrays_and_dicts_agree():
 # --- ItemRanking and ItemJudgments ---------------------------------------------------------------
 
 @pytest.mark.parametrize("make, message", [
-    (lambda: ItemRanking([0, 0], [1], [1.0]), r"queries and items must have the same length; got 2 and 1"),
-    (lambda: ItemRanking([0, 0], [1, 2], [1.0]), r"scores must have one value per row \(2\); got shape \(1,\)"),
+    (lambda: ItemRanking([0, 0], [1], [1.0]),
+     r"queries and items must have the same length; got 2 and 1"),
+    (lambda: ItemRanking([0, 0], [1, 2], [1.0]),
+     r"scores must have one value per row \(2\); got shape \(1,\)"),
     (lambda: ItemRanking([[0, 0]], [[1, 2]], [1.0, 2.0]),
      r"queries must be 1-D; got a nested sequence \(row 0 is \[0, 0\]\)"),
     (lambda: ItemRanking(np.zeros((1, 2)), [1, 2]), r"queries must be 1-D; got shape \(1, 2\)"),
     (lambda: ItemRanking(0, 1, 1.0), r"queries must be a 1-D array-like of ids; got int"),
     (lambda: ItemRanking("ab", "cd"), r"queries must be a 1-D array-like of ids; got str"),
-    (lambda: ItemRanking([0, 0], [1, 2], [1.0, np.nan]), r"scores must contain only finite numbers; got nan at index 1"),
-    (lambda: ItemRanking([0, 0], [1, 2], [1.0, np.inf]), r"scores must contain only finite numbers; got inf at index 1"),
-    (lambda: ItemRanking([0, 0], [1, 2], [-np.inf, 1.0]), r"scores must contain only finite numbers; got -inf at index 0"),
-    (lambda: ItemRanking([0, 0], [1, 2], ["a", "b"]), r"scores must contain real numbers; got an array of dtype <U1"),
-    (lambda: ItemRanking([0, None], [1, 2], [1.0, 2.0]), r"queries must not contain None or NaN; got None at row 1"),
-    (lambda: ItemRanking([0, 0], [1, np.nan], [1.0, 2.0]), r"items must not contain None or NaN; got nan at row 1"),
+    (lambda: ItemRanking([0, 0], [1, 2], [1.0, np.nan]),
+     r"scores must contain only finite numbers; got nan at index 1"),
+    (lambda: ItemRanking([0, 0], [1, 2], [1.0, np.inf]),
+     r"scores must contain only finite numbers; got inf at index 1"),
+    (lambda: ItemRanking([0, 0], [1, 2], [-np.inf, 1.0]),
+     r"scores must contain only finite numbers; got -inf at index 0"),
+    (lambda: ItemRanking([0, 0], [1, 2], ["a", "b"]),
+     r"scores must contain real numbers; got an array of dtype <U1"),
+    (lambda: ItemRanking([0, None], [1, 2], [1.0, 2.0]),
+     r"queries must not contain None or NaN; got None at row 1"),
+    (lambda: ItemRanking([0, 0], [1, np.nan], [1.0, 2.0]),
+     r"items must not contain None or NaN; got nan at row 1"),
     (lambda: ItemRanking(pd.array([1, None], dtype="Int64"), [1, 2], [1.0, 2.0]),
      r"queries must not contain None or NaN; got <NA> at row 1"),
-    (lambda: ItemRanking(np.array(["NaT", "2020-01-01"], dtype="datetime64[D]"), [1, 2], [1.0, 2.0]),
+    (lambda: ItemRanking(np.array(["NaT", "2020-01-01"], dtype="datetime64[D]"), [1, 2]),
      r"queries must not contain None or NaN; got np.datetime64\('NaT','D'\) at row 0"),
-    (lambda: ItemJudgments([0], [1], [np.nan]), r"relevance must contain only finite numbers; got nan at index 0"),
-    (lambda: ItemJudgments([0], [1], ["1"]), r"relevance must contain real numbers; got an array of dtype <U1"),
-    (lambda: ItemJudgments([0, 0], [1, 2], [1.0]), r"relevance must have one value per row \(2\); got shape \(1,\)"),
-], ids=["lengths", "score-length", "nested", "2-d-array", "scalar", "string", "nan-score", "inf-score",
-        "-inf-score", "string-score", "none-query", "nan-item", "pandas-na", "nat",
+    (lambda: ItemJudgments([0], [1], [np.nan]),
+     r"relevance must contain only finite numbers; got nan at index 0"),
+    (lambda: ItemJudgments([0], [1], ["1"]),
+     r"relevance must contain real numbers; got an array of dtype <U1"),
+    (lambda: ItemJudgments([0, 0], [1, 2], [1.0]),
+     r"relevance must have one value per row \(2\); got shape \(1,\)"),
+], ids=["lengths", "score-length", "nested", "2-d-array", "scalar", "string", "nan-score",
+        "inf-score", "-inf-score", "string-score", "none-query", "nan-item", "pandas-na", "nat",
         "nan-relevance", "string-relevance", "relevance-length"])
 def test_bad_item_rows(make, message):
     with pytest.raises(ValueError, match=message):
@@ -832,18 +873,23 @@ def test_bad_item_rows(make, message):
 
 
 @pytest.mark.parametrize("make, message", [
-    (lambda: ItemRanking.from_topn(np.array([1, 2, 3])), r"ids must be 2-D \(one row of ranked item "
+    (lambda: ItemRanking.from_topn(np.array([1, 2, 3])),
+     r"ids must be 2-D \(one row of ranked item "
      r"ids per query\) or a list of lists; got an array of shape \(3,\)"),
     (lambda: ItemRanking.from_topn(np.ones((1, 2, 3))), r"got an array of shape \(1, 2, 3\)"),
     (lambda: ItemRanking.from_topn("abc"), r"ids must be 2-D .* or a list of lists; got str"),
     (lambda: ItemRanking.from_topn(5), r"ids must be 2-D .* or a list of lists; got int"),
-    (lambda: ItemRanking.from_topn(["ab", "cd"]), r"ids must hold one sequence of ranked item ids per "
+    (lambda: ItemRanking.from_topn(["ab", "cd"]),
+     r"ids must hold one sequence of ranked item ids per "
      r"query; got a row 'ab'"),
     (lambda: ItemRanking.from_topn([[1, 2], 3]), r"got a row 3"),
-    (lambda: ItemRanking.from_topn([[1, None]]), r"items must not contain None or NaN; got None at row 1"),
-    (lambda: ItemRanking.from_topn(np.array([[1.0, np.nan]])), r"items must not contain None or NaN; got "
+    (lambda: ItemRanking.from_topn([[1, None]]),
+     r"items must not contain None or NaN; got None at row 1"),
+    (lambda: ItemRanking.from_topn(np.array([[1.0, np.nan]])),
+     r"items must not contain None or NaN; got "
      r"np.float64\(nan\) at row 1"),
-    (lambda: ItemRanking.from_topn([[1], [2]], queries=[0]), r"queries must have one id per row of ids "
+    (lambda: ItemRanking.from_topn([[1], [2]], queries=[0]),
+     r"queries must have one id per row of ids "
      r"\(2\); got 1"),
 ], ids=["1-d", "3-d", "string", "int", "string-rows", "int-row", "none-id", "nan-id", "queries"])
 def test_bad_top_n(make, message):
@@ -897,11 +943,16 @@ FRAME_LIBRARIES = _frame_libraries()
      r"The score column 'score' is not in the table; its columns are \['q', 'i', 's'\]"),
     ({"q": [1, 1], "i": ["a", "b"], "s": [1.0, 2.0]}, {"query": "user"},
      r"The query column 'user' is not in the table; its columns are \['q', 'i', 's'\]"),
-    ({"q": [1, 1], "i": ["a", "b"], "s": [1.0, None]}, {}, r"Column 's' has a missing value at row 1"),
-    ({"q": [1, 1], "i": ["a", "b"], "s": [1.0, float("nan")]}, {}, r"Column 's' has a missing value at row 1"),
-    ({"q": [1, None], "i": ["a", "b"], "s": [1.0, 2.0]}, {}, r"Column 'q' has a missing value at row 1"),
-    ({"q": [1, 1], "i": [None, "b"], "s": [1.0, 2.0]}, {}, r"Column 'i' has a missing value at row 0"),
-    ({"q": [1, 1], "i": ["a", "b"], "s": ["x", "y"]}, {}, r"scores must contain real numbers; got an array of dtype"),
+    ({"q": [1, 1], "i": ["a", "b"], "s": [1.0, None]}, {},
+     r"Column 's' has a missing value at row 1"),
+    ({"q": [1, 1], "i": ["a", "b"], "s": [1.0, float("nan")]}, {},
+     r"Column 's' has a missing value at row 1"),
+    ({"q": [1, None], "i": ["a", "b"], "s": [1.0, 2.0]}, {},
+     r"Column 'q' has a missing value at row 1"),
+    ({"q": [1, 1], "i": [None, "b"], "s": [1.0, 2.0]}, {},
+     r"Column 'i' has a missing value at row 0"),
+    ({"q": [1, 1], "i": ["a", "b"], "s": ["x", "y"]}, {},
+     r"scores must contain real numbers; got an array of dtype"),
     ({"q": [1, 1], "i": ["a", "a"], "s": [1.0, 2.0]}, {"evaluate": True},
      r"y_score ranks item 'a' more than once for query 1"),
 ], ids=["missing-score", "missing-query", "null-score", "nan-score", "null-query", "null-item",
@@ -922,7 +973,8 @@ def test_bad_run_frames(lib, columns, kwargs, message):
     ({"q": [1], "i": ["a"]}, {"relevance": "rel"},
      r"The relevance column 'rel' is not in the table; its columns are \['q', 'i'\]"),
     ({"q": [1], "i": ["a"]}, {"item": "doc"}, r"The item column 'doc' is not in the table"),
-    ({"q": [1, 1], "i": ["a", "b"], "r": [1, None]}, {"relevance": "r"}, r"Column 'r' has a missing value at row 1"),
+    ({"q": [1, 1], "i": ["a", "b"], "r": [1, None]}, {"relevance": "r"},
+     r"Column 'r' has a missing value at row 1"),
     ({"q": [1, 1], "i": ["a", "b"], "r": [1.0, -2.0]}, {"relevance": "r", "evaluate": True},
      r"y_true must be non-negative for 'mrr'; got -2.0"),
 ], ids=["missing-relevance", "missing-item", "null-relevance", "negative-relevance"])
@@ -950,7 +1002,8 @@ def test_pandas_extension_nulls(column, message):
 
 
 def test_pandas_float64_extension_null_score():
-    frame = pd.DataFrame({"q": [1, 1], "i": ["a", "b"], "s": pd.array([1.0, None], dtype="Float64")})
+    scores = pd.array([1.0, None], dtype="Float64")
+    frame = pd.DataFrame({"q": [1, 1], "i": ["a", "b"], "s": scores})
     with pytest.raises(ValueError, match=r"Column 's' has a missing value at row 1"):
         ItemRanking.from_frame(frame, query="q", item="i", score="s")
 

@@ -130,13 +130,19 @@ def _one_long_query():
 def _closed_forms():
     """Every metric of the one long query, from its definition, in Python."""
     R = len(POSITIONS)
-    hits = lambda k: sum(p < k for p in POSITIONS)  # noqa: E731
-    discount = lambda p: 1.0 / math.log2(p + 2)  # noqa: E731  (p 0-based)
-    dcg = lambda k: math.fsum(g * discount(p) for p, g in zip(POSITIONS, GRADES) if p < k)  # noqa
-    ideal = sorted(GRADES, reverse=True)
-    idcg = lambda k: math.fsum(g * discount(p) for p, g in enumerate(ideal) if p < k)  # noqa
-    ap = lambda k: float(sum(Fraction(i + 1, p + 1) for i, p in enumerate(POSITIONS) if p < k)  # noqa
-                         / R)
+
+    def discount(p):  # p 0-based
+        return 1.0 / math.log2(p + 2)
+
+    def dcg(k, positions=POSITIONS, grades=GRADES):
+        return math.fsum(g * discount(p) for p, g in zip(positions, grades) if p < k)
+
+    def idcg(k):
+        return dcg(k, range(R), sorted(GRADES, reverse=True))
+
+    def ap(k):
+        return float(sum(Fraction(i + 1, p + 1) for i, p in enumerate(POSITIONS) if p < k) / R)
+
     # AUC: each relevant item against the non-relevant items ranked after it.
     right = sum((N - 1 - p) - (R - 1 - i) for i, p in enumerate(POSITIONS))
     # Kendall tau-b: the ranking is strict; relevance ties are the zeros and the two 1s.
@@ -300,7 +306,8 @@ def test_exponential_gain_at_the_float64_limit():
     assert sr.cg_score([[1023]], [[1.0]], gain="exponential") == 2.0 ** 1023
     dcg = sr.dcg_score([[1023, 1022]], [[2.0, 1.0]], gain="exponential")
     assert dcg == pytest.approx(2.0 ** 1023 + 2.0 ** 1022 / math.log2(3), rel=1e-15)
-    with pytest.raises(ValueError, match=r"gain='exponential' needs relevance <= 1023 .*; got 1024.0"):
+    with pytest.raises(ValueError,
+        match=r"gain='exponential' needs relevance <= 1023 .*; got 1024.0"):
         sr.ndcg_score([[1024, 0]], [[1.0, 0.0]], gain="exponential")
     with pytest.raises(ValueError, match=r"cg: the value of query number 0 is .*inf.*: its "
                        r"relevance or gains are too large to add up in float64"):
