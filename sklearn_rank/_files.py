@@ -305,61 +305,72 @@ def _locate_decoding_error(path):
     return max(lineno, 1), "invalid UTF-8"  # pragma: no cover - decoding failed before
 
 
-def _check_number_syntax(path, strings, lines, what, kind):
-    """Refuse numbers that Python reads but C's atof/atoi (trec_eval) would not.
+def _plain(strings):
+    """Whether every string is ASCII without '_'.
 
-    float() and int() accept digit separators ("1_000") and non-ASCII digits ("\u0663"):
-    a run read here as 1000 would be 1 for trec_eval, a silent disagreement.
+    float() and int() accept digit separators ("1_000") and non-ASCII digits (Arabic-Indic,
+    full-width) that C's atof/atoi (trec_eval) do not: a score read here as 1000 would be 1
+    for trec_eval, a silent disagreement. Such numbers are refused.
     """
     text = "".join(strings)
-    if text.isascii() and "_" not in text:
-        return
-    for row, value in enumerate(strings):
-        if not value.isascii() or "_" in value:
-            raise _error(path, lines[row], f"{what} must be {kind} written with ASCII digits "
-                                           f"and no '_'; got {value!r}")
+    return text.isascii() and "_" not in text
+
+
+def _float_problem(text, what):
+    """Why ``text`` is not a finite number written plainly, or None when it is one."""
+    if not text.isascii() or "_" in text:
+        return f"{what} must be a finite number written with ASCII digits and no '_'; got {text!r}"
+    try:
+        value = float(text)
+    except ValueError:
+        if not text.strip():
+            return f"{what} is empty; expected a number"
+        return f"{what} must be a finite number; got {text!r}"
+    return None if np.isfinite(value) else f"{what} must be a finite number; got {text!r}"
+
+
+def _int_problem(text, what):
+    """Why ``text`` is not a 64-bit integer written plainly, or None when it is one."""
+    if not text.isascii() or "_" in text:
+        return f"{what} must be an integer written with ASCII digits and no '_'; got {text!r}"
+    try:
+        value = int(text)
+    except ValueError:
+        return f"{what} must be an integer; got {text!r}"
+    if not -2 ** 63 <= value < 2 ** 63:
+        return f"{what} must be an integer between -2**63 and 2**63 - 1; got {text!r}"
+    return None
+
+
+def _first_problem(path, strings, lines, problem, what):
+    """The error of the first bad string, in file order (the slow path, on failure only)."""
+    for row, text in enumerate(strings):
+        message = problem(text, what)
+        if message is not None:
+            return _error(path, lines[row], message)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _to_floats(path, strings, lines, what):
     """Finite float64 values of ``strings``; errors name the line of the first bad one."""
-    _check_number_syntax(path, strings, lines, what, "a finite number")
-    try:
-        values = np.array(strings, dtype=np.float64)
-    except ValueError:
-        values = None
-    if values is None:
-        parsed = []
-        for row, text in enumerate(strings):
-            try:
-                parsed.append(float(text))
-            except ValueError:
-                message = (f"{what} must be a finite number; got {text!r}" if text.strip()
-                           else f"{what} is empty; expected a number")
-                raise _error(path, lines[row], message) from None
-        values = np.array(parsed, dtype=np.float64)
-    bad = ~np.isfinite(values)
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
-        raise _error(path, lines[row], f"{what} must be a finite number; got {strings[row]!r}")
-    return values
+    if _plain(strings):
+        try:
+            values = np.array(strings, dtype=np.float64)
+        except ValueError:
+            values = None
+        if values is not None and np.isfinite(values).all():
+            return values
+    raise _first_problem(path, strings, lines, _float_problem, what)
 
 
 def _to_ints(path, strings, lines, what):
     """int64 values of ``strings``; errors name the line of the first bad one."""
-    _check_number_syntax(path, strings, lines, what, "an integer")
-    try:
-        return np.array([int(text) for text in strings], dtype=np.int64)
-    except (ValueError, OverflowError):
-        pass
-    for row, text in enumerate(strings):
+    if _plain(strings):
         try:
-            value = int(text)
-        except ValueError:
-            raise _error(path, lines[row], f"{what} must be an integer; got {text!r}") from None
-        if not -2 ** 63 <= value < 2 ** 63:
-            raise _error(path, lines[row], f"{what} must be an integer between -2**63 and "
-                                           f"2**63 - 1; got {text!r}")
-    raise AssertionError("unreachable")  # pragma: no cover
+            return np.array([int(text) for text in strings], dtype=np.int64)
+        except (ValueError, OverflowError):
+            pass
+    raise _first_problem(path, strings, lines, _int_problem, what)
 
 
 def _check_unique(path, queries, items, lines, noun):
