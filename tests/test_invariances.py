@@ -461,7 +461,8 @@ def test_values_lie_in_the_documented_range(inputs, conv):
 @SETTINGS
 @given(ragged_queries(max_items=8), conventions, st.data())
 def test_values_lie_in_the_documented_range_long_format(queries, conv, data):
-    rel, score, groups = _long_format(queries, _interleaving(data.draw, [len(r) for r, _ in queries]),
+    sizes = [len(r) for r, _ in queries]
+    rel, score, groups = _long_format(queries, _interleaving(data.draw, sizes),
                                       list(range(len(queries))))
     values = _per_query(rel, score, conv, groups=groups)
     rows = [queries[q][0] for q in sr.query_ids(groups)]
