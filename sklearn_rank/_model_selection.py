@@ -266,7 +266,8 @@ def grouped_cross_validate(estimator, X, y, *, groups, scoring, cv=None, n_jobs=
     with _routing():
         router = (
             MetadataRouter(owner="grouped_cross_validate")
-            .add(estimator=estimator, method_mapping=MethodMapping().add(caller="fit", callee="fit"))
+            .add(estimator=estimator,
+                 method_mapping=MethodMapping().add(caller="fit", callee="fit"))
             .add(scorer=check_scoring(estimator, scoring=scoring),
                  method_mapping=MethodMapping().add(caller="fit", callee="score"))
         )
