@@ -359,8 +359,7 @@ def _ideal_dcg(query, rel, n_queries, k, gain):
     """Per query, DCG@k of its relevances sorted descending, without sorting items.
 
     Relevance takes few distinct levels in practice, so a query's ideal list is runs of
-    equal levels: count the items per (query, level), and each run adds its level's gain
-    times the discounts of the positions it covers, a difference of cumulative sums.
+    equal levels: counting the items per (query, level) gives every run's positions.
     Many distinct levels fall back to one sort by a composite (query, level) key.
     """
     if rel.size == 0:
@@ -381,16 +380,24 @@ def _ideal_dcg(query, rel, n_queries, k, gain):
         begin = end - count
         if k is not None:
             begin, end = np.minimum(begin, k), np.minimum(end, k)
-        discount = _cumulative(lambda i: 1.0 / np.log2(i + 2.0), int(end[:, -1].max()))
-        runs = discount[end] - discount[begin]
-        return runs @ gain(levels[::-1].astype(np.float64))
-    order = np.argsort(key)
-    query, rel = query[order], rel[order]
-    position = np.arange(rel.size) - _offsets(query, n_queries)[query]
-    if k is not None:
-        inside = position < k
-        query, position, rel = query[inside], position[inside], rel[inside]
-    return _sum_by(query, gain(rel) / np.log2(position + 2.0), n_queries)
+        # Expand the runs into positions: each term is then computed, and summed in
+        # position order, exactly as the DCG of that ranking is, so a perfect ranking
+        # scores exactly 1.
+        length = end - begin
+        row, column = np.nonzero(length)
+        count = length[row, column]
+        query = np.repeat(row, count)
+        position = (np.repeat(begin[row, column], count) + np.arange(count.sum())
+                    - np.repeat(np.cumsum(count) - count, count))
+        rel = levels[::-1].astype(np.float64)[np.repeat(column, count)]
+    else:
+        order = np.argsort(key)
+        query, rel = query[order], rel[order]
+        position = np.arange(rel.size) - _offsets(query, n_queries)[query]
+        if k is not None:
+            inside = position < k
+            query, position, rel = query[inside], position[inside], rel[inside]
+    return _sum_by(query, gain(rel) * (np.log(2.0) / np.log(position + 2.0)), n_queries)
 
 
 def _ordered_pair_signs(segment, value, n_segments):
