@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse
 
 from ._tables import ItemJudgments, ItemRanking, _first_missing, _id_array
-from ._validation import _as_float_array, _check_finite
+from ._validation import _as_float_array, _as_score_array, _check_finite
 
 _BLOCK = 1 << 16  # ranked items joined per block of top-N rows
 
@@ -170,7 +170,7 @@ def _normalise(y_true, y_score, groups=None, exclude=None, *, tie_break="input",
     # Labels keep their numeric type (no float copy of a whole matrix); only the few
     # entries the metrics read are converted.
     true = y_true if sparse else _as_float_array("y_true", y_true, keep_numeric=True)
-    score = _as_float_array("y_score", y_score)
+    score = _as_score_array("y_score", y_score)
     if sparse or score.ndim == 2:
         if groups is not None:
             raise ValueError(

@@ -9,7 +9,7 @@ representation.
 import numpy as np
 import scipy.sparse
 
-from ._validation import _as_float_array, _check_finite
+from ._validation import _as_float_array, _as_score_array, _check_finite
 
 
 def _id_array(values):
@@ -74,8 +74,8 @@ def _rows(queries, items):
     return queries, items
 
 
-def _per_row(name, values, n_rows):
-    values = _as_float_array(name, values)
+def _per_row(name, values, n_rows, convert=_as_float_array):
+    values = convert(name, values)
     if values.shape != (n_rows,):
         raise ValueError(f"{name} must have one value per row ({n_rows}); got shape {values.shape}.")
     _check_finite(name, values)
@@ -132,7 +132,8 @@ class ItemRanking:
 
     def __init__(self, queries, items, scores=None):
         self.queries, self.items = _rows(queries, items)
-        self.scores = None if scores is None else _per_row("scores", scores, self.queries.size)
+        self.scores = None if scores is None else _per_row("scores", scores, self.queries.size,
+                                                           _as_score_array)
         self._topn = None
 
     @property
