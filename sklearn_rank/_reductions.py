@@ -164,9 +164,18 @@ def discounted_cumulative_gain(r, k, *, gain, log_base=2.0):
     return _dcg(r, k, gain, log_base), r.relevant_count(None) > 0
 
 
+# DCG sums a tie group's discounts as one span, the ideal DCG one position at a time: a
+# ranking as good as the ideal can land a few ulps off it. Closer than this (relative) is
+# the ideal: a real shortfall that small needs lists far longer than float64 sums resolve.
+_SAME_AS_IDEAL = 64 * np.finfo(np.float64).eps
+
+
 def normalized_dcg(r, k, *, gain):
     ideal = r.ideal_dcg(k, gain)
-    return _ratio(_dcg(r, k, gain), ideal), ideal > 0
+    dcg = _dcg(r, k, gain)
+    value = _ratio(dcg, ideal)
+    value[(ideal > 0) & (np.abs(ideal - dcg) <= _SAME_AS_IDEAL * ideal)] = 1.0
+    return value, ideal > 0
 
 
 def ranking_auc(r, k, *, relevance_threshold):
