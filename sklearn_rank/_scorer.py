@@ -371,6 +371,13 @@ def _resolve_scoring(scoring):
     def one(value):
         if isinstance(value, str) and _is_ranking_name(value):
             return get_scorer(value)
+        if isinstance(value, str) and value not in sklearn.metrics.get_scorer_names():
+            # scikit-learn's own message would list only its names, never ours.
+            raise ValueError(
+                f"Unknown scoring name {value!r}: neither a sklearn_rank scorer "
+                f"({', '.join(get_scorer_names())}; K a positive integer) nor a "
+                "scikit-learn scorer (sklearn.metrics.get_scorer_names())."
+            )
         return value
 
     if isinstance(scoring, dict):

@@ -434,7 +434,10 @@ HELPER_ERRORS = [
     ("scoring_lower_is_better", {"scoring": "arp"}, "'arp' is lower-is-better"),
     ("scoring_order_free", {"scoring": {"hits": "hit_rate"}},
      "A 'hit_rate' scorer needs a cut-off"),
-    ("scoring_unknown_name", {"scoring": "nope"}, "The 'scoring' parameter"),
+    ("scoring_unknown_name", {"scoring": "nope"},
+     "Unknown scoring name 'nope': neither a sklearn_rank scorer (auc, auc@K, "),
+    ("scoring_unknown_name_in_dict", {"scoring": {"a": "map", "b": "NDCG@10"}},
+     "Unknown scoring name 'NDCG@10': neither a sklearn_rank scorer"),
     ("estimator_predicts_nan", {"estimator": Predicts(np.nan)},
      "Scorer 'ndcg@2': Predicts predicted nan for row"),
     ("estimator_predicts_inf", {"estimator": Predicts(np.inf)}, "Predicts predicted inf"),
@@ -452,7 +455,7 @@ def test_grouped_cross_validate_refuses_bad_inputs(change, message):
 
 
 SEARCH_ROWS = [row for row in HELPER_ERRORS
-               if row[0].startswith(("groups", "cv", "kfold", "scoring_unknown_cut"))]
+               if row[0].startswith(("groups", "cv", "kfold", "scoring_unknown"))]
 
 
 @pytest.mark.parametrize("search", [_grid, _randomized], ids=["grid", "randomized"])
