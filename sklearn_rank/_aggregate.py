@@ -5,8 +5,11 @@ import numpy as np
 from ._validation import _as_float_array, _check_finite
 
 
-def _query_weights(sample_weight, queries):
-    """Per-query weights from ``sample_weight`` (per query, or per row in long format)."""
+def _query_weights(sample_weight, queries, ids=None):
+    """Per-query weights from ``sample_weight`` (per query, or per row in long format).
+
+    ``ids``: the query ids, to name a query in errors (None: its position).
+    """
     if sample_weight is None:
         return None
     weights = _as_float_array("sample_weight", sample_weight)
@@ -28,9 +31,10 @@ def _query_weights(sample_weight, queries):
         np.maximum.at(high, codes, weights)
         if (low != high).any():
             query = int(np.flatnonzero(low != high)[0])
+            name = f"query number {query}" if ids is None else f"query {_plain(ids[query])!r}"
             raise ValueError(
                 "sample_weight given per row must be constant within each query "
-                f"(it weights whole queries); query number {query} has weights from "
+                f"(it weights whole queries); {name} has weights from "
                 f"{float(low[query])!r} to {float(high[query])!r}."
             )
         per_query = low
@@ -126,3 +130,8 @@ def _accurate_sum(x):
         error += float(a_error.sum())
         x = s
     return float(x[0]) + error
+
+
+def _plain(value):
+    """A numpy scalar as its Python value, so messages show 7, not np.int64(7)."""
+    return value.item() if isinstance(value, np.generic) else value

@@ -113,7 +113,7 @@ def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, tie
         no_relevant = _check_no_relevant(no_relevant)
     per_query = _check_per_query(per_query)
 
-    queries, _ = _normalise(y_true, y_score, groups, exclude, tie_break=tie_break,
+    queries, ids = _normalise(y_true, y_score, groups, exclude, tie_break=tie_break,
                             query_set=query_set, score_dtype=score_dtype)
     _codes, judged = queries.judged()
     lowest = float(judged.min()) if judged.size else 0.0
@@ -131,7 +131,7 @@ def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, tie
                     "relevance is accepted only by cg and dcg with gain='linear' and by "
                     "kendall_tau."
                 )
-    weights = _query_weights(sample_weight, queries)
+    weights = _query_weights(sample_weight, queries, ids)
 
     cut_offs = [k for _label, metric, k in requests]
     prefix = None if None in cut_offs else max(cut_offs)

@@ -76,8 +76,10 @@ def _dcg(rels_in_rank_order, cutoff, gain, log_base):
 
 
 def _has_no_relevant_item(metric, rel, extra, relevance_threshold):
-    if metric in ("cg", "dcg", "ndcg", "kendall_tau"):
+    if metric == "ndcg":
         return not any(r > 0 for r in list(rel) + list(extra))
+    if metric in ("cg", "dcg", "kendall_tau"):  # negative relevance is a value too
+        return not any(r != 0 for r in list(rel) + list(extra))
     if metric == "arp":
         return not any(_is_relevant(r, relevance_threshold) for r in rel)
     # precision, recall, f1, hit_rate, mrr, map, auc

@@ -517,7 +517,7 @@ def test_sample_weight_in_long_format():
     assert sr.ndcg_score(y_true, y_score, groups=groups,
                          sample_weight=[1, 1, 2, 2, 1]) == pytest.approx(expected, rel=1e-15)
     with pytest.raises(ValueError, match=r"sample_weight given per row must be constant within "
-                       r"each query .* query number 0 has weights from 1.0 to 2.0"):
+                       r"each query .* query 'a' has weights from 1.0 to 2.0"):
         sr.ndcg_score(y_true, y_score, groups=groups, sample_weight=[1, 2, 2, 2, 1])
     with pytest.raises(ValueError, match=r"sample_weight must have length 2 \(one per query\) "
                        r"or 5 \(one per row\); got 3"):
