@@ -192,6 +192,18 @@ def _normalise(y_true, y_score, groups=None, exclude=None, *, tie_break="input",
 
 
 def _scores_as(score, score_dtype):
+    """Scores as float64 for the kernel, read as ``score_dtype`` says.
+
+    Integer scores beyond 2**53 (nanosecond timestamps, hashes) would round to equal
+    neighbours in float64: they become their ranks, which float64 holds exactly. Under
+    float32 they are rounded as the tools that read float32 do.
+    """
+    if score.dtype.kind in "iu":
+        if score_dtype == "float64" and score.size and (
+                score.max() > 2 ** 53 or score.min() < -(2 ** 53)):
+            return np.unique(score, return_inverse=True)[1].reshape(score.shape).astype(
+                np.float64)
+        score = score.astype(np.float64)
     # trec_eval 9.x and XGBoost read scores as float32: scores equal in float32 then tie.
     if score_dtype == "float32":
         with np.errstate(over="ignore"):
@@ -429,6 +441,8 @@ def _topn_applies(truth, run, known_queries, exclude, query_set):
         return False
     if known_queries.size != top.shape[0] or truth.items.dtype.kind not in "iu":
         return False
+    if top.size == 0:  # no ranked item at all: the general path says so
+        return False
     if not _are_row_numbers(known_queries, truth.queries):
         return False
     return all(not a.size or (a.min() >= 0 and a.max() < 2 ** 31) for a in (top, truth.items))
@@ -443,7 +457,8 @@ def _from_topn(truth, top):
     n_queries, width = top.shape
     true_q = truth.queries.astype(np.int64, copy=False)
     rel = truth.relevance
-    n_items = np.int64(max(top.max(initial=-1), truth.items.max(initial=-1)) + 1)
+    # Python ints: the largest id of a narrow or unsigned type must not wrap.
+    n_items = np.int64(max(int(top.max(initial=0)), int(truth.items.max(initial=0))) + 1)
     true_key = true_q * n_items + truth.items
     if true_key.size > 1 and not np.all(true_key[1:] > true_key[:-1]):
         _refuse_duplicates(true_key, truth.queries, truth.items, "y_true judges")
@@ -511,7 +526,7 @@ def _item_codes(true_items, run_items):
         low = min(true_items.min(initial=0), run_items.min(initial=0))
         high = max(true_items.max(initial=0), run_items.max(initial=0))
         if low >= 0 and high < 2 ** 31:
-            return true_items.astype(np.int64, copy=False), run_items.astype(np.int64, copy=False), np.int64(high + 1)
+            return true_items.astype(np.int64, copy=False), run_items.astype(np.int64, copy=False), np.int64(int(high) + 1)
     codes, items = _factorize(_concat_ids([true_items, run_items]),
                               true_items.size + run_items.size, "item ids")
     return codes[: true_items.size], codes[true_items.size:], np.int64(max(len(items), 1))

@@ -365,7 +365,8 @@ def _ideal_dcg(query, rel, n_queries, k, gain):
     if rel.size == 0:
         return np.zeros(n_queries)
     low, high = rel.min(), rel.max()
-    if high - low < 1 << 16 and np.array_equal(rel, np.floor(rel)):
+    # Whole levels below 2**53, where float64 still counts them one by one.
+    if high - low < 1 << 16 and high < 2 ** 53 and np.array_equal(rel, np.floor(rel)):
         levels = np.arange(low, high + 1)
         level = (rel - low).astype(np.int64)
     else:

@@ -164,9 +164,10 @@ def discounted_cumulative_gain(r, k, *, gain, log_base=2.0):
     return _dcg(r, k, gain, log_base), r.relevant_count(None) > 0
 
 
-# DCG sums a tie group's discounts as one span, the ideal DCG one position at a time: a
-# ranking as good as the ideal can land a few ulps off it. Closer than this (relative) is
-# the ideal: a real shortfall that small needs lists far longer than float64 sums resolve.
+# DCG sums a tied group's discounts as one span, the ideal DCG one position at a time: a
+# tie-averaged ranking as good as the ideal can land a few ulps off it. Without tied
+# relevant items both sums have the same terms in the same order, and no snap is needed
+# (nor made: there, a few ulps short can be a real, tiny shortfall).
 _SAME_AS_IDEAL = 64 * np.finfo(np.float64).eps
 
 
@@ -174,7 +175,8 @@ def normalized_dcg(r, k, *, gain):
     ideal = r.ideal_dcg(k, gain)
     dcg = _dcg(r, k, gain)
     value = _ratio(dcg, ideal)
-    value[(ideal > 0) & (np.abs(ideal - dcg) <= _SAME_AS_IDEAL * ideal)] = 1.0
+    tied = r.per_query((r.size > 1).astype(np.float64)) > 0
+    value[tied & (ideal > 0) & (np.abs(ideal - dcg) <= _SAME_AS_IDEAL * ideal)] = 1.0
     return value, ideal > 0
 
 

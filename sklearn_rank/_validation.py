@@ -94,15 +94,10 @@ def _check_finite(name, array):
 
 
 def _as_score_array(name, values):
-    """Scores as float64, in the same order: integers beyond 2**53 (nanosecond timestamps)
-    would round to equal neighbours, so they are replaced by their ranks, which float64
-    holds exactly."""
+    """Scores as float64, except integers, which `_inputs._scores_as` converts later:
+    beyond 2**53 they are ranked first, so neighbours do not round into ties."""
     array = _as_float_array(name, values, keep_numeric=True)
-    if array.dtype.kind in "iu" and array.size and (
-            array.max() > 2 ** 53 or array.min() < -(2 ** 53)):
-        rank = np.unique(array, return_inverse=True)[1]
-        return rank.reshape(array.shape).astype(np.float64)
-    return np.asarray(array, dtype=np.float64)
+    return array if array.dtype.kind in "iu" else np.asarray(array, dtype=np.float64)
 
 
 def _as_float_array(name, values, keep_numeric=False):

@@ -360,3 +360,35 @@ def test_top_n_matrix_fast_path_equals_item_rows(seed):
     top[5, 6] = top[5, 1]
     with pytest.raises(ValueError, match=f"ranks item {top[5, 1]} more than once for query 5"):
         sr.evaluate(truth, sr.ItemRanking.from_topn(top), ["ndcg"])
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint32, np.uint64, np.int8, np.int16])
+def test_top_n_ids_of_narrow_and_unsigned_types(dtype):
+    """The largest id of the type (127 for int8) must not wrap in the (row, id) keys."""
+    largest = int(np.iinfo(dtype).max) if np.iinfo(dtype).max < 2 ** 31 else 5
+    truth = scipy.sparse.csr_matrix(([1.0, 1.0], ([0, 1], [2, largest])), shape=(2, largest + 1))
+    top = np.array([[2, 1], [0, largest]], dtype=dtype)
+    np.testing.assert_allclose(
+        sr.ndcg_score(truth, sr.ItemRanking.from_topn(top), per_query=True), [1.0, 1 / np.log2(3)],
+        rtol=1e-15)
+    # The same ids as item rows (the general join) agree.
+    rows = sr.ItemRanking(np.repeat([0, 1], 2), top.ravel())
+    np.testing.assert_allclose(
+        sr.ndcg_score(truth, rows, per_query=True), [1.0, 1 / np.log2(3)], rtol=1e-15)
+
+
+def test_item_ids_at_the_top_of_their_type_never_match_other_queries():
+    truth = sr.ItemJudgments([0], np.array([255], np.uint8), [1])
+    run = sr.ItemRanking([0, 1], np.array([3, 255], np.uint8), [2.0, 1.0])
+    np.testing.assert_array_equal(
+        sr.mean_reciprocal_rank_score(truth, run, per_query=True), [0.0, 0.0])
+
+
+def test_empty_top_n_matrices():
+    truth = scipy.sparse.csr_matrix([[0, 1, 2], [1, 0, 0]])
+    values = sr.evaluate(truth, sr.ItemRanking.from_topn(np.zeros((2, 0), int)), ["ndcg", "mrr"],
+                         per_query=True)
+    np.testing.assert_array_equal(values["ndcg"], [0.0, 0.0])
+    with pytest.raises(ValueError, match="No query left to evaluate: both inputs are empty"):
+        sr.evaluate(scipy.sparse.csr_matrix((0, 3)), sr.ItemRanking.from_topn(np.zeros((0, 2), int)),
+                    ["ndcg"])

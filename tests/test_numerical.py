@@ -354,3 +354,34 @@ def test_mean_of_values_near_the_float64_limit(weights):
     exact = sum(Fraction(v) * x for v, x in zip(values.tolist(), w)) / sum(w)
     assert got == pytest.approx(float(exact), rel=2.3e-16)
     assert np.isfinite(got)
+
+
+def test_integer_scores_beyond_2_53_rank_exactly_unless_read_as_float32():
+    y_true = [[1, 0], [0, 1]]
+    y_score = np.array([[2 ** 54, 0], [16777217, 16777216]])
+    # float64: the huge score does not turn the second row into ranks-with-ties.
+    np.testing.assert_array_equal(
+        sr.evaluate(y_true, y_score, ["mrr"], per_query=True)["mrr"], [1.0, 0.5])
+    # float32 (trec_eval, XGBoost): 16777217 and 16777216 are one float32, a tie.
+    np.testing.assert_array_equal(
+        sr.evaluate(y_true, y_score, ["mrr"], score_dtype="float32", per_query=True)["mrr"],
+        [1.0, 0.75])
+    assert sr.mean_reciprocal_rank_score(np.array([[0, 1]]),
+                                         np.array([[2 ** 53, 2 ** 53 + 1]])) == 1.0
+
+
+def test_whole_relevance_levels_beyond_2_53():
+    """Levels too large for float64 to count one by one take the sorting path."""
+    np.testing.assert_array_equal(
+        sr.ndcg_score([[2.0 ** 60, 0], [2.0 ** 60 + 256, 2.0 ** 60]], [[1.0, 0.0], [1.0, 0.0]],
+                      per_query=True), [1.0, 1.0])
+    assert sr.ndcg_score([[2.0 ** 53, 0]], [[1.0, 0.0]]) == 1.0
+
+
+def test_only_tie_averaged_perfect_rankings_snap_to_one():
+    # Perfect, with tied relevant items: the two sums round differently, the value is 1.
+    rel = [[1.0, 3.0, 3.0, 3.0, 2.0, 1.0, 3.0]]
+    assert sr.ndcg_score(rel, rel) == 1.0
+    # Imperfect by a hair (huge gain spread, no ties): the shortfall stays visible.
+    assert sr.ndcg_score([[45, 1, 0]], [[3.0, 1.0, 2.0]], gain="exponential") < 1.0
+    assert sr.ndcg_score([[1e14, 1, 0]], [[3.0, 1.0, 2.0]]) < 1.0
