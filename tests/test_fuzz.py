@@ -365,6 +365,16 @@ def _number(text, integer):
     return value if math.isfinite(value) else None
 
 
+def _first_repeated_pair(rows, lines):
+    """Line of the first row whose (query, item) pair came before, or None."""
+    seen = set()
+    for row, lineno in zip(rows, lines):
+        if (row[0], row[1]) in seen:
+            return lineno
+        seen.add((row[0], row[1]))
+    return None
+
+
 def _oracle_trec(text, n_fields, columns, integer):
     """(rows, None) or (None, line of the first error): the readers' rules, spelled out."""
     rows, lines = [], []
@@ -383,11 +393,9 @@ def _oracle_trec(text, n_fields, columns, integer):
         row[2] = _number(row[2], integer)
         if row[2] is None:
             return None, lineno
-    seen = set()
-    for row, lineno in zip(rows, lines):
-        if (row[0], row[1]) in seen:
-            return None, lineno
-        seen.add((row[0], row[1]))
+    repeated = _first_repeated_pair(rows, lines)
+    if repeated is not None:
+        return None, repeated
     return rows, None
 
 
@@ -410,11 +418,9 @@ def _oracle_table(text):
         for row, lineno in zip(rows, lines):
             if not row[column]:
                 return None, lineno
-    seen = set()
-    for row, lineno in zip(rows, lines):
-        if (row[0], row[1]) in seen:
-            return None, lineno
-        seen.add((row[0], row[1]))
+    repeated = _first_repeated_pair(rows, lines)
+    if repeated is not None:
+        return None, repeated
     for row, lineno in zip(rows, lines):
         row[2] = _number(row[2], False)
         if row[2] is None:
