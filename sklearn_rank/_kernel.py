@@ -1,11 +1,13 @@
-"""The one ranking kernel: sort by (query, score descending), tie groups, cut-off k.
+"""The one ranking kernel: rank by (query, score descending), tie groups, cut-off k.
 
-`_rank` turns a `_Queries` into a `_Ranking`. After the one sort, only the tie groups that
-hold an item of non-zero relevance are kept, each with its query, start position and size;
-items of relevance 0 matter to every metric only through the positions they occupy, which
-the groups' starts and sizes already record. So every metric is a closed form over groups
-(see `_reductions.py`): after the sort, work and memory grow with the relevant items, not
-with the candidates.
+`_rank` turns a `_Queries` into a `_Ranking`: only the tie groups that hold an item of
+non-zero relevance are kept, each with its query, start position and size; items of
+relevance 0 matter to every metric only through the positions they occupy, which the
+groups' starts and sizes already record. So every metric is a closed form over groups (see
+`_reductions.py`): after ranking, work and memory grow with the relevant items, not with
+the candidates. Long format is sorted once (score, then query by radix); a matrix is never
+placed item by item: a group's start and size are counts read off each row's sorted values
+(or its top k); top-N id matrices are already in rank order.
 
 With ``ties="stable"`` every item is its own group (ties broken by input order); with
 ``ties="average"`` a group is a run of equal scores, and every metric is the exact expected
@@ -16,7 +18,7 @@ import numpy as np
 from scipy.special import gammaln
 
 
-_BLOCK = 1 << 18  # entries per block of rows in the dense top-k selection (2 MB of floats)
+_BLOCK = 1 << 18  # entries per block of matrix rows (2 MB of floats: stays in cache)
 
 
 def _rank(queries, k, ties):
