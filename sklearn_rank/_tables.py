@@ -44,7 +44,10 @@ def _first_missing(ids):
     elif ids.dtype.kind in "Mm":  # dates from DataFrames: a missing one is NaT
         missing = np.isnat(ids)
     elif ids.dtype == object:
-        missing = np.frompyfunc(_is_missing, 1, 1)(ids).astype(bool)
+        try:  # None, and NaN (the one value unequal to itself), in numpy's own loop
+            missing = np.equal(ids, None) | np.not_equal(ids, ids)
+        except (TypeError, ValueError):  # pandas.NA compares to NA, which has no truth
+            missing = np.frompyfunc(_is_missing, 1, 1)(ids).astype(bool)
     else:
         return None
     return int(np.flatnonzero(missing)[0]) if missing.any() else None
@@ -183,6 +186,7 @@ class ItemRanking:
                     "ids must be 2-D (one row of ranked item ids per query) or a list of "
                     f"lists; got {type(ids).__name__}."
                 )
+            ids = list(ids)  # a generator is read once: keep its rows
             bad = next((row for row in ids if isinstance(row, (str, bytes))
                         or not hasattr(row, "__iter__")), None)
             if bad is not None:  # a string row would be read as one id per character

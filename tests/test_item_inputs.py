@@ -392,3 +392,11 @@ def test_empty_top_n_matrices():
     with pytest.raises(ValueError, match="No query left to evaluate: both inputs are empty"):
         sr.evaluate(scipy.sparse.csr_matrix((0, 3)), sr.ItemRanking.from_topn(np.zeros((0, 2), int)),
                     ["ndcg"])
+
+
+def test_top_n_rows_from_a_generator_are_read_once_and_kept():
+    truth = sr.ItemJudgments([0, 1], ["a", "c"], [1, 1])
+    for rows in ((row for row in [["a", "b"], ["c"]]), map(list, [["a", "b"], ["c"]])):
+        run = sr.ItemRanking.from_topn(rows)
+        assert run.items.tolist() == ["a", "b", "c"]
+        assert sr.evaluate(truth, run, "ndcg@10") == {"ndcg@10": 1.0}
