@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._validation import _as_float_array, _check_finite
+from ._validation import _as_float_array, _check_finite, _python_value
 
 
 def _query_weights(sample_weight, queries, ids=None):
@@ -31,7 +31,7 @@ def _query_weights(sample_weight, queries, ids=None):
         np.maximum.at(high, codes, weights)
         if (low != high).any():
             query = int(np.flatnonzero(low != high)[0])
-            name = f"query number {query}" if ids is None else f"query {_plain(ids[query])!r}"
+            name = f"query number {query}" if ids is None else f"query {_python_value(ids[query])!r}"
             raise ValueError(
                 "sample_weight given per row must be constant within each query "
                 f"(it weights whole queries); {name} has weights from "
@@ -130,8 +130,3 @@ def _accurate_sum(x):
         error += float(a_error.sum())
         x = s
     return float(x[0]) + error
-
-
-def _plain(value):
-    """A numpy scalar as its Python value, so messages show 7, not np.int64(7)."""
-    return value.item() if isinstance(value, np.generic) else value

@@ -21,7 +21,7 @@ import numpy as np
 import scipy.sparse
 
 from ._tables import ItemJudgments, ItemRanking, _first_missing, _id_array
-from ._validation import _as_float_array, _as_score_array, _check_finite
+from ._validation import _as_float_array, _as_score_array, _check_finite, _python_value
 
 _BLOCK = 1 << 16  # ranked items joined per block of top-N rows
 
@@ -537,8 +537,7 @@ def _refuse_duplicates(keys, queries, items, what):
     same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
     if same.size:
         row = order[same[0] + 1]
-        item, query = (v.item() if isinstance(v, np.generic) else v
-                       for v in (items[row], queries[row]))
+        item, query = _python_value(items[row]), _python_value(queries[row])
         raise ValueError(
             f"{what} item {item!r} more than once for query {query!r}; each item may "
             "appear once per query."

@@ -21,6 +21,7 @@ from sklearn.utils.validation import _num_samples
 from ._inputs import _factorize
 from ._scorer import _resolve_scoring
 from ._tables import _id_array
+from ._validation import _python_value
 
 
 def _routing():
@@ -133,8 +134,7 @@ def _checked_splits(cv, X, y, groups):
         test = _fold_indices(described, number, "test", test, n_rows)
         shared = np.intersect1d(codes[train], codes[test])
         if shared.size:
-            query = ids[shared[0]]
-            query = query.item() if isinstance(query, np.generic) else query
+            query = _python_value(ids[shared[0]])
             raise ValueError(
                 f"{described} put rows of query {query!r} in both the training and "
                 f"the test set of fold {number}: it ignores groups. Use a group-aware "

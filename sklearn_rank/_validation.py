@@ -80,6 +80,11 @@ def _check_per_query(value):
     return bool(value)
 
 
+def _python_value(value):
+    """A numpy scalar as its Python value, so messages show 7, not np.int64(7)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _check_finite(name, array):
     """Reject NaN and infinities, naming the parameter and the first bad position."""
     if array.dtype.kind in "biu":  # integers are always finite
