@@ -569,6 +569,9 @@ def _factorize(groups, n_rows, name="groups"):
 
     ``n_rows`` None accepts any length.
     """
+    if hasattr(groups, "to_numpy") and not isinstance(groups, np.ndarray):
+        # pandas and polars columns carry one type already: no Python pass over the ids.
+        groups = np.asarray(groups.to_numpy())
     if not isinstance(groups, np.ndarray):
         if (isinstance(groups, (str, bytes, Set, Mapping))
                 or not hasattr(groups, "__iter__")):  # sets have no row order
