@@ -569,9 +569,11 @@ def _factorize(groups, n_rows, name="groups"):
 
     ``n_rows`` None accepts any length.
     """
-    if hasattr(groups, "to_numpy") and not isinstance(groups, np.ndarray):
-        # pandas and polars columns carry one type already: no Python pass over the ids.
-        groups = np.asarray(groups.to_numpy())
+    if (hasattr(groups, "to_numpy") and isinstance(getattr(groups, "dtype", None), np.dtype)
+            and not isinstance(groups, np.ndarray)):
+        # A numpy-backed pandas column has one type already: no Python pass over the ids.
+        # (Nullable and other extension columns take the list path, which keeps <NA>.)
+        groups = groups.to_numpy()
     if not isinstance(groups, np.ndarray):
         if (isinstance(groups, (str, bytes, Set, Mapping))
                 or not hasattr(groups, "__iter__")):  # sets have no row order
