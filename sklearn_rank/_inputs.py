@@ -21,7 +21,8 @@ import numpy as np
 import scipy.sparse
 
 from ._tables import ItemJudgments, ItemRanking, _first_missing, _id_array
-from ._validation import _as_float_array, _as_score_array, _check_finite, _python_value
+from ._validation import (_as_float_array, _as_score_array, _check_finite, _python_value,
+                          _shown)
 
 _BLOCK = 1 << 16  # ranked items joined per block of top-N rows
 
@@ -579,7 +580,7 @@ def _factorize(groups, n_rows, name="groups"):
                 or not hasattr(groups, "__iter__")):  # sets have no row order
             raise ValueError(
                 f"{name} must be a 1-D array-like with one query id per row; got "
-                f"{type(groups).__name__}."
+                f"{_shown(groups)}."
             )
         # Mixed ids (1 and "1") must not become strings, nor tuple ids columns.
         groups = _id_array(list(groups))

@@ -9,7 +9,7 @@ representation.
 import numpy as np
 import scipy.sparse
 
-from ._validation import _as_float_array, _as_score_array, _check_finite
+from ._validation import _as_float_array, _as_score_array, _check_finite, _shown
 
 
 def _id_array(values):
@@ -56,7 +56,7 @@ def _first_missing(ids):
 def _ids(name, values):
     if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
         # A string would be read as one id per character.
-        raise ValueError(f"{name} must be a 1-D array-like of ids; got {type(values).__name__}.")
+        raise ValueError(f"{name} must be a 1-D array-like of ids; got {_shown(values)}.")
     ids = values if isinstance(values, np.ndarray) else _id_array(list(values))
     if ids.dtype == object and ids.size and all(isinstance(v, (list, np.ndarray)) for v in ids):
         raise ValueError(f"{name} must be 1-D; got a nested sequence (row 0 is {ids[0]!r}).")
@@ -184,7 +184,7 @@ class ItemRanking:
             if isinstance(ids, (str, bytes)) or not hasattr(ids, "__iter__"):
                 raise ValueError(
                     "ids must be 2-D (one row of ranked item ids per query) or a list of "
-                    f"lists; got {type(ids).__name__}."
+                    f"lists; got {_shown(ids)}."
                 )
             ids = list(ids)  # a generator is read once: keep its rows
             bad = next((row for row in ids if isinstance(row, (str, bytes))

@@ -80,6 +80,14 @@ def _check_per_query(value):
     return bool(value)
 
 
+def _shown(value, width=60):
+    """The type and a short repr of a bad argument, for error messages."""
+    text = repr(value)
+    if len(text) > width:
+        text = text[:width - 3] + "..."
+    return f"{type(value).__name__} {text}"
+
+
 def _python_value(value):
     """A numpy scalar as its Python value, so messages show 7, not np.int64(7)."""
     return value.item() if isinstance(value, np.generic) else value
