@@ -135,7 +135,9 @@ def _compute(requests, y_true, y_score, *, groups, sample_weight, per_query, tie
 
     cut_offs = [k for _label, metric, k in requests]
     prefix = None if None in cut_offs else max(cut_offs)
-    ranking = _rank(queries, prefix, ties)
+    first_relevant = all(metric.first_relevant_only for _label, metric, _k in requests)
+    ranking = _rank(queries, prefix, ties, first_relevant,
+                    conventions["relevance_threshold"])
 
     results = {}
     for label, metric, k in requests:

@@ -21,17 +21,21 @@ from scipy.special import gammaln
 _BLOCK = 1 << 18  # entries per block of matrix rows (2 MB of floats: stays in cache)
 
 
-def _rank(queries, k, ties):
-    """Rank every query once; keep the groups a cut-off ``k`` (None: whole list) can see."""
+def _rank(queries, k, ties, first_relevant=False, threshold=None):
+    """Rank every query once; keep the groups a cut-off ``k`` (None: whole list) can see.
+
+    ``first_relevant``: the metrics read only each query's first group holding a relevant
+    item (rel >= ``threshold``, or rel > 0), so a matrix keeps only that group.
+    """
     stable = ties == "stable"
     if queries.width is not None:
-        kept = _kept_dense(queries, k, stable)
+        kept = _kept_dense(queries, k, stable, (threshold,) if first_relevant else None)
     else:
         kept = _kept_from_sorted(queries, _sort_ragged(queries, stable), stable)
     return _Ranking(queries, *kept, k, stable)
 
 
-def _kept_dense(queries, k, stable):
+def _kept_dense(queries, k, stable, first_relevant=None):
     """Items of non-zero relevance of a matrix, with their tie group's start and size.
 
     No item is ever placed: an item's tie group starts after the items scoring more than
@@ -41,6 +45,9 @@ def _kept_dense(queries, k, stable):
     from a linear-time partition: only items scoring at least the k-th largest score can
     reach the top k, and every score above theirs is among those k. Rows are handled in
     blocks, so every temporary stays small and in cache.
+
+    With ``first_relevant`` = (threshold,), only the group of each row's best-scoring
+    relevant item is kept, and its start and size are counts over the row: no sort.
     """
     n, width = queries.n_queries, queries.width
     if queries.ranked:  # columns are ranks already: every item is its own group
@@ -57,7 +64,10 @@ def _kept_dense(queries, k, stable):
             continue
         row, col = np.divmod(entry - first * width, width)
         value = block[row, col]
-        if full:
+        if first_relevant is not None:
+            entry, row, col, value, start, size = _first_relevant_group(
+                queries, block, entry, row, col, value, *first_relevant)
+        elif full:
             start, size = _tie_groups(np.sort(block, axis=1), row, value)
         else:
             part = np.partition(block, width - k, axis=1)
@@ -82,6 +92,25 @@ def _kept_dense(queries, k, stable):
         empty = np.zeros(0, dtype=np.int64)
         return empty, empty, empty, empty
     return tuple(np.concatenate(column) for column in zip(*parts))
+
+
+def _first_relevant_group(queries, block, entry, row, col, value, threshold):
+    """Kept items in each row's first group holding a relevant item, with its start and
+    size: the items scoring more than the row's best relevant score, and as much."""
+    rel = queries.candidate_rel(entry)
+    hit = np.flatnonzero(rel > 0 if threshold is None else rel >= threshold)
+    runs = np.flatnonzero(np.diff(row[hit], prepend=-1))  # entries come row by row
+    rows = row[hit][runs]
+    best = np.full(block.shape[0], np.nan)
+    best[rows] = np.maximum.reduceat(value[hit], runs)
+    keep = np.flatnonzero(value == best[row])
+    entry, row, col, value = entry[keep], row[keep], col[keep], value[keep]
+    scores = block[rows]
+    greater = np.zeros(block.shape[0], dtype=np.int64)
+    equal = np.zeros(block.shape[0], dtype=np.int64)
+    greater[rows] = np.count_nonzero(scores > best[rows, None], axis=1)
+    equal[rows] = np.count_nonzero(scores == best[rows, None], axis=1)
+    return entry, row, col, value, greater[row], equal[row]
 
 
 def _tie_groups(ref, row, value):

@@ -20,6 +20,7 @@ class _Metric:
     greater_is_better: bool = True
     value_range: str = "[0, 1]"
     ranks_without_k: bool = True  # False: without a cut-off the value ignores the order
+    first_relevant_only: bool = False  # reads only each query's first relevant group
     negative_relevance: bool = False  # accepts negative y_true (linear gain only)
     no_relevant_default: object = 0.0
 
@@ -86,10 +87,10 @@ METRICS = {
                 conventions=_THRESHOLD + ("short_lists",), ranks_without_k=False),
         _Metric("hit_rate", "hit_rate_score", _reductions.hit_rate,
                 "1 if a relevant item is in the top k (1-call@k)", conventions=_THRESHOLD,
-                ranks_without_k=False),
+                ranks_without_k=False, first_relevant_only=True),
         _Metric("mrr", "mean_reciprocal_rank_score", _reductions.reciprocal_rank,
                 "1 / rank of the first relevant item (0 if none in the top k)",
-                conventions=_THRESHOLD),
+                conventions=_THRESHOLD, first_relevant_only=True),
         _Metric("map", "mean_average_precision_score", _reductions.average_precision,
                 "mean of Precision@rank over relevant items ranked in the top k, / denominator",
                 conventions=_THRESHOLD + ("ap_denominator",)),

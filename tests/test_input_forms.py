@@ -158,3 +158,23 @@ def test_long_format_beyond_65536_queries_agrees_with_dense(ties):
     back = query[np.sort(first)]
     for name in names:
         np.testing.assert_allclose(long[name], dense[name][back], atol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("ties", ["average", "stable"])
+def test_first_relevant_only_ranking_equals_the_full_ranking(seed, ties):
+    """MRR and hit rate alone keep only each row's first relevant group (no sort); asked
+    with a metric that needs the whole ranking, they read the full one. Both must agree,
+    with exclusion, thresholds, cut-offs and column tie-breaks."""
+    rng = np.random.default_rng(seed)
+    y_true = rng.integers(0, 4, (30, 12)) * (rng.random((30, 12)) < 0.4)
+    y_score = rng.integers(0, 4, (30, 12)) / 2.0  # heavy ties
+    exclude = rng.random((30, 12)) < 0.2
+    for params in ({}, {"relevance_threshold": 2}, {"exclude": exclude},
+                   {"tie_break": "item_descending"}):
+        for name in ("mrr", "mrr@3", "hit_rate@1", "hit_rate@4"):
+            alone = sr.evaluate(y_true, y_score, [name], ties=ties, per_query=True, **params)
+            full = sr.evaluate(y_true, y_score, [name, "map"], ties=ties, per_query=True,
+                               **params)
+            np.testing.assert_allclose(alone[name], full[name], atol=1e-12,
+                                       err_msg=f"{name} {params}")
