@@ -20,6 +20,7 @@ import pytest
 import sklearn_rank as sr
 from sklearn_rank._cli import main
 from sklearn_rank._files import read_table
+from test_cli import _error as _cli_error
 
 RUN = b"q1 Q0 a 1 2.5 t\nq1 Q0 b 2 1.5 t\nq2 Q0 a 1 0.5 t\n"
 QRELS = b"q1 0 a 0\nq1 0 b 2\nq2 0 a 1\n"
@@ -263,16 +264,6 @@ CLI_CASES = [
     ("run_gzip_magic_only", "run", b"\x1f\x8b", 1, "damaged gzip file"),
     ("run_random_binary", "run", bytes(range(256)), 3, "not UTF-8 text"),
 ]
-
-
-def _cli_error(capsys, args):
-    status = main(args)
-    captured = capsys.readouterr()
-    assert status == 2, captured
-    assert captured.out == ""
-    assert "Traceback" not in captured.err
-    assert captured.err.count("\n") == 1 and captured.err.endswith("\n")
-    return captured.err
 
 
 @pytest.mark.parametrize("kind, data, line, message", [row[1:] for row in CLI_CASES],

@@ -281,11 +281,13 @@ def test_gzip_bom_crlf_tables(hivemall, tmp_path, capsys):
 
 
 def _error(capsys, args):
+    """Run the command in-process; it must fail with one line on stderr, nothing else."""
     status = main(args)
     captured = capsys.readouterr()
     assert status == 2, captured
     assert captured.out == ""
     assert "Traceback" not in captured.err
+    assert captured.err.count("\n") == 1 and captured.err.endswith("\n")
     return captured.err
 
 
