@@ -479,10 +479,7 @@ def _from_topn(truth, top):
         same = np.flatnonzero((items[:, 1:] == items[:, :-1]).ravel())
         if same.size:
             row, at = divmod(int(same[0]), width - 1)
-            raise ValueError(
-                f"y_score ranks item {items[row, at].item()!r} more than once for query "
-                f"{first + row!r}; each item may appear once per query."
-            )
+            raise _repeated_item("y_score ranks", items[row, at].item(), first + row)
         low, high = bounds[first], bounds[first + block.shape[0]]
         if low == high:
             continue
@@ -538,11 +535,14 @@ def _refuse_duplicates(keys, queries, items, what):
     same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
     if same.size:
         row = order[same[0] + 1]
-        item, query = _python_value(items[row]), _python_value(queries[row])
-        raise ValueError(
-            f"{what} item {item!r} more than once for query {query!r}; each item may "
-            "appear once per query."
-        )
+        raise _repeated_item(what, _python_value(items[row]), _python_value(queries[row]))
+
+
+def _repeated_item(what, item, query):
+    return ValueError(
+        f"{what} item {item!r} more than once for query {query!r}; each item may appear "
+        "once per query."
+    )
 
 
 def _exclude_items(exclude, run, truth):

@@ -29,13 +29,13 @@ def _rank(queries, k, ties, first_relevant=False, threshold=None):
     """
     stable = ties == "stable"
     if queries.width is not None:
-        kept = _kept_dense(queries, k, stable, (threshold,) if first_relevant else None)
+        kept = _kept_dense(queries, k, stable, first_relevant, threshold)
     else:
         kept = _kept_from_sorted(queries, _sort_ragged(queries, stable), stable)
     return _Ranking(queries, *kept, k, stable)
 
 
-def _kept_dense(queries, k, stable, first_relevant=None):
+def _kept_dense(queries, k, stable, first_relevant=False, threshold=None):
     """Items of non-zero relevance of a matrix, with their tie group's start and size.
 
     No item is ever placed: an item's tie group starts after the items scoring more than
@@ -46,8 +46,9 @@ def _kept_dense(queries, k, stable, first_relevant=None):
     reach the top k, and every score above theirs is among those k. Rows are handled in
     blocks, so every temporary stays small and in cache.
 
-    With ``first_relevant`` = (threshold,), only the group of each row's best-scoring
-    relevant item is kept, and its start and size are counts over the row: no sort.
+    With ``first_relevant``, only the group of each row's best-scoring relevant item
+    (rel >= ``threshold``, or rel > 0) is kept; its start and size are counts over the
+    row: no sort.
     """
     n, width = queries.n_queries, queries.width
     if queries.ranked:  # columns are ranks already: every item is its own group
@@ -64,9 +65,9 @@ def _kept_dense(queries, k, stable, first_relevant=None):
             continue
         row, col = np.divmod(entry - first * width, width)
         value = block[row, col]
-        if first_relevant is not None:
+        if first_relevant:
             entry, row, col, value, start, size = _first_relevant_group(
-                queries, block, entry, row, col, value, *first_relevant)
+                queries, block, entry, row, col, value, threshold)
         elif full:
             start, size = _tie_groups(np.sort(block, axis=1), row, value)
         else:
@@ -249,9 +250,7 @@ def _offsets_of_counts(counts):
 
 def _offsets(codes, size):
     """Start of each code's run in an array sorted by code; size + 1 values."""
-    start = np.zeros(size + 1, dtype=np.int64)
-    np.cumsum(np.bincount(codes, minlength=size), out=start[1:])
-    return start
+    return _offsets_of_counts(np.bincount(codes, minlength=size))
 
 
 class _Ranking:
@@ -374,6 +373,12 @@ class _Ranking:
             hit = rel > 0 if threshold is None else rel >= threshold
             self._cache[key] = _sum_by(codes, hit, self.n_queries)
         return self._cache[key]
+
+    def has_nonzero(self):
+        """Per query: whether any judged item has a non-zero relevance. With negative
+        relevance, a query without a positive item still has a CG, DCG and Kendall tau."""
+        codes, _rel = self._judged()
+        return np.bincount(codes, minlength=self.n_queries) > 0
 
     def ideal_dcg(self, k, gain):
         """DCG@k (log base 2) of all judged relevances sorted descending, per query."""

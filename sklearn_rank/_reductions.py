@@ -149,7 +149,7 @@ def _average_precision_over_hits(r, k, threshold):
 def cumulative_gain(r, k, *, gain):
     total = r.group_sum(gain(r.rel))
     value = r.per_query(total * r.taken(k) / r.size)
-    return value, r.relevant_count(None) > 0
+    return value, r.has_nonzero()
 
 
 def _dcg(r, k, gain, log_base=2.0):
@@ -161,7 +161,7 @@ def _dcg(r, k, gain, log_base=2.0):
 
 
 def discounted_cumulative_gain(r, k, *, gain, log_base=2.0):
-    return _dcg(r, k, gain, log_base), r.relevant_count(None) > 0
+    return _dcg(r, k, gain, log_base), r.has_nonzero()
 
 
 # DCG sums a tied group's discounts as one span, the ideal DCG one position at a time: a
@@ -241,4 +241,4 @@ def kendall_tau(r, k=None):
     zeros = r.n_cand - nonzero_total
     tied += zeros * (zeros - 1.0) / 2.0
     pairs = r.n_cand * (r.n_cand - 1.0) / 2.0
-    return _ratio(numerator, np.sqrt(pairs * (pairs - tied))), r.relevant_count(None) > 0
+    return _ratio(numerator, np.sqrt(pairs * (pairs - tied))), r.has_nonzero()

@@ -26,8 +26,7 @@ class _Metric:
 
     def __post_init__(self):
         if not isinstance(self.reduce, _Guarded):
-            object.__setattr__(self, "reduce", _Guarded(
-                self.reduce, _bounds(self.value_range), self.negative_relevance))
+            object.__setattr__(self, "reduce", _Guarded(self.reduce, _bounds(self.value_range)))
 
 
 # Closed forms evaluated in floating point land a few ulps from the exact value: an NDCG
@@ -52,7 +51,6 @@ class _Guarded:
 
     reduce: Callable
     bounds: tuple | None
-    negative_relevance: bool
 
     def __call__(self, ranking, k, **conventions):
         values, has_relevant = self.reduce(ranking, k, **conventions)
@@ -60,13 +58,6 @@ class _Guarded:
             low, high = self.bounds
             values = np.where((values > high) & (values <= high + _ROUNDING), high, values)
             values = np.where((values < low) & (values >= low - _ROUNDING), low, values)
-        if self.negative_relevance and not has_relevant.all():
-            # With negative relevance, a query without a positive item still has a CG, a
-            # DCG and a Kendall tau (scikit-learn's dcg_score of [[-5, 0]] is -5; relevance
-            # [0, -1, -2] ranked in that order has tau 1): only a query whose relevance is
-            # all zero has nothing to score.
-            codes, _rel = ranking.queries.judged()
-            has_relevant = has_relevant | (np.bincount(codes, minlength=ranking.n_queries) > 0)
         return values, has_relevant
 
 

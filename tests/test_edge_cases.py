@@ -202,5 +202,5 @@ def test_rounding_guard_leaves_real_excursions_visible():
     def reduce(_ranking, _k):
         return np.array([1.0 + _ROUNDING / 2, 1.5, -_ROUNDING / 2, -0.5]), np.ones(4, bool)
 
-    values, _ = _Guarded(reduce, (0.0, 1.0), False)(None, None)
+    values, _ = _Guarded(reduce, (0.0, 1.0))(None, None)
     assert values.tolist() == [1.0, 1.5, 0.0, -0.5]
