@@ -141,6 +141,7 @@ class ItemRanking:
 
     @property
     def queries(self):
+        """ndarray of shape (n_rows,): the query id of each row."""
         if self._queries is None:  # top-N rows: made only when asked for
             n_queries, n = self._topn.shape
             self._queries = np.repeat(np.arange(n_queries), n)
