@@ -6,7 +6,7 @@ Run `python docs/update_tables.py`; tests/test_registry.py fails when the table 
 import re
 from pathlib import Path
 
-from sklearn_rank._registry import _markdown_table
+from sklearn_rank.metrics._registry import _markdown_table
 
 PAGE = Path(__file__).with_name("metrics.md")
 BLOCK = re.compile(r"(<!-- registry:start[^>]*-->\n).*?(<!-- registry:end -->)", re.S)

@@ -1,60 +1,61 @@
-"""sklearn_rank: ranking and recommendation metrics, per query group, for scikit-learn."""
+"""sklearn_rank: ranking and recommendation metrics, per query group, for scikit-learn.
 
-from ._evaluate import evaluate
-from ._files import read_trec_qrels, read_trec_run
-from ._inputs import query_ids
-from ._model_selection import (
-    GroupedGridSearchCV,
-    GroupedRandomizedSearchCV,
-    grouped_cross_validate,
-)
-from ._ranker import QueryGroupRanker
-from ._registry import get_metric_names
-from ._tables import ItemJudgments, ItemRanking
-from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
-from .metrics import (
-    average_relative_position,
-    cg_score,
-    dcg_score,
-    f1_at_k_score,
-    hit_rate_score,
-    kendall_tau_score,
-    mean_average_precision_score,
-    mean_reciprocal_rank_score,
-    ndcg_score,
-    precision_at_k_score,
-    ranking_auc_score,
-    recall_at_k_score,
-)
+Every public name is importable from here, loaded on first use (PEP 562), so that
+``import sklearn_rank`` and the command line start fast; the namespaces
+`sklearn_rank.metrics`, `sklearn_rank.model_selection`, `sklearn_rank.inputs` and
+`sklearn_rank.datasets` hold the same names by area. docs/architecture.md maps the folders.
+"""
 
-__version__ = "0.1.0"
+import importlib
 
-__all__ = [
-    "GroupedGridSearchCV",
-    "GroupedRandomizedSearchCV",
-    "ItemJudgments",
-    "ItemRanking",
-    "QueryGroupRanker",
-    "RankingScorer",
-    "average_relative_position",
-    "cg_score",
-    "dcg_score",
-    "evaluate",
-    "f1_at_k_score",
-    "get_metric_names",
-    "get_scorer",
-    "get_scorer_names",
-    "grouped_cross_validate",
-    "hit_rate_score",
-    "kendall_tau_score",
-    "make_ranking_scorer",
-    "mean_average_precision_score",
-    "mean_reciprocal_rank_score",
-    "ndcg_score",
-    "precision_at_k_score",
-    "query_ids",
-    "read_trec_qrels",
-    "read_trec_run",
-    "ranking_auc_score",
-    "recall_at_k_score",
-]
+from ._version import __version__
+
+# Public name -> the folder that defines it.
+_EXPORTS = {
+    "GroupedGridSearchCV": "model_selection",
+    "GroupedRandomizedSearchCV": "model_selection",
+    "ItemJudgments": "inputs",
+    "ItemRanking": "inputs",
+    "QueryGroupRanker": "model_selection",
+    "RankingScorer": "model_selection",
+    "average_relative_position": "metrics",
+    "cg_score": "metrics",
+    "dcg_score": "metrics",
+    "evaluate": "metrics",
+    "f1_at_k_score": "metrics",
+    "get_metric_names": "metrics",
+    "get_scorer": "model_selection",
+    "get_scorer_names": "model_selection",
+    "grouped_cross_validate": "model_selection",
+    "hit_rate_score": "metrics",
+    "kendall_tau_score": "metrics",
+    "make_ranking_scorer": "model_selection",
+    "mean_average_precision_score": "metrics",
+    "mean_reciprocal_rank_score": "metrics",
+    "ndcg_score": "metrics",
+    "precision_at_k_score": "metrics",
+    "query_ids": "inputs",
+    "ranking_auc_score": "metrics",
+    "read_trec_qrels": "inputs",
+    "read_trec_run": "inputs",
+    "recall_at_k_score": "metrics",
+}
+_SUBPACKAGES = ("cli", "conventions", "datasets", "inputs", "metrics", "model_selection",
+                "utils")
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    elif name in _SUBPACKAGES:
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS) | set(_SUBPACKAGES))

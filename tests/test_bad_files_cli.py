@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 import sklearn_rank as sr
-from sklearn_rank._cli import main
-from sklearn_rank._files import read_table
+from sklearn_rank.cli._main import main
+from sklearn_rank.inputs._files import read_table
 from test_cli import _error as _cli_error
 
 RUN = b"q1 Q0 a 1 2.5 t\nq1 Q0 b 2 1.5 t\nq2 Q0 a 1 0.5 t\n"

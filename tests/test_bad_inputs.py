@@ -18,7 +18,7 @@ import scipy.sparse
 
 import sklearn_rank as sr
 from sklearn_rank import ItemJudgments, ItemRanking
-from sklearn_rank._registry import METRICS
+from sklearn_rank.metrics._registry import METRICS
 
 NAMES = sorted(METRICS)
 FUNCTIONS = {name: getattr(sr, metric.function) for name, metric in METRICS.items()}

@@ -14,9 +14,9 @@ import pytest
 
 import sklearn_rank as sr
 from test_worked_examples import HIVEMALL_BINARY
-from sklearn_rank import _files
-from sklearn_rank.__main__ import main as print_example_table
-from sklearn_rank._cli import _CONVENTION_OPTIONS, DEFAULT_METRICS, _build_parser, main
+from sklearn_rank.inputs import _files
+from sklearn_rank.cli._example import print_example_table
+from sklearn_rank.cli._main import DEFAULT_METRICS, _build_parser, _convention_options, main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -450,10 +450,10 @@ def test_convention_options_are_the_parameters_of_evaluate():
     parameters = set(inspect.signature(sr.evaluate).parameters)
     not_conventions = {"y_true", "y_score", "metrics", "groups", "exclude", "sample_weight",
                        "per_query"}
-    dests = {dest for _flag, dest, _kind, _text in _CONVENTION_OPTIONS}
+    dests = {dest for _flag, dest, _kind, _text in _convention_options()}
     assert dests <= parameters
     assert parameters - not_conventions <= dests
-    for flag, dest, _kind, _text in _CONVENTION_OPTIONS:
+    for flag, dest, _kind, _text in _convention_options():
         assert flag == "--" + dest.replace("_", "-")
 
 
@@ -512,7 +512,7 @@ def test_progress_only_on_a_terminal(tmp_path, capsys, monkeypatch):
 def test_module_runs_as_a_program(hivemall):
     truth, rec = hivemall
     done = subprocess.run(
-        [sys.executable, "-m", "sklearn_rank._cli", *_hivemall_args(truth, rec, "--format", "json",
+        [sys.executable, "-m", "sklearn_rank", *_hivemall_args(truth, rec, "--format", "json",
                                                                      "-m", "recall@4", "map@4")],
         capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 0, done.stderr
@@ -526,7 +526,7 @@ def test_program_error_has_no_traceback(tmp_path):
     (tmp_path / "run.txt").write_text("q Q0 a 1 2.0\n")
     (tmp_path / "qrels.txt").write_text(GOOD_QRELS)
     done = subprocess.run(
-        [sys.executable, "-m", "sklearn_rank._cli", "evaluate", "--qrels",
+        [sys.executable, "-m", "sklearn_rank", "evaluate", "--qrels",
          str(tmp_path / "qrels.txt"), "--run", str(tmp_path / "run.txt")],
         capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 2

@@ -18,7 +18,7 @@ from sklearn.model_selection import GridSearchCV, GroupKFold, cross_val_score
 from sklearn.tree import DecisionTreeRegressor
 
 import sklearn_rank as sr
-from sklearn_rank._files import read_table
+from sklearn_rank.inputs._files import read_table
 from sklearn_rank.datasets import make_ranking
 
 NAMES = ["ndcg@5", "ndcg", "map", "mrr@3", "precision@2", "recall@4", "f1@3", "hit_rate@1",

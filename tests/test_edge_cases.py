@@ -19,7 +19,7 @@ import scipy.sparse
 import sklearn.metrics
 
 import sklearn_rank as sr
-from sklearn_rank._registry import METRICS
+from sklearn_rank.metrics._registry import METRICS
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "edge_cases.md"
@@ -197,7 +197,7 @@ def test_tie_averaged_ap_over_hits_never_exceeds_one():
 
 
 def test_rounding_guard_leaves_real_excursions_visible():
-    from sklearn_rank._registry import _ROUNDING, _Guarded
+    from sklearn_rank.metrics._registry import _ROUNDING, _Guarded
 
     def reduce(_ranking, _k):
         return np.array([1.0 + _ROUNDING / 2, 1.5, -_ROUNDING / 2, -0.5]), np.ones(4, bool)

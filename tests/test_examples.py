@@ -18,8 +18,19 @@ def _run(args):
     return done.stdout
 
 
+def test_module_is_the_command():
+    """`python -m sklearn_rank` is `sklearn-rank`: the same arguments, the same output."""
+    script = Path(sys.executable).with_name("sklearn-rank")
+    for args in (["--version"], ["evaluate", "--example", "-m", "ndcg@2", "--format", "json"]):
+        module = _run(["-m", "sklearn_rank", *args])
+        command = subprocess.run([str(script), *args], capture_output=True, text=True,
+                                 timeout=60, check=True).stdout
+        assert module == command
+    assert _run(["-m", "sklearn_rank", "--version"]).startswith("sklearn-rank ")
+
+
 def test_main_job_prints_hivemall_table():
-    out = _run(["-m", "sklearn_rank"])
+    out = _run(["-m", "sklearn_rank", "evaluate", "--example"])
     rows = {line.split("  ")[0].strip(): line.split()[-2:] for line in out.splitlines()
             if line.startswith(("Recall", "Precision", "MAP", "AUC", "MRR", "NDCG (binary)"))}
     assert [float(v) for v in rows["Recall"]] == [2 / 3, 1 / 3]

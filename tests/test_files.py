@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import sklearn_rank as sr
-from sklearn_rank import _files
-from sklearn_rank._files import (
+from sklearn_rank.inputs import _files
+from sklearn_rank.inputs._files import (
     _parse_table,
     _parse_trec_qrels,
     _parse_trec_run,

@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 
 import sklearn_rank as sr
 from reference import reference_mean, reference_per_query
-from sklearn_rank._cli import main
-from sklearn_rank._files import read_table
-from sklearn_rank._registry import METRICS
+from sklearn_rank.cli._main import main
+from sklearn_rank.inputs._files import read_table
+from sklearn_rank.metrics._registry import METRICS
 
 FUZZ = settings(max_examples=200, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

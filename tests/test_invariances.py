@@ -1,6 +1,6 @@
 """Invariances every metric must keep, property-based, over the whole registry.
 
-Each property is checked for every metric of `sklearn_rank._registry.METRICS`, with and
+Each property is checked for every metric of `sklearn_rank.metrics._registry.METRICS`, with and
 without a cut-off (k = 1, 2, 3 and 7, beyond every generated list), under both tie modes and
 random conventions, on small tie-heavy inputs that include queries with no relevant item:
 
@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import sklearn_rank as sr
-from sklearn_rank._registry import METRICS, _bounds
+from sklearn_rank.metrics._registry import METRICS, _bounds
 
 SETTINGS = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

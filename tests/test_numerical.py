@@ -10,7 +10,7 @@ import pytest
 import scipy.stats
 
 import sklearn_rank as sr
-from sklearn_rank._registry import METRICS
+from sklearn_rank.metrics._registry import METRICS
 
 NAMES = sorted(METRICS)
 LABELS = [f"{name}@3" if METRICS[name].takes_k else name for name in NAMES] + [

@@ -12,7 +12,7 @@ from sklearn.exceptions import NotFittedError, UnsetMetadataPassedError
 from sklearn.linear_model import Ridge
 from sklearn.model_selection import GridSearchCV, GroupKFold, cross_validate
 
-from sklearn_rank._ranker import QueryGroupRanker
+from sklearn_rank.model_selection import QueryGroupRanker
 
 # ---------------------------------------------------------------------------------------
 # data and an independent reference for "the rows sorted by query"

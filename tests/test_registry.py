@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sklearn_rank as sr
-from sklearn_rank._registry import METRICS
+from sklearn_rank.metrics._registry import METRICS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 sys.path.insert(0, str(DOCS))

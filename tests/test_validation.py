@@ -5,7 +5,7 @@ import pytest
 import scipy.sparse
 
 import sklearn_rank as sr
-from sklearn_rank._registry import METRICS
+from sklearn_rank.metrics._registry import METRICS
 
 Y_TRUE = [[1, 0, 2], [0, 1, 0]]
 Y_SCORE = [[0.3, 0.2, 0.1], [0.5, 0.6, 0.7]]

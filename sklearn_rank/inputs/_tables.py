@@ -2,55 +2,15 @@
 
 This is the form of recommender output (top-N item ids per user), of search runs and qrels
 (TREC files), and of long tables (pandas or polars DataFrames). Both classes only hold
-validated parallel arrays; `_inputs._from_items` joins them, vectorised, into the internal
+validated parallel arrays; `_normalise._from_items` joins them, vectorised, into the internal
 representation.
 """
 
 import numpy as np
 import scipy.sparse
 
-from ._validation import _as_float_array, _as_score_array, _check_finite, _shown
-
-
-def _id_array(values):
-    """Ids as one numpy type when they share one, else as objects (1 and "1" differ)."""
-    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
-        try:
-            return np.asarray(values, dtype=np.int64)
-        except OverflowError:  # ids beyond int64 (uint64 hashes, 2**70) stay Python ints
-            return np.fromiter((int(v) for v in values), dtype=object, count=len(values))
-    if all(isinstance(v, str) for v in values):
-        return np.asarray(values, dtype=str)
-    if all(isinstance(v, (float, np.floating)) for v in values):
-        return np.asarray(values, dtype=np.float64)
-    # fromiter keeps tuple ids whole; slice assignment would broadcast them into columns.
-    return np.fromiter(values, dtype=object, count=len(values))
-
-
-def _is_missing(value):
-    """None, NaN, NaT or pandas.NA (whose comparisons give NA, which has no truth value)."""
-    if value is None:
-        return True
-    try:
-        return bool(value != value)
-    except (TypeError, ValueError):
-        return type(value).__name__ == "NAType"
-
-
-def _first_missing(ids):
-    """Row of the first None or NaN among ids, or None when there is none."""
-    if ids.dtype.kind == "f":
-        missing = np.isnan(ids)
-    elif ids.dtype.kind in "Mm":  # dates from DataFrames: a missing one is NaT
-        missing = np.isnat(ids)
-    elif ids.dtype == object:
-        try:  # None, and NaN (the one value unequal to itself), in numpy's own loop
-            missing = np.equal(ids, None) | np.not_equal(ids, ids)
-        except (TypeError, ValueError):  # pandas.NA compares to NA, which has no truth
-            missing = np.frompyfunc(_is_missing, 1, 1)(ids).astype(bool)
-    else:
-        return None
-    return int(np.flatnonzero(missing)[0]) if missing.any() else None
+from ..utils._ids import _first_missing, _id_array
+from ..utils._validation import _as_float_array, _as_score_array, _check_finite, _shown
 
 
 def _ids(name, values):

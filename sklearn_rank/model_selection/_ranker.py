@@ -13,23 +13,14 @@ from copy import deepcopy
 
 import numpy as np
 import scipy.sparse as sp
+import sklearn
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
-from sklearn.utils import _safe_indexing
-from sklearn.utils.metadata_routing import (
-    MetadataRouter,
-    MethodMapping,
-    _routing_enabled,
-    process_routing,
-)
-from sklearn.utils.validation import (
-    _get_feature_names,
-    _num_features,
-    _num_samples,
-    check_is_fitted,
-)
+from sklearn.utils import _safe_indexing  # documented in scikit-learn's API reference
+from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping, process_routing
+from sklearn.utils.validation import check_is_fitted
 
-from ._inputs import _factorize
-from ._tables import _id_array
+from ..utils._ids import _factorize, _id_array
+from ..utils._validation import _num_rows
 
 _GROUP_PARAMS = ("auto", "group", "qid", None)
 _QUERY_KEYS = ("group", "qid")
@@ -70,6 +61,26 @@ def _is_per_row(value, n_rows):
         return len(shape) >= 1 and shape[0] == n_rows
     except TypeError:
         return False
+
+
+def _num_features(X):
+    """Columns of a 2-D array-like, sparse matrix or DataFrame."""
+    shape = getattr(X, "shape", None)
+    if shape is not None and len(shape) == 2:
+        return int(shape[1])
+    return len(X[0])
+
+
+def _feature_names(X):
+    """A DataFrame's column names when they are all strings (scikit-learn's rule), else
+    None."""
+    columns = getattr(X, "columns", None)
+    if columns is None:
+        return None
+    names = np.asarray(list(columns), dtype=object)
+    if names.size and all(isinstance(name, str) for name in names):
+        return names
+    return None
 
 
 class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
@@ -265,7 +276,7 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
 
         if sp.issparse(X) and X.format not in ("csr", "csc"):
             X = X.tocsr()
-        n_rows = _num_samples(X)
+        n_rows = _num_rows(X)
         # np.asarray would turn [1, "1"] into ["1", "1"]: two queries into one.
         ids = _id_array(list(groups)) if isinstance(groups, (list, tuple)) else np.asarray(groups)
         if ids.ndim != 1 or ids.shape[0] != n_rows:
@@ -274,14 +285,14 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
                 f"groups must be 1-D with one query id per row of X: X has {n_rows} rows "
                 f"but groups has {got}."
             )
-        if y is not None and _num_samples(y) != n_rows:
+        if y is not None and _num_rows(y) != n_rows:
             raise ValueError(
                 f"y must have one label per row of X: X has {n_rows} rows but y has "
-                f"{_num_samples(y)}."
+                f"{_num_rows(y)}."
             )
         codes, query_ids = _factorize(ids, n_rows)
 
-        if _routing_enabled():
+        if sklearn.get_config().get("enable_metadata_routing", False):
             estimator_params = dict(process_routing(self, "fit", **fit_params).estimator.fit)
         else:
             estimator_params = dict(fit_params)
@@ -308,7 +319,7 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
         self.n_features_in_ = getattr(self.estimator_, "n_features_in_", None)
         if self.n_features_in_ is None:
             self.n_features_in_ = _num_features(X)
-        names = _get_feature_names(X)
+        names = _feature_names(X)
         if names is not None:
             self.feature_names_in_ = names
         elif hasattr(self, "feature_names_in_"):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ._validation import _as_float_array, _check_finite, _python_value
+from ..utils._validation import _as_float_array, _check_finite, _python_value
 
 
 def _query_weights(sample_weight, queries, ids=None):

@@ -196,7 +196,7 @@ def read_table(path, *, query, item, score=None, relevance=None):
     Examples
     --------
     >>> import os, tempfile
-    >>> from sklearn_rank._files import read_table
+    >>> from sklearn_rank.inputs import read_table
     >>> path = os.path.join(tempfile.mkdtemp(), "dummy_rec.csv")
     >>> with open(path, "w") as f:
     ...     _ = f.write("userid,itemid,score\\n1,1,10.0\\n1,3,8.0\\n2,2,6.0\\n")

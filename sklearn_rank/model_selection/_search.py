@@ -7,7 +7,6 @@ group-aware splitter (GroupKFold by default), and check every fold: a query spli
 train and test is an error, whatever splitter was given.
 """
 
-from contextlib import contextmanager
 from numbers import Integral, Real
 
 import numpy as np
@@ -16,12 +15,10 @@ from sklearn import model_selection
 from sklearn.metrics import check_scoring
 from sklearn.model_selection import GroupKFold
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping
-from sklearn.utils.validation import _num_samples
 
-from ._inputs import _factorize
+from ..utils._ids import _factorize, _id_array
+from ..utils._validation import _num_rows, _python_value
 from ._scorer import _resolve_scoring
-from ._tables import _id_array
-from ._validation import _python_value
 
 
 def _routing():
@@ -152,7 +149,7 @@ def _check_groups(groups, X):
             "groups is required: pass the query id of every row of X (groups=query_ids); "
             "got None."
         )
-    n_rows = _num_samples(X)
+    n_rows = _num_rows(X)
     if isinstance(groups, (list, tuple)):
         # np.asarray would turn [1, "1"] into ["1", "1"]: two queries into one.
         ids = _id_array(list(groups))
@@ -281,23 +278,20 @@ def grouped_cross_validate(estimator, X, y, *, groups, scoring, cv=None, n_jobs=
 
 
 class _GroupedSearch:
-    """fit/score with query ids: routing enabled for the call, folds checked per query."""
+    """fit/score with query ids: routing enabled for the call, folds checked per query.
 
-    @contextmanager
-    def _ranking_parameters(self, folds=None):
-        """Resolve sklearn_rank scorer names (and set checked folds) for one call.
+    The work is done by a scikit-learn search of the parent class, built from this one's
+    parameters with sklearn_rank scorer names resolved and the checked folds as ``cv``;
+    its fitted attributes are then this search's. Only public scikit-learn API is used,
+    and this object's parameters never change.
+    """
 
-        scikit-learn reads ``scoring`` and ``cv`` from the parameters; both are restored
-        afterwards so that get_params, clone and repr are unchanged by the call.
-        """
-        cv, scoring = self.cv, self.scoring
-        try:
-            self.scoring = _resolve_scoring(scoring)
-            if folds is not None:
-                self.cv = folds
-            yield
-        finally:
-            self.cv, self.scoring = cv, scoring
+    def _sklearn_search(self, folds=None):
+        params = self.get_params(deep=False)
+        params["scoring"] = _resolve_scoring(self.scoring)
+        if folds is not None:
+            params["cv"] = folds
+        return self._search_class(**params)
 
     def fit(self, X, y=None, *, groups, **params):
         """Run the search over folds that keep every query whole.
@@ -319,10 +313,14 @@ class _GroupedSearch:
         groups = _check_groups(groups, X)
         _check_row_weights(params, groups.shape[0])
         folds = _checked_splits(self.cv, X, y, groups)
-        with self._ranking_parameters(folds), _routing():
-            if _consumes_groups(super().get_metadata_routing(), "fit"):
+        search = self._sklearn_search(folds)
+        with _routing():
+            if _consumes_groups(search.get_metadata_routing(), "fit"):
                 params["groups"] = groups
-            super().fit(X, y, **params)
+            search.fit(X, y, **params)
+        for name, value in vars(search).items():
+            if name.endswith("_") and not name.startswith("_"):
+                setattr(self, name, value)
         return self
 
     def score(self, X, y=None, *, groups, **params):
@@ -341,8 +339,8 @@ class _GroupedSearch:
         """
         groups = _check_groups(groups, X)
         _factorize(groups, len(groups))  # refuses NaN and unhashable ids
-        with self._ranking_parameters(), _routing():
-            if _consumes_groups(super().get_metadata_routing(), "score"):
+        with _routing():
+            if _consumes_groups(self.get_metadata_routing(), "score"):
                 params["groups"] = groups
             return super().score(X, y, **params)
 
@@ -353,8 +351,7 @@ class _GroupedSearch:
         -------
         routing : sklearn.utils.metadata_routing.MetadataRouter
         """
-        with self._ranking_parameters():
-            return super().get_metadata_routing()
+        return self._sklearn_search().get_metadata_routing()
 
 
 class GroupedGridSearchCV(_GroupedSearch, model_selection.GridSearchCV):
@@ -394,6 +391,8 @@ error_score, return_train_score
     {'alpha': 0.1}
     """
 
+    _search_class = model_selection.GridSearchCV
+
 
 class GroupedRandomizedSearchCV(_GroupedSearch, model_selection.RandomizedSearchCV):
     """`sklearn.model_selection.RandomizedSearchCV` over query groups.
@@ -427,3 +426,5 @@ pre_dispatch, random_state, error_score, return_train_score
     >>> len(search.fit(X, y, groups=groups).cv_results_["params"])
     3
     """
+
+    _search_class = model_selection.RandomizedSearchCV

@@ -1,83 +1,27 @@
-"""Up-front validation of convention parameters.
+"""Up-front checks of array arguments, and how bad values are shown in messages.
 
 Every public entry point calls these before touching data, so a bad value is reported
 with the parameter's name and the value, never as an error from deep inside numpy.
+(Convention parameters are checked by their declarations in `sklearn_rank.conventions`.)
 """
 
-from numbers import Integral, Real
-
 import numpy as np
-
-TIES = ("average", "stable")
-GAINS = ("linear", "exponential")
-AP_DENOMINATORS = ("relevant", "min_k", "hits")
-SHORT_LISTS = ("k", "length")
-NO_RELEVANT_WORDS = ("skip", "error")
-TIE_BREAKS = ("input", "item_descending")
-QUERY_SETS = ("all", "judged", "both")
-SCORE_DTYPES = ("float64", "float32")
-
-
-def _check_choice(name, value, choices):
-    if not isinstance(value, str) or value not in choices:
-        allowed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be one of {allowed}; got {value!r}.")
-    return value
-
-
-def _check_k(k, name="k"):
-    """Return k as a Python int, or None; reject 0, negatives, floats and bools."""
-    if k is None:
-        return None
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, Integral):
-        raise ValueError(f"{name} must be a positive integer (up to 2**62) or None; got {k!r}.")
-    if not 0 < k <= 2 ** 62:  # positions are int64
-        raise ValueError(f"{name} must be a positive integer (up to 2**62) or None; got {k!r}.")
-    return int(k)
-
-
-def _check_no_relevant(value):
-    """A finite number, 'skip' or 'error'."""
-    if isinstance(value, str):
-        return _check_choice("no_relevant", value, NO_RELEVANT_WORDS)
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real) or not np.isfinite(value):
-        raise ValueError(
-            f"no_relevant must be a finite number, 'skip' or 'error'; got {value!r}."
-        )
-    return float(value)
-
-
-def _check_threshold(value):
-    """None (relevant means rel > 0) or a positive finite number."""
-    if value is None:
-        return None
-    if (
-        isinstance(value, (bool, np.bool_))
-        or not isinstance(value, Real)
-        or not np.isfinite(value)
-        or value <= 0
-    ):
-        raise ValueError(
-            f"relevance_threshold must be None or a positive finite number; got {value!r}."
-        )
-    return float(value)
-
-
-def _check_log_base(value):
-    if (
-        isinstance(value, (bool, np.bool_))
-        or not isinstance(value, Real)
-        or not np.isfinite(value)
-        or value <= 1
-    ):
-        raise ValueError(f"log_base must be a finite number greater than 1; got {value!r}.")
-    return float(value)
-
 
 def _check_per_query(value):
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"per_query must be True or False; got {value!r}.")
     return bool(value)
+
+
+def _num_rows(X):
+    """Rows of an array-like, sparse matrix or DataFrame (first dimension)."""
+    shape = getattr(X, "shape", None)
+    if shape is not None and len(shape) >= 1:
+        return int(shape[0])
+    try:
+        return len(X)
+    except TypeError:
+        raise TypeError(f"X must be an array-like with rows; got {type(X).__name__}.") from None
 
 
 def _shown(value, width=60):

@@ -7,17 +7,13 @@ import sklearn.metrics
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ._evaluate import (
-    _check_conventions,
-    _compute,
-    _no_relevant_rule,
-    _resolve_conventions,
-)
-from ._registry import METRICS, _parse_name
-from ._validation import SCORE_DTYPES, _check_choice, _check_k, _check_no_relevant
+from ..conventions import check_k, resolve
+from ..metrics._evaluate import _compute, _no_relevant_rule
+from ..metrics._registry import METRICS, _parse_name
 
-_CONVENTIONS = ("ties", "gain", "ap_denominator", "relevance_threshold", "short_lists",
-                "log_base", "no_relevant")
+# Conventions every scorer takes besides its metric's own; a scorer sees rows without item
+# ids, so tie_break and query_set do not apply.
+_SCORER_CONVENTIONS = ("ties", "no_relevant", "score_dtype")
 
 _HOW_TO_PASS_GROUPS = (
     "A ranking scorer needs the query id of every row, as groups. Use sklearn_rank's "
@@ -162,7 +158,8 @@ class RankingScorer:
                                       n_rows)
         metric = METRICS[self.metric]
         value = _compute([(self.name, metric, self.k)], y_true, y_pred, groups=groups,
-                         sample_weight=sample_weight, per_query=False, **self.conventions)
+                         sample_weight=sample_weight,
+                         conventions=resolve(None, self.conventions))
         return self.sign * value[self.name]
 
     def get_metadata_routing(self):
@@ -240,7 +237,7 @@ def make_ranking_scorer(metric, **params):
     make_ranking_scorer('ndcg@5', ties='average', gain='linear', no_relevant='skip')
     """
     name, entry, k, sign = _resolve_metric(metric, params)
-    allowed = {"ties", "no_relevant", "convention", "score_dtype"} | set(entry.conventions)
+    allowed = set(_SCORER_CONVENTIONS) | set(entry.conventions) | {"convention"}
     unknown = set(params) - allowed - {"k"}
     if unknown:
         raise ValueError(
@@ -248,22 +245,13 @@ def make_ranking_scorer(metric, **params):
             f"{sorted(unknown)[0]!r}; it takes {', '.join(sorted(allowed))}."
         )
     explicit = {key: value for key, value in params.items() if key not in ("k", "convention")}
-    resolved = _resolve_conventions(params.get("convention"), explicit)
-    # Validate now, at construction, rather than at the first fold.
-    _check_choice("score_dtype", resolved["score_dtype"], SCORE_DTYPES)
-    _check_conventions(ties=resolved["ties"], gain=resolved["gain"],
-                       ap_denominator=resolved["ap_denominator"],
-                       relevance_threshold=params.get("relevance_threshold"),
-                       short_lists=resolved["short_lists"], log_base=params.get("log_base", 2))
-    # A scorer sees rows without item ids: tie_break and query_set do not apply.
+    # Validated now, at construction, rather than at the first fold.
+    resolved = resolve(params.get("convention"), explicit)
     keys = ("ties",) + entry.conventions + ("score_dtype",)
-    conventions = {key: params.get(key, resolved.get(key)) for key in keys}
-    if "log_base" in conventions and conventions["log_base"] is None:
-        conventions["log_base"] = 2
+    conventions = {key: resolved[key] for key in keys}
     if conventions["score_dtype"] == "float64":
         del conventions["score_dtype"]  # the default; kept out of the repr
-    conventions["no_relevant"] = _check_no_relevant(
-        _no_relevant_rule(resolved["no_relevant"], entry))
+    conventions["no_relevant"] = _no_relevant_rule(resolved, entry)
     return RankingScorer(name, entry.name, k, conventions, sign)
 
 
@@ -277,7 +265,7 @@ def _resolve_metric(metric, params):
                 f"got {metric!r}."
             )
         entry = entries[0]
-        k = _check_k(params.get("k")) if entry.takes_k else None
+        k = check_k(params.get("k")) if entry.takes_k else None
         if "k" in params and not entry.takes_k:
             raise ValueError(f"make_ranking_scorer: metric {entry.name!r} takes no parameter 'k'.")
         label = entry.name if k is None else f"{entry.name}@{k}"

@@ -19,36 +19,37 @@ import numpy as np
 PROG = "sklearn-rank"
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr", "precision@10", "recall@10")
 
-# Convention options: (flag, evaluate's parameter, type, help).
-_CONVENTION_OPTIONS = (
-    ("--convention", "convention", str,
-     "reproduce a tool: sklearn, trec_eval, hivemall, lightgbm or xgboost (sets the options "
-     "below; options given explicitly still win)"),
-    ("--ties", "ties", str,
-     "average (expected value over orderings of tied scores, the default) or stable "
-     "(ties keep the input order)"),
-    ("--gain", "gain", str, "linear (default) or exponential (2^rel - 1): CG, DCG, NDCG"),
-    ("--ap-denominator", "ap_denominator", str,
-     "relevant (R, default), min_k (min(k, R)) or hits (relevant items in the top k): MAP"),
-    ("--no-relevant", "no_relevant", None,
-     "value of a query with no relevant item: a number, skip (left out of the mean) or "
-     "error (default: each metric's own, 0 and skip for arp)"),
-    ("--relevance-threshold", "relevance_threshold", float,
-     "relevant means rel >= this number (default: rel > 0)"),
-    ("--short-lists", "short_lists", str,
-     "k (default) or length: Precision@k of a query with fewer than k candidates "
-     "divides by k or by the list length"),
-    ("--log-base", "log_base", float, "base of the logarithm in DCG (default 2)"),
-    ("--tie-break", "tie_break", str,
-     "with --ties stable: input (default) or item_descending (trec_eval: tied items by "
-     "item id descending, compared as strings)"),
-    ("--query-set", "query_set", str,
-     "which queries count: all (default: every query of the judgments and the run), judged "
-     "(only queries with judgments, trec_eval -c) or both (only queries in both, trec_eval)"),
-    ("--score-dtype", "score_dtype", str,
-     "float64 (default) or float32: round scores to 32-bit floats first, so that scores "
-     "equal in float32 tie (trec_eval, XGBoost)"),
-)
+
+def _parameter_type(parameter):
+    """argparse type of a declared convention: text, read as a number where one is
+    allowed. The value itself is checked by `evaluate`, whose one-line message names the
+    parameter and the value."""
+    if parameter.choices is not None:
+        return str
+
+    words = parameter.check.words
+    if not words:
+        return float  # argparse says "invalid float value: ..."
+
+    def convert(text):
+        if text in words:
+            return text
+        try:
+            return float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected a number, {', '.join(repr(w) for w in words[:-1])} or "
+                f"{words[-1]!r}; got {text!r}") from None
+    return convert
+
+
+def _convention_options():
+    """(flag, evaluate's parameter, type, help) of every convention, from its declaration."""
+    from ..conventions import CONVENTION, CONVENTIONS
+
+    return tuple((p.flag, p.name, _parameter_type(p), p.cli)
+                 for p in (CONVENTION, *CONVENTIONS.values()) if p.cli is not None)
+
 
 _EPILOG = f"""\
 examples:
@@ -107,18 +108,9 @@ class _Progress:
             self.shown = False
 
 
-def _no_relevant(text):
-    if text in ("skip", "error"):
-        return text
-    try:
-        return float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a number, 'skip' or 'error'; got {text!r}") from None
-
-
 def _build_parser():
-    from . import __version__, get_metric_names
+    from .._version import __version__
+    from ..metrics import get_metric_names
 
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -172,9 +164,8 @@ def _build_parser():
              f"{' '.join(DEFAULT_METRICS)}); known: {', '.join(get_metric_names())}, "
              "K a positive integer",
     )
-    for flag, dest, kind, text in _CONVENTION_OPTIONS:
-        metrics.add_argument(flag, dest=dest, metavar="VALUE",
-                             type=_no_relevant if dest == "no_relevant" else kind, help=text)
+    for flag, dest, kind, text in _convention_options():
+        metrics.add_argument(flag, dest=dest, metavar="VALUE", type=kind, help=text)
     output = evaluate.add_argument_group("output")
     output.add_argument("--format", choices=("table", "json"), default="table",
                         help="table (default): aligned metric and value columns; json: an "
@@ -236,8 +227,8 @@ def _table_columns(args):
 
 
 def _read_truth(args, progress):
-    from ._files import _parse_table, _parse_trec_qrels
-    from ._tables import ItemJudgments
+    from ..inputs._files import _parse_table, _parse_trec_qrels
+    from ..inputs._tables import ItemJudgments
 
     if args.qrels:
         return ItemJudgments(*_parse_trec_qrels(args.qrels, progress.reading(args.qrels)))
@@ -248,8 +239,8 @@ def _read_truth(args, progress):
 
 
 def _read_run(args, progress):
-    from ._files import _parse_table, _parse_trec_run
-    from ._tables import ItemRanking
+    from ..inputs._files import _parse_table, _parse_trec_run
+    from ..inputs._tables import ItemRanking
 
     if args.run:
         return ItemRanking(*_parse_trec_run(args.run, progress.reading(args.run)))
@@ -263,7 +254,7 @@ def _read_run(args, progress):
 
 def _warn_unused_scores(path):
     """Without --score-column rows are in rank order: say so if the table has scores."""
-    from ._files import _table_header
+    from ..inputs._files import _table_header
 
     named = [name for name in _table_header(path) if name.lower() in ("score", "scores")]
     if named:
@@ -306,7 +297,7 @@ def _print_json(results, stream):
 
 def _per_query_ids(truth, run, n_queries, conventions):
     """Query ids in the order of the per-query values."""
-    from . import query_ids
+    from ..inputs import query_ids
 
     chosen = {name: conventions[name] for name in ("convention", "query_set")
               if name in conventions}
@@ -330,12 +321,12 @@ def _write_per_query(path, truth, run, per_query, query_header, conventions):
 
 
 def _conventions(args):
-    return {dest: getattr(args, dest) for _flag, dest, _kind, _text in _CONVENTION_OPTIONS
+    return {dest: getattr(args, dest) for _flag, dest, _kind, _text in _convention_options()
             if getattr(args, dest) is not None}
 
 
 def _evaluate(args, stdout, progress):
-    from . import evaluate
+    from ..metrics import evaluate
     from ._example import HIVEMALL_RANKINGS, HIVEMALL_TRUTH
 
     names = _metric_names(args.metrics)
@@ -405,7 +396,7 @@ def main(argv=None):
 
     Examples
     --------
-    >>> from sklearn_rank._cli import main
+    >>> from sklearn_rank.cli import main
     >>> main(["evaluate", "--example", "-m", "recall@4", "map@4", "--format", "json"])
     {
       "recall@4": 0.6666666666666666,
@@ -423,7 +414,7 @@ def main(argv=None):
     try:
         _check_inputs(args)
         if _wants_example_table(args):
-            from .__main__ import main as print_example_table
+            from ._example import print_example_table
 
             print_example_table()
         else:

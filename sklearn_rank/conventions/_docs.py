@@ -1,10 +1,13 @@
 """Parameter descriptions shared by every public docstring, written once.
 
-`_fill_doc` substitutes ``{name}`` placeholders in a docstring with the entries below,
-indented to the docstring's level, so every function documents a convention identically.
+`_fill_doc` substitutes ``{name}`` placeholders in a docstring with the declaration of a
+convention (`_declarations.CONVENTIONS`) or with the entries below, indented to the
+docstring's level, so every function documents a parameter identically.
 """
 
 import textwrap
+
+from ._declarations import CONVENTION, CONVENTIONS
 
 _PARAMETERS = {
     "y_true": """\
@@ -43,43 +46,19 @@ exclude : array-like or scipy.sparse matrix of shape (n_queries, n_items), defau
 sample_weight : array-like of shape (n_queries,) or (n_rows,), default=None
     Weight of each query in the mean. In long format it may also be given per row, constant
     within each query. Non-negative, not all zero.""",
-    "ties": """\
-ties : {"average", "stable"}, default="average"
-    "average": the exact expected value over all orderings of items with equal scores
-    (McSherry & Najork, 2008), as scikit-learn does for DCG/NDCG. "stable": ties broken by
-    input order (column order, row order, or list order).""",
-    "gain": """\
-gain : {"linear", "exponential"}, default="linear"
-    Gain of relevance ``rel``: ``rel`` (scikit-learn, trec_eval) or ``2**rel - 1``
-    (Burges et al.; LightGBM, XGBoost, Hivemall).""",
-    "relevance_threshold": """\
-relevance_threshold : float or None, default=None
-    An item is relevant when ``rel >= relevance_threshold``; None means ``rel > 0``.""",
-    "short_lists": """\
-short_lists : {"k", "length"}, default="k"
-    Denominator of Precision@k for a query with fewer than k candidates: "k" (trec_eval,
-    Spark: as if the list were padded with non-relevant items) or "length" (Hivemall).""",
-    "ap_denominator": """\
-ap_denominator : {"relevant", "min_k", "hits"}, default="relevant"
-    What the sum of precisions at relevant positions is divided by: the number of relevant
-    items R (trec_eval, Hivemall), min(k, R) (LightGBM, XGBoost, Spark's MAP@k), or the
-    number of relevant items in the top k (torchmetrics).""",
-    "no_relevant": """\
-no_relevant : float, "skip" or "error", default=0.0
-    Value of a query with no relevant item (for NDCG: no positive gain; for CG, DCG and
-    Kendall tau: no non-zero relevance). "skip" leaves such queries out of the mean (NaN in
-    per-query output); "error" raises.""",
     "no_relevant_arp": """\
 no_relevant : float, "skip" or "error", default="skip"
     Value of a query with no relevant candidate. The default leaves it out of the mean:
     0 would be the best possible score for this lower-is-better metric.""",
+    "no_relevant_evaluate": """\
+no_relevant : float, "skip", "error" or None, default=None
+    Value of a query with no relevant item. None uses each metric's own default (0.0,
+    and "skip" for ``arp``), or the preset's. "skip" leaves such queries out of that
+    metric's mean.""",
     "per_query": """\
 per_query : bool, default=False
     Return one value per query instead of the mean: row order for 2-D input, list order for
     lists, and for long format the order of ``query_ids(groups)`` (first appearance).""",
-    "log_base": """\
-log_base : float, default=2
-    Base of the logarithm in the discount (as scikit-learn's ``dcg_score``).""",
 }
 
 _RETURNS = """\
@@ -87,10 +66,17 @@ score : float or ndarray of shape (n_queries,)
     The (weighted) mean over queries, or the per-query values with ``per_query=True``."""
 
 
+def _texts():
+    texts = {name: parameter.numpydoc() for name, parameter in CONVENTIONS.items()}
+    texts["convention"] = CONVENTION.numpydoc()
+    texts.update(_PARAMETERS, returns=_RETURNS)
+    return texts
+
+
 def _fill_doc(function):
     """Replace ``{name}`` placeholders in the docstring with the shared descriptions."""
     doc = function.__doc__
-    texts = dict(_PARAMETERS, returns=_RETURNS)
+    texts = _texts()
     lines = []
     for line in doc.splitlines():
         stripped = line.strip()

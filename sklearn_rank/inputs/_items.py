@@ -1,0 +1,318 @@
+"""Inputs with item ids, joined into a `_Queries`: `ItemRanking` against `ItemJudgments`
+(or sparse truth), top-N id matrices, and ranked lists of Python objects (sets, dicts,
+sequences of ids), which are flattened into the same two tables first.
+"""
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import scipy.sparse
+
+from ..utils._ids import _concat_ids, _factorize, _id_array
+from ..utils._validation import _python_value
+from ._queries import _Queries, _scores_as
+from ._tables import ItemJudgments, ItemRanking
+
+_BLOCK = 1 << 16  # ranked items joined per block of top-N rows
+
+
+def _sparse_keys(exclude):
+    """Entry numbers (row * n_columns + column) of the excluded (query, item) pairs."""
+    coo = scipy.sparse.coo_matrix(exclude)
+    if int(coo.shape[0]) * int(coo.shape[1]) >= 2 ** 63:
+        # Keys row * n_columns + column would wrap around in int64 and collide.
+        raise ValueError(
+            f"exclude has shape {coo.shape}: rows x columns must be below 2**63; use "
+            "query and item ids numbered from 0 (ItemRanking with row numbers)."
+        )
+    coo.sum_duplicates()
+    keep = coo.data != 0
+    return coo.row[keep].astype(np.int64) * np.int64(coo.shape[1]) + coo.col[keep], coo.shape
+
+
+def _as_judgments(y_true):
+    if isinstance(y_true, ItemJudgments):
+        return y_true
+    if scipy.sparse.issparse(y_true):
+        return ItemJudgments.from_sparse(y_true)
+    raise ValueError(
+        "With y_score an ItemRanking, y_true must be an ItemJudgments or a scipy.sparse "
+        f"matrix (queries x items); got {type(y_true).__name__}."
+    )
+
+
+def _as_ranking(y_score):
+    if isinstance(y_score, ItemRanking):
+        return y_score
+    raise ValueError(
+        "With y_true an ItemJudgments, y_score must be an ItemRanking (ItemRanking(queries, "
+        f"items, scores) or ItemRanking.from_topn(ids)); got {type(y_score).__name__}."
+    )
+
+
+def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="input",
+                query_set="all", score_dtype="float64"):
+    """Join a run with its judgments by (query, item) keys, vectorised.
+
+    Queries are numbered once, first (``known_queries`` first: rows of a sparse truth
+    matrix, list positions), so that exclusion never renumbers them; ``query_set`` then
+    keeps a subset of them in the same order.
+    """
+    if _topn_applies(truth, run, known_queries, exclude, query_set):
+        return _from_topn(truth, run._topn), known_queries
+    run_q, run_i, score = run.queries, run.items, run.scores
+    if score is None:
+        score = -np.arange(run_q.size, dtype=np.float64)  # row order is rank order
+    true_q, true_i, rel = truth.queries, truth.items, truth.relevance
+    if _are_row_numbers(known_queries, true_q, run_q):
+        # Queries are the rows 0..n-1 of a matrix: each id is its own code already.
+        ids, true_code, run_code = known_queries, true_q.astype(np.int64), run_q.astype(np.int64)
+    else:
+        parts = [true_q, run_q] if known_queries is None else [known_queries, true_q, run_q]
+        codes, ids = _factorize(_concat_ids(parts), sum(p.size for p in parts))
+        start = codes.size - true_q.size - run_q.size
+        true_code, run_code = codes[start:start + true_q.size], codes[start + true_q.size:]
+    if query_set != "all":
+        # "judged": only queries with judgments (trec_eval -c); "both": only queries also
+        # in the run (trec_eval's default).
+        kept = np.zeros(len(ids), dtype=bool)
+        kept[true_code] = True
+        if query_set == "both":
+            ranked = np.zeros(len(ids), dtype=bool)
+            ranked[run_code] = True
+            kept &= ranked
+        renumber = np.cumsum(kept) - 1
+        keep_run, keep_true = kept[run_code], kept[true_code]
+        run_q, run_i, score, run_code = (a[keep_run] for a in (run_q, run_i, score, run_code))
+        true_q, true_i, rel, true_code = (
+            a[keep_true] for a in (true_q, true_i, rel, true_code))
+        run_code, true_code, ids = renumber[run_code], renumber[true_code], ids[kept]
+    if exclude is not None:
+        (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code) = _exclude_items(
+            exclude, (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code))
+    true_item, run_item, n_items = _item_codes(true_i, run_i)
+    true_key = true_code * n_items + true_item
+    run_key = run_code * n_items + run_item
+    _refuse_duplicates(true_key, true_q, true_i, "y_true judges")
+    _refuse_duplicates(run_key, run_q, run_i, "y_score ranks")
+
+    order = np.argsort(true_key)
+    sorted_key = true_key[order]
+    cand_rel = np.zeros(run_key.size)
+    matched = np.zeros(true_key.size, dtype=bool)
+    if sorted_key.size:
+        pos = np.minimum(np.searchsorted(sorted_key, run_key), sorted_key.size - 1)
+        found = sorted_key[pos] == run_key
+        cand_rel[found] = rel[order[pos[found]]]
+        matched[order[pos[found]]] = True
+    if tie_break == "item_descending":
+        # trec_eval breaks score ties by document id, compared as strings, descending;
+        # the kernel's stable sort keeps this row order within ties. Only the distinct
+        # ids are turned into strings.
+        distinct, which = np.unique(run_i, return_inverse=True)
+        text_rank = np.empty(distinct.size, dtype=np.int64)
+        text_rank[np.argsort(distinct.astype(str), kind="stable")] = np.arange(distinct.size)
+        rows = np.argsort(-text_rank[which.ravel()], kind="stable")
+        run_code, score, cand_rel = run_code[rows], score[rows], cand_rel[rows]
+    n_queries = len(ids)
+    if n_queries == 0:
+        raise ValueError(
+            "No query left to evaluate: " + ("the judgments and the run share no query "
+            f"(query_set={query_set!r})." if query_set != "all" else "both inputs are empty.")
+        )
+    return (
+        _Queries(n_queries=n_queries, score=_scores_as(score, score_dtype), rel=cand_rel,
+                 codes=run_code, n_cand=np.bincount(run_code, minlength=n_queries),
+                 extra_codes=true_code[~matched], extra_rel=rel[~matched]),
+        ids,
+    )
+
+
+def _topn_applies(truth, run, known_queries, exclude, query_set):
+    """Whether a top-N matrix of integer ids meets truth on the same row-numbered queries.
+
+    Then the ranking is the matrix itself (queries x ranks) and only the truth needs
+    joining; exclusion and query subsets take the general path.
+    """
+    top = run._topn
+    if top is None or exclude is not None or query_set != "all" or known_queries is None:
+        return False
+    if known_queries.size != top.shape[0] or truth.items.dtype.kind not in "iu":
+        return False
+    if top.size == 0:  # no ranked item at all: the general path says so
+        return False
+    if not _are_row_numbers(known_queries, truth.queries):
+        return False
+    return all(not a.size or (a.min() >= 0 and a.max() < 2 ** 31) for a in (top, truth.items))
+
+
+def _from_topn(truth, top):
+    """A `_Queries` of rank-ordered columns from a top-N id matrix and its judgments.
+
+    Each block of rows joins its (row, item) keys with that block's judgments only, so
+    no array of one value per ranked item is ever made.
+    """
+    n_queries, width = top.shape
+    true_q = truth.queries.astype(np.int64, copy=False)
+    rel = truth.relevance
+    # Python ints: the largest id of a narrow or unsigned type must not wrap.
+    n_items = np.int64(max(int(top.max(initial=0)), int(truth.items.max(initial=0))) + 1)
+    true_key = true_q * n_items + truth.items
+    if true_key.size > 1 and not np.all(true_key[1:] > true_key[:-1]):
+        _refuse_duplicates(true_key, truth.queries, truth.items, "y_true judges")
+        order = np.argsort(true_key)
+        true_key, true_q, rel = true_key[order], true_q[order], rel[order]
+    bounds = np.searchsorted(true_key, np.arange(n_queries + 1) * n_items)
+    matched = np.zeros(true_key.size, dtype=bool)
+    entries, values = [], []
+    step = max(1, _BLOCK // width)
+    for first in range(0, n_queries, step):
+        block = top[first:first + step]
+        # Each row's ids in order: duplicates sit side by side, and (row, id) keys of the
+        # whole block come out sorted, so the block's sorted judgments search them in
+        # one pass.
+        order = np.argsort(block, axis=1)
+        items = np.take_along_axis(block, order, axis=1)
+        same = np.flatnonzero((items[:, 1:] == items[:, :-1]).ravel())
+        if same.size:
+            row, at = divmod(int(same[0]), width - 1)
+            raise _repeated_item("y_score ranks", items[row, at].item(), first + row)
+        low, high = bounds[first], bounds[first + block.shape[0]]
+        if low == high:
+            continue
+        keys = (np.arange(first, first + block.shape[0], dtype=np.int64)[:, None] * n_items
+                + items).ravel()
+        at = np.minimum(np.searchsorted(keys, true_key[low:high]), keys.size - 1)
+        found = np.flatnonzero(keys[at] == true_key[low:high])
+        judged, at = found + low, at[found]
+        matched[judged] = True
+        entry = (first + at // width) * np.int64(width) + order.ravel()[at]
+        keep = np.flatnonzero(rel[judged] != 0)
+        by_entry = np.argsort(entry[keep])
+        entries.append(entry[keep][by_entry])
+        values.append(rel[judged][keep][by_entry])
+    empty = np.zeros(0, dtype=np.int64)
+    return _Queries(
+        n_queries=n_queries, score=None, n_cand=np.full(n_queries, width, dtype=np.int64),
+        width=width, truth_keys=np.concatenate(entries) if entries else empty,
+        truth_rel=np.concatenate(values) if values else np.zeros(0),
+        extra_codes=true_q[~matched], extra_rel=rel[~matched], ranked=True,
+    )
+
+
+def _are_row_numbers(known_queries, *others):
+    """Whether the known queries are 0..n-1 and every other query id is one of them."""
+    if known_queries is None or known_queries.dtype.kind not in "iu":
+        return False
+    n = known_queries.size
+    if not np.array_equal(known_queries, np.arange(n)):
+        return False
+    return all(ids.dtype.kind in "iu" and (not ids.size or (ids.min() >= 0 and ids.max() < n))
+               for ids in others)
+
+
+def _item_codes(true_items, run_items):
+    """Integer codes for the item ids of both sides; only equality matters, not order.
+
+    Small non-negative integer ids (column numbers, top-N ids) are their own codes, which
+    spares a sort and its copies of every id.
+    """
+    if true_items.dtype.kind in "iu" and run_items.dtype.kind in "iu":
+        low = min(true_items.min(initial=0), run_items.min(initial=0))
+        high = max(true_items.max(initial=0), run_items.max(initial=0))
+        if low >= 0 and high < 2 ** 31:
+            return true_items.astype(np.int64, copy=False), run_items.astype(np.int64, copy=False), np.int64(int(high) + 1)
+    codes, items = _factorize(_concat_ids([true_items, run_items]),
+                              true_items.size + run_items.size, "item ids")
+    return codes[: true_items.size], codes[true_items.size:], np.int64(max(len(items), 1))
+
+
+def _refuse_duplicates(keys, queries, items, what):
+    order = np.argsort(keys, kind="stable")
+    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+    if same.size:
+        row = order[same[0] + 1]
+        raise _repeated_item(what, _python_value(items[row]), _python_value(queries[row]))
+
+
+def _repeated_item(what, item, query):
+    return ValueError(
+        f"{what} item {item!r} more than once for query {query!r}; each item may appear "
+        "once per query."
+    )
+
+
+def _exclude_items(exclude, run, truth):
+    """Drop excluded (query, item) pairs from the run and the truth.
+
+    ``exclude`` is a matrix (queries x items): it needs integer query and item ids, the
+    row and column numbers.
+    """
+    keys, shape = _sparse_keys(exclude)
+    kept = []
+    for name, (queries, items, values, codes) in (("y_score", run), ("y_true", truth)):
+        for label, ids, limit in (("query", queries, shape[0]), ("item", items, shape[1])):
+            if ids.size and (ids.dtype.kind not in "iu" or ids.min() < 0 or ids.max() >= limit):
+                raise ValueError(
+                    f"exclude is a {shape[0]} x {shape[1]} matrix: {name}'s {label} ids must "
+                    f"be integers in [0, {limit}) to index it."
+                )
+        key = queries.astype(np.int64) * np.int64(shape[1]) + items
+        keep = ~np.isin(key, keys)
+        kept.append((queries[keep], items[keep], values[keep], codes[keep]))
+    return kept
+
+
+def _from_lists(truth, rankings):
+    """Ranked-list form: flatten the Python objects (one pass) into judgments and a run."""
+    if isinstance(rankings, (str, bytes)) or not isinstance(rankings, (Sequence, np.ndarray)):
+        raise ValueError(
+            "y_score must be a list with one ranking per query (a sequence of item ids in rank "
+            f"order, or a dict item id -> score) when y_true is a list; got {type(rankings).__name__}."
+        )
+    if len(rankings) != len(truth):
+        raise ValueError(
+            f"y_true and y_score must have one entry per query; got {len(truth)} and "
+            f"{len(rankings)}."
+        )
+    true_q, true_i, true_rel, run_q, run_i, run_score = [], [], [], [], [], []
+    for q, (judged, ranked) in enumerate(zip(truth, rankings)):
+        gains = _truth_gains(judged, q)
+        true_q.extend([q] * len(gains))
+        true_i.extend(gains)
+        true_rel.extend(gains.values())
+        items, scores = _ranking_items(ranked, q)
+        run_q.extend([q] * len(items))
+        run_i.extend(items)
+        run_score.extend(scores)
+    return (ItemJudgments(np.asarray(true_q, dtype=np.int64), _id_array(true_i), true_rel),
+            ItemRanking(np.asarray(run_q, dtype=np.int64), _id_array(run_i), run_score))
+
+
+def _finite_number(value, where, item, what):
+    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number))
+            or not np.isfinite(value)):
+        raise ValueError(f"{where} maps item {item!r} to {value!r}; {what} must be a finite number.")
+    return float(value)
+
+
+def _truth_gains(judged, q):
+    if isinstance(judged, Mapping):
+        return {item: _finite_number(value, f"y_true[{q}]", item, "relevance")
+                for item, value in judged.items()}
+    return dict.fromkeys(judged, 1.0)
+
+
+def _ranking_items(ranked, q):
+    if isinstance(ranked, Mapping):
+        items = list(ranked)
+        return items, [_finite_number(ranked[item], f"y_score[{q}]", item, "a score")
+                       for item in items]
+    if isinstance(ranked, (str, bytes)) or not isinstance(ranked, (Sequence, np.ndarray)):
+        raise ValueError(
+            f"y_score[{q}] must be a sequence of item ids in rank order or a dict item id -> "
+            f"score; got {type(ranked).__name__}."
+        )
+    items = list(ranked.tolist() if isinstance(ranked, np.ndarray) else ranked)
+    # Rank order is the only information: position p gets score -p, no ties.
+    return items, [-float(p) for p in range(len(items))]

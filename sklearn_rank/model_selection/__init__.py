@@ -1,0 +1,20 @@
+"""Model selection per query group: scorers that rank per query (requesting ``groups``
+through scikit-learn's metadata routing), grouped cross-validation and searches whose folds
+keep queries whole, and `QueryGroupRanker` for learning-to-rank estimators. Imports
+`sklearn_rank.metrics`, `sklearn_rank.conventions` and `sklearn_rank.utils`.
+"""
+
+from ._ranker import QueryGroupRanker
+from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
+from ._search import GroupedGridSearchCV, GroupedRandomizedSearchCV, grouped_cross_validate
+
+__all__ = [
+    "GroupedGridSearchCV",
+    "GroupedRandomizedSearchCV",
+    "QueryGroupRanker",
+    "RankingScorer",
+    "get_scorer",
+    "get_scorer_names",
+    "grouped_cross_validate",
+    "make_ranking_scorer",
+]

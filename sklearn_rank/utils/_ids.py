@@ -1,0 +1,140 @@
+"""Query and item ids: one numpy type where they share one, numbered by first appearance.
+
+Ids may be numbers or strings (any hashable in object arrays); 1 and "1" are different
+ids, and None, NaN, NaT or pandas.NA is never one.
+"""
+
+from collections.abc import Mapping, Set
+
+import numpy as np
+
+from ._validation import _shown
+
+
+def _id_array(values):
+    """Ids as one numpy type when they share one, else as objects (1 and "1" differ)."""
+    if all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+        try:
+            return np.asarray(values, dtype=np.int64)
+        except OverflowError:  # ids beyond int64 (uint64 hashes, 2**70) stay Python ints
+            return np.fromiter((int(v) for v in values), dtype=object, count=len(values))
+    if all(isinstance(v, str) for v in values):
+        return np.asarray(values, dtype=str)
+    if all(isinstance(v, (float, np.floating)) for v in values):
+        return np.asarray(values, dtype=np.float64)
+    # fromiter keeps tuple ids whole; slice assignment would broadcast them into columns.
+    return np.fromiter(values, dtype=object, count=len(values))
+
+
+def _is_missing(value):
+    """None, NaN, NaT or pandas.NA (whose comparisons give NA, which has no truth value)."""
+    if value is None:
+        return True
+    try:
+        return bool(value != value)
+    except (TypeError, ValueError):
+        return type(value).__name__ == "NAType"
+
+
+def _first_missing(ids):
+    """Row of the first None or NaN among ids, or None when there is none."""
+    if ids.dtype.kind == "f":
+        missing = np.isnan(ids)
+    elif ids.dtype.kind in "Mm":  # dates from DataFrames: a missing one is NaT
+        missing = np.isnat(ids)
+    elif ids.dtype == object:
+        try:  # None, and NaN (the one value unequal to itself), in numpy's own loop
+            missing = np.equal(ids, None) | np.not_equal(ids, ids)
+        except (TypeError, ValueError):  # pandas.NA compares to NA, which has no truth
+            missing = np.frompyfunc(_is_missing, 1, 1)(ids).astype(bool)
+    else:
+        return None
+    return int(np.flatnonzero(missing)[0]) if missing.any() else None
+
+
+def _factorize(groups, n_rows, name="groups"):
+    """Integer codes for ids, numbered in order of first appearance.
+
+    ``n_rows`` None accepts any length.
+    """
+    if (hasattr(groups, "to_numpy") and isinstance(getattr(groups, "dtype", None), np.dtype)
+            and not isinstance(groups, np.ndarray)):
+        # A numpy-backed pandas column has one type already: no Python pass over the ids.
+        # (Nullable and other extension columns take the list path, which keeps <NA>.)
+        groups = groups.to_numpy()
+    if not isinstance(groups, np.ndarray):
+        if (isinstance(groups, (str, bytes, Set, Mapping))
+                or not hasattr(groups, "__iter__")):  # sets have no row order
+            raise ValueError(
+                f"{name} must be a 1-D array-like with one query id per row; got "
+                f"{_shown(groups)}."
+            )
+        # Mixed ids (1 and "1") must not become strings, nor tuple ids columns.
+        groups = _id_array(list(groups))
+        if groups.dtype == object and groups.size and all(
+                isinstance(v, (list, np.ndarray)) for v in groups):
+            raise ValueError(
+                f"{name} must be 1-D with one query id per row; got a nested sequence "
+                f"(row 0 is {groups[0]!r})."
+            )
+    ids = groups
+    if ids.ndim != 1 or (n_rows is not None and ids.shape[0] != n_rows):
+        rows = "" if n_rows is None else f" ({n_rows} rows)"
+        raise ValueError(
+            f"{name} must be 1-D with one query id per row{rows}; got shape {ids.shape}."
+        )
+    row = _first_missing(ids)
+    if row is not None:
+        shown = "NaN" if ids.dtype.kind == "f" else repr(ids[row])
+        what = "NaN" if ids.dtype.kind == "f" else "None or NaN"
+        raise ValueError(f"{name} must not contain {what}; got {shown} at row {row}.")
+    if ids.dtype.kind == "c" or ids.dtype.kind == "V":
+        raise ValueError(f"{name} must hold numbers or strings; got dtype {ids.dtype}.")
+    if ids.dtype == object:
+        return _factorize_objects(ids, name)
+    if ids.size == 0:
+        return np.zeros(0, dtype=np.int64), ids
+    # One unstable sort groups equal ids; each id's first row is the least row number of
+    # its run. (np.unique's return_index would need a stable sort, about 3x slower.)
+    by_id = np.argsort(ids)
+    ranked = ids[by_id]
+    new = np.ones(ids.size, dtype=bool)
+    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    runs = np.flatnonzero(new)
+    order = np.argsort(np.minimum.reduceat(by_id, runs))
+    distinct = ranked[runs][order]
+    del ranked  # in place from here on: the peak stays a few arrays of one id per row
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    group = np.cumsum(new, dtype=np.int64)
+    group -= 1
+    np.take(rank, group, out=group)
+    codes = np.empty(ids.size, dtype=np.int64)
+    codes[by_id] = group
+    return codes, distinct
+
+
+def _factorize_objects(ids, name="groups"):
+    # Object ids may mix types that numpy cannot sort, so number them with a dict.
+    table = {}
+    codes = np.empty(ids.size, dtype=np.int64)
+    for row, value in enumerate(ids):  # None and NaN were refused by _factorize
+        try:
+            codes[row] = table.setdefault(value, len(table))
+        except TypeError:
+            raise ValueError(
+                f"{name} must hold hashable ids; got {type(value).__name__} at row {row}."
+            ) from None
+    unique = np.empty(len(table), dtype=object)
+    unique[:] = list(table)
+    return codes, unique
+
+
+def _concat_ids(parts):
+    """Concatenate id arrays without turning 1 into "1" or 2**53 + 1 into a float."""
+    kinds = {p.dtype.kind for p in parts if p.size}
+    if len(kinds) > 1:
+        fits_int64 = kinds <= set("iu") and all(
+            p.dtype.kind == "i" or not p.size or p.max() < 2 ** 63 for p in parts)
+        parts = [p.astype(np.int64 if fits_int64 else object) for p in parts]
+    return np.concatenate(parts)
