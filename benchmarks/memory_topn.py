@@ -22,8 +22,7 @@ def workload(seed=0):
     rng = np.random.default_rng(seed)
     rows = np.repeat(np.arange(N_USERS), RELEVANT)
     cols = rng.integers(0, N_ITEMS, rows.size)
-    truth = scipy.sparse.csr_matrix((np.ones(rows.size), (rows, cols)),
-                                    shape=(N_USERS, N_ITEMS))
+    truth = scipy.sparse.csr_matrix((np.ones(rows.size), (rows, cols)), shape=(N_USERS, N_ITEMS))
     truth.sum_duplicates()
     truth.data[:] = 1.0
     # Top-100 distinct items per user: a random permutation prefix, vectorised.
@@ -44,10 +43,14 @@ def main():
     seconds = time.perf_counter() - start
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    print(f"inputs: sparse truth {truth.nnz:,} entries + top-{TOP} ids of {N_USERS:,} users "
-          f"= {input_bytes / 2**20:.1f} MiB")
-    print(f"evaluate({', '.join(METRICS)}): {seconds:.2f} s, peak allocated during the call "
-          f"{peak / 2**20:.1f} MiB = {peak / input_bytes:.2f} x the inputs")
+    print(
+        f"inputs: sparse truth {truth.nnz:,} entries + top-{TOP} ids of {N_USERS:,} users "
+        f"= {input_bytes / 2**20:.1f} MiB"
+    )
+    print(
+        f"evaluate({', '.join(METRICS)}): {seconds:.2f} s, peak allocated during the call "
+        f"{peak / 2**20:.1f} MiB = {peak / input_bytes:.2f} x the inputs"
+    )
     print({name: round(value, 5) for name, value in values.items()})
 
 

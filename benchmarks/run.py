@@ -41,7 +41,7 @@ PYTREC = {  # our name -> (trec_eval measure, key in pytrec_eval's result)
     "mrr": ("recip_rank", "recip_rank"),
 }
 SEED = 0
-MIB = 2 ** 20
+MIB = 2**20
 
 OURS = "sklearn_rank"
 OURS_STABLE = "sklearn_rank ties=stable"
@@ -66,6 +66,7 @@ def _load_peers(wanted):
     if "sklearn" in wanted:
         try:
             from sklearn.metrics import ndcg_score
+
             peers["sklearn"] = ndcg_score
         except ImportError as error:
             notes.append(f"scikit-learn skipped: {error}")
@@ -73,6 +74,7 @@ def _load_peers(wanted):
         try:
             import ranx
             from numba.core.errors import NumbaTypeSafetyWarning
+
             # ranx's kernels warn about an unsigned hash cast on every call.
             warnings.simplefilter("ignore", NumbaTypeSafetyWarning)
             peers["ranx"] = ranx
@@ -81,6 +83,7 @@ def _load_peers(wanted):
     if "pytrec_eval" in wanted:
         try:
             import pytrec_eval
+
             peers["pytrec_eval"] = pytrec_eval
         except ImportError as error:
             notes.append(f"pytrec_eval skipped (pip install pytrec_eval-terrier): {error}")
@@ -157,10 +160,10 @@ class Workload:
 
     def __init__(self, name, title, inputs, ours, to_dicts, dense=None, stable=False):
         self.name, self.title, self.inputs = name, title, inputs
-        self.ours = ours          # ours(metric_names, **params) -> dict
+        self.ours = ours  # ours(metric_names, **params) -> dict
         self.to_dicts = to_dicts  # () -> (qrels dict, run dict)
-        self.dense = dense        # (y_true, y_score) for scikit-learn, or None
-        self.stable = stable      # also time ties="stable"
+        self.dense = dense  # (y_true, y_score) for scikit-learn, or None
+        self.stable = stable  # also time ties="stable"
         self.input_bytes = sum(_nbytes(a) for a in inputs.values())
 
 
@@ -178,20 +181,33 @@ def make_w1(scale, rounded=False):
     if rounded:
         score = np.round(score, 2)
         name = "W5"
-        title = ("the W1 matrix (%s x 1,000) with scores rounded to 2 decimals "
-                 "(heavy ties), ties='average' vs 'stable'")
-    return Workload(name, title % f"{rel.shape[0]:,}", {"y_true": rel, "y_score": score},
-                    lambda names, **kw: sr.evaluate(rel, score, names, **kw),
-                    lambda: _dense_dicts(rel, score), dense=(rel, score), stable=rounded)
+        title = (
+            "the W1 matrix (%s x 1,000) with scores rounded to 2 decimals "
+            "(heavy ties), ties='average' vs 'stable'"
+        )
+    return Workload(
+        name,
+        title % f"{rel.shape[0]:,}",
+        {"y_true": rel, "y_score": score},
+        lambda names, **kw: sr.evaluate(rel, score, names, **kw),
+        lambda: _dense_dicts(rel, score),
+        dense=(rel, score),
+        stable=rounded,
+    )
 
 
 def make_w2(scale):
     rng = np.random.default_rng(SEED + 2)
     rel, score = _graded(rng, (100_000 // scale, 100))
     title = f"dense {rel.shape[0]:,} queries x 100 items, relevance 0-4 (~5% non-zero)"
-    return Workload("W2", title, {"y_true": rel, "y_score": score},
-                    lambda names, **kw: sr.evaluate(rel, score, names, **kw),
-                    lambda: _dense_dicts(rel, score), dense=(rel, score))
+    return Workload(
+        "W2",
+        title,
+        {"y_true": rel, "y_score": score},
+        lambda names, **kw: sr.evaluate(rel, score, names, **kw),
+        lambda: _dense_dicts(rel, score),
+        dense=(rel, score),
+    )
 
 
 def make_w3(scale):
@@ -202,17 +218,23 @@ def make_w3(scale):
     n_queries = int(np.searchsorted(ends, n_rows)) + 1
     sizes = sizes[:n_queries].copy()
     sizes[-1] -= ends[n_queries - 1] - n_rows  # the last query ends at n_rows exactly
-    ids = np.unique(rng.integers(-2 ** 62, 2 ** 62, n_queries + 100))
+    ids = np.unique(rng.integers(-(2**62), 2**62, n_queries + 100))
     ids = rng.permutation(ids)[:n_queries]  # arbitrary distinct int64 ids
     qid = np.repeat(ids, sizes)
     rel, score = _graded(rng, n_rows)
     shuffle = rng.permutation(n_rows)  # rows of a query are not together
     qid, rel, score = qid[shuffle], rel[shuffle], score[shuffle]
-    title = (f"long format, {n_rows:,} rows, {n_queries:,} queries of 1 to 200 rows, "
-             "query ids shuffled int64, rows not grouped")
-    return Workload("W3", title, {"y_true": rel, "y_score": score, "groups": qid},
-                    lambda names, **kw: sr.evaluate(rel, score, names, groups=qid, **kw),
-                    lambda: _long_dicts(rel, score, qid))
+    title = (
+        f"long format, {n_rows:,} rows, {n_queries:,} queries of 1 to 200 rows, "
+        "query ids shuffled int64, rows not grouped"
+    )
+    return Workload(
+        "W3",
+        title,
+        {"y_true": rel, "y_score": score, "groups": qid},
+        lambda names, **kw: sr.evaluate(rel, score, names, groups=qid, **kw),
+        lambda: _long_dicts(rel, score, qid),
+    )
 
 
 def make_w4(scale):
@@ -226,17 +248,27 @@ def make_w4(scale):
     # Top-100 distinct items per user: a random permutation prefix, vectorised.
     top = np.argsort(rng.random((n_users, 400)), axis=1)[:, :top_n] * (n_items // 400)
     top += rng.integers(0, n_items // 400, (n_users, 1))
-    title = (f"recommender, {n_users:,} users x {n_items:,} items, ~{relevant} relevant per "
-             f"user (sparse CSR, {truth.nnz:,} entries), top-{top_n} item ids per user; "
-             "ours includes ItemRanking.from_topn")
-    return Workload("W4", title, {"truth": truth, "top_ids": top},
-                    lambda names, **kw: sr.evaluate(truth, sr.ItemRanking.from_topn(top),
-                                                    names, **kw),
-                    lambda: _topn_dicts(truth, top))
+    title = (
+        f"recommender, {n_users:,} users x {n_items:,} items, ~{relevant} relevant per "
+        f"user (sparse CSR, {truth.nnz:,} entries), top-{top_n} item ids per user; "
+        "ours includes ItemRanking.from_topn"
+    )
+    return Workload(
+        "W4",
+        title,
+        {"truth": truth, "top_ids": top},
+        lambda names, **kw: sr.evaluate(truth, sr.ItemRanking.from_topn(top), names, **kw),
+        lambda: _topn_dicts(truth, top),
+    )
 
 
-MAKERS = {"W1": make_w1, "W2": make_w2, "W3": make_w3, "W4": make_w4,
-          "W5": lambda scale: make_w1(scale, rounded=True)}
+MAKERS = {
+    "W1": make_w1,
+    "W2": make_w2,
+    "W3": make_w3,
+    "W4": make_w4,
+    "W5": lambda scale: make_w1(scale, rounded=True),
+}
 
 
 # --------------------------------------------------------------------------- measuring
@@ -277,7 +309,7 @@ class Row:
         self.ours, self.conversion, self.trace = ours, conversion, trace
         self.times, self.rss = [], []
         self.value = None
-        self.n = None     # repetitions allowed (set after the first one)
+        self.n = None  # repetitions allowed (set after the first one)
         self.peak = None  # tracemalloc peak, bytes
         self.note = ""
 
@@ -364,24 +396,33 @@ def bench_workload(wl, peers, repeat, budget, log):
         names = METRICS if metric == ALL else [metric]
         rows.append(Row(OURS, metric, lambda names=names: wl.ours(names), ours=True))
         if wl.stable:
-            rows.append(Row(OURS_STABLE, metric,
-                            lambda names=names: wl.ours(names, ties="stable"), ours=True))
+            rows.append(
+                Row(
+                    OURS_STABLE,
+                    metric,
+                    lambda names=names: wl.ours(names, ties="stable"),
+                    ours=True,
+                )
+            )
 
     if "sklearn" in peers and wl.dense is not None:
         ndcg = peers["sklearn"]
         y_true, y_score = wl.dense
         ndcg(y_true[:16], y_score[:16], k=10)
-        rows.append(Row(SK_IGNORE, "ndcg@10",
-                        lambda: float(ndcg(y_true, y_score, k=10, ignore_ties=True))))
+        rows.append(
+            Row(SK_IGNORE, "ndcg@10", lambda: float(ndcg(y_true, y_score, k=10, ignore_ties=True)))
+        )
         rows.append(Row(SK_DEFAULT, "ndcg@10", lambda: float(ndcg(y_true, y_score, k=10))))
     elif "sklearn" in peers:
         notes.append("scikit-learn: not applicable (its ndcg_score takes dense matrices only)")
 
     ranx, pytrec_eval = peers.get("ranx"), peers.get("pytrec_eval")
     if ranx is not None or pytrec_eval is not None:
+
         def build_dicts():
             state["qd"], state["rd"] = None, None  # free the previous copy first
             state["qd"], state["rd"] = wl.to_dicts()
+
         conversions.append(Row(CONV_DICTS, "-", build_dicts, conversion=True, trace=False))
         conversions[-1].run_timed()  # repetition 1 of the conversions runs here, in order
 
@@ -402,9 +443,10 @@ def bench_workload(wl, peers, repeat, budget, log):
             t0 = time.perf_counter()
             ranx.evaluate(q_tl, r_tl, METRICS if metric == ALL else metric)
             first[metric] = time.perf_counter() - t0
-        notes.append("ranx first calls on a 16-query sample (numba JIT compile, or load from "
-                     "numba's on-disk cache): "
-                     + ", ".join(f"{k} {v:.2f} s" for k, v in first.items()))
+        notes.append(
+            "ranx first calls on a 16-query sample (numba JIT compile, or load from "
+            "numba's on-disk cache): " + ", ".join(f"{k} {v:.2f} s" for k, v in first.items())
+        )
 
         def build_ranx():
             state["qrels"], state["run"] = None, None
@@ -422,8 +464,13 @@ def bench_workload(wl, peers, repeat, budget, log):
         conversions[-1].run_timed()
         for metric in QUERIES:
             arg = METRICS if metric == ALL else metric
-            rows.append(Row(RANX, metric, lambda arg=arg: _ranx_value(
-                ranx.evaluate(state["qtl"], state["rtl"], arg))))
+            rows.append(
+                Row(
+                    RANX,
+                    metric,
+                    lambda arg=arg: _ranx_value(ranx.evaluate(state["qtl"], state["rtl"], arg)),
+                )
+            )
 
     if pytrec_eval is not None:
         measures = {m: PYTREC[m][0] for m in METRICS}
@@ -443,10 +490,24 @@ def bench_workload(wl, peers, repeat, budget, log):
 
         for metric in METRICS:
             key = PYTREC[metric][1]
-            rows.append(Row(PYTREC_EVAL, metric, lambda metric=metric, key=key: _mean_pytrec(
-                evaluator(metric).evaluate(state["rd"]), key), trace=False))
-        rows.append(Row(PYTREC_EVAL, ALL, lambda: _pytrec_all(
-            state["pte"].evaluate(state["rd"])), trace=True))
+            rows.append(
+                Row(
+                    PYTREC_EVAL,
+                    metric,
+                    lambda metric=metric, key=key: _mean_pytrec(
+                        evaluator(metric).evaluate(state["rd"]), key
+                    ),
+                    trace=False,
+                )
+            )
+        rows.append(
+            Row(
+                PYTREC_EVAL,
+                ALL,
+                lambda: _pytrec_all(state["pte"].evaluate(state["rd"])),
+                trace=True,
+            )
+        )
 
         for metric in METRICS:
             evaluator(metric)
@@ -499,8 +560,17 @@ def table_lines(wl, rows, conversions):
     for r in rows:
         if r.metric != ALL and not isinstance(r.value, dict) and r.value is not None:
             singles.setdefault(r.tool, {})[r.metric] = r.value
-    header = ["tool", "metric", "n", "median s", "x ours", "peak MiB", "peak/inputs",
-              "RSS+ MiB", "value"]
+    header = [
+        "tool",
+        "metric",
+        "n",
+        "median s",
+        "x ours",
+        "peak MiB",
+        "peak/inputs",
+        "RSS+ MiB",
+        "value",
+    ]
     cells = []
     typed = next((c for c in conversions if c.tool == CONV_TYPED), None)
     ranx_rows = {r.metric: r for r in rows if r.tool == RANX}
@@ -509,24 +579,57 @@ def table_lines(wl, rows, conversions):
             if r.metric != metric:
                 continue
             ratio = r.median / ours[metric] if ours.get(metric) else None
-            cells.append([r.tool, metric, str(len(r.times)), _fmt_s(r.median),
-                          "-" if ratio is None else f"{ratio:.2f}",
-                          _fmt_mib(r.peak), "-" if r.peak is None else
-                          f"{r.peak / wl.input_bytes:.2f}",
-                          _fmt_mib(max(r.rss)) if r.rss else "-", _value_text(r, singles)])
+            cells.append(
+                [
+                    r.tool,
+                    metric,
+                    str(len(r.times)),
+                    _fmt_s(r.median),
+                    "-" if ratio is None else f"{ratio:.2f}",
+                    _fmt_mib(r.peak),
+                    "-" if r.peak is None else f"{r.peak / wl.input_bytes:.2f}",
+                    _fmt_mib(max(r.rss)) if r.rss else "-",
+                    _value_text(r, singles),
+                ]
+            )
         if typed is not None and metric in ranx_rows:
             derived = typed.median + ranx_rows[metric].median
-            cells.append([RANX_OBJECTS, metric, "-", _fmt_s(derived),
-                          f"{derived / ours[metric]:.2f}", "-", "-", "-", "-"])
+            cells.append(
+                [
+                    RANX_OBJECTS,
+                    metric,
+                    "-",
+                    _fmt_s(derived),
+                    f"{derived / ours[metric]:.2f}",
+                    "-",
+                    "-",
+                    "-",
+                    "-",
+                ]
+            )
     for c in conversions:
-        cells.append([c.tool, "-", str(len(c.times)), _fmt_s(c.median), "-", "-", "-",
-                      _fmt_mib(max(c.rss)) if c.rss else "-", "-"])
+        cells.append(
+            [
+                c.tool,
+                "-",
+                str(len(c.times)),
+                _fmt_s(c.median),
+                "-",
+                "-",
+                "-",
+                _fmt_mib(max(c.rss)) if c.rss else "-",
+                "-",
+            ]
+        )
     return header, cells
 
 
 def format_text(header, cells):
     widths = [max(len(str(x)) for x in col) for col in zip(header, *cells)]
-    line = lambda xs: "  ".join(str(x).ljust(w) for x, w in zip(xs, widths)).rstrip()
+
+    def line(xs):
+        return "  ".join(str(x).ljust(w) for x, w in zip(xs, widths)).rstrip()
+
     return "\n".join([line(header), line(["-" * w for w in widths])] + [line(c) for c in cells])
 
 
@@ -550,8 +653,13 @@ def checks(results, peers):
         ours, peer = med(name, OURS, metric), med(name, peer_tool, peer_metric)
         ratio = peer / ours
         status = ("PASS" if ratio >= minimum else "FAIL") if status_if else "info"
-        out.append((status, f"{name} {metric}: {label} >= {minimum:g}x ours",
-                    f"{_fmt_s(peer)} s / {_fmt_s(ours)} s = {ratio:.2f}x"))
+        out.append(
+            (
+                status,
+                f"{name} {metric}: {label} >= {minimum:g}x ours",
+                f"{_fmt_s(peer)} s / {_fmt_s(ours)} s = {ratio:.2f}x",
+            )
+        )
 
     for name in ("W1", "W2", "W4"):
         if name not in results:
@@ -564,11 +672,22 @@ def checks(results, peers):
         if name != "W4":
             if "sklearn" in peers:
                 for m in METRICS:
-                    ratio_check(name, SK_IGNORE, "ndcg@10", m, 4,
-                                "scikit-learn ndcg_score(k=10, ignore_ties=True)")
+                    ratio_check(
+                        name,
+                        SK_IGNORE,
+                        "ndcg@10",
+                        m,
+                        4,
+                        "scikit-learn ndcg_score(k=10, ignore_ties=True)",
+                    )
             else:
-                out.append(("SKIP", f"{name}: 4x faster than scikit-learn",
-                            "scikit-learn not installed or left out by --peers"))
+                out.append(
+                    (
+                        "SKIP",
+                        f"{name}: 4x faster than scikit-learn",
+                        "scikit-learn not installed or left out by --peers",
+                    )
+                )
     if "W3" in results:
         if "ranx" in peers:
             for m in METRICS:
@@ -579,40 +698,58 @@ def checks(results, peers):
         for m in QUERIES:
             avg, stable = med("W5", OURS, m), med("W5", OURS_STABLE, m)
             ratio = avg / stable
-            out.append(("PASS" if ratio <= 1.5 else "FAIL",
-                        f"W5 {m}: ties='average' <= 1.5x ties='stable'",
-                        f"{_fmt_s(avg)} s / {_fmt_s(stable)} s = {ratio:.2f}x"))
+            out.append(
+                (
+                    "PASS" if ratio <= 1.5 else "FAIL",
+                    f"W5 {m}: ties='average' <= 1.5x ties='stable'",
+                    f"{_fmt_s(avg)} s / {_fmt_s(stable)} s = {ratio:.2f}x",
+                )
+            )
     for name, (rows, _, _) in results.items():
         singles = {r.metric: r.median for r in rows if r.tool == OURS and r.metric != ALL}
         slowest = max(singles, key=singles.get)
         together = med(name, OURS, ALL)
         ratio = together / singles[slowest]
-        out.append(("PASS" if ratio <= 2 else "FAIL",
-                    f"{name}: all five in one call <= 2x slowest single ({slowest})",
-                    f"{_fmt_s(together)} s / {_fmt_s(singles[slowest])} s = {ratio:.2f}x"))
+        out.append(
+            (
+                "PASS" if ratio <= 2 else "FAIL",
+                f"{name}: all five in one call <= 2x slowest single ({slowest})",
+                f"{_fmt_s(together)} s / {_fmt_s(singles[slowest])} s = {ratio:.2f}x",
+            )
+        )
     for name, (rows, _, _) in results.items():
         wl_bytes = results[name][2]
         worst = max((r for r in rows if r.ours), key=lambda r: r.peak)
         ratio = worst.peak / wl_bytes
-        out.append(("PASS" if ratio < 1.5 else "FAIL",
-                    f"{name}: our peak memory above the inputs < 1.5x the inputs",
-                    f"worst {worst.tool} {worst.metric}: {worst.peak / MIB:.1f} MiB / "
-                    f"{wl_bytes / MIB:.1f} MiB = {ratio:.2f}x"))
+        out.append(
+            (
+                "PASS" if ratio < 1.5 else "FAIL",
+                f"{name}: our peak memory above the inputs < 1.5x the inputs",
+                f"worst {worst.tool} {worst.metric}: {worst.peak / MIB:.1f} MiB / "
+                f"{wl_bytes / MIB:.1f} MiB = {ratio:.2f}x",
+            )
+        )
     if "ranx" in peers:  # not a target: the documented end-user call, for context
         for name, minimum in (("W1", 4), ("W2", 4), ("W4", 4), ("W3", 1)):
             if name in results:
                 typed = next(c for c in results[name][1] if c.tool == CONV_TYPED)
                 for m in METRICS:
                     ours, peer = med(name, OURS, m), med(name, RANX, m) + typed.median
-                    out.append(("info", f"{name} {m}: ranx evaluate(Qrels, Run) "
-                                f"(= to_typed_list + compute) >= {minimum}x ours",
-                                f"{_fmt_s(peer)} s / {_fmt_s(ours)} s = {peer / ours:.2f}x"))
+                    out.append(
+                        (
+                            "info",
+                            f"{name} {m}: ranx evaluate(Qrels, Run) "
+                            f"(= to_typed_list + compute) >= {minimum}x ours",
+                            f"{_fmt_s(peer)} s / {_fmt_s(ours)} s = {peer / ours:.2f}x",
+                        )
+                    )
     return out
 
 
 def _numba_threads():
     try:
         import numba
+
         return str(numba.get_num_threads())
     except ImportError:
         return "numba not installed"
@@ -624,17 +761,24 @@ def machine_info():
             return importlib.metadata.version(dist)
         except importlib.metadata.PackageNotFoundError:
             return "not installed"
+
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, cwd=os.path.dirname(os.path.abspath(__file__)),
-                                timeout=10).stdout.strip() or "unknown"
+        commit = (
+            subprocess.run(
+                ["git", "rev-parse", "--short", "HEAD"],
+                capture_output=True,
+                text=True,
+                cwd=os.path.dirname(os.path.abspath(__file__)),
+                timeout=10,
+            ).stdout.strip()
+            or "unknown"
+        )
     except (OSError, subprocess.SubprocessError):
         commit = "unknown"
     cpu = platform.processor() or "unknown"
     try:
         with open("/proc/cpuinfo") as f:
-            cpu = next(line.split(":", 1)[1].strip() for line in f
-                       if line.startswith("model name"))
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
     return [
@@ -654,17 +798,28 @@ def machine_info():
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--workloads", default="W1,W2,W3,W4,W5",
-                        help="comma-separated subset of W1..W5 (default: all)")
+    parser.add_argument(
+        "--workloads",
+        default="W1,W2,W3,W4,W5",
+        help="comma-separated subset of W1..W5 (default: all)",
+    )
     parser.add_argument("--repeat", type=int, default=5, help="timed repetitions (default 5)")
-    parser.add_argument("--quick", action="store_true",
-                        help="scale every workload down 10x (smoke run)")
-    parser.add_argument("--peer-budget", type=float, default=10.0,
-                        help="a peer step whose first repetition takes longer than this many "
-                             "seconds is repeated only budget/first times (at least once; "
-                             "default 10)")
-    parser.add_argument("--peers", default="sklearn,ranx,pytrec_eval",
-                        help="comma-separated peers to try (default: all)")
+    parser.add_argument(
+        "--quick", action="store_true", help="scale every workload down 10x (smoke run)"
+    )
+    parser.add_argument(
+        "--peer-budget",
+        type=float,
+        default=10.0,
+        help="a peer step whose first repetition takes longer than this many "
+        "seconds is repeated only budget/first times (at least once; "
+        "default 10)",
+    )
+    parser.add_argument(
+        "--peers",
+        default="sklearn,ranx,pytrec_eval",
+        help="comma-separated peers to try (default: all)",
+    )
     parser.add_argument("--markdown", metavar="FILE", help="also write the tables as markdown")
     args = parser.parse_args(argv)
 
@@ -686,12 +841,17 @@ def main(argv=None):
     print("Machine")
     for k, v in info:
         print(f"  {k}: {v}")
-    print(f"repetitions: {args.repeat} (medians); peer budget {args.peer_budget:g} s; "
-          f"{'QUICK (10x smaller) ' if args.quick else ''}workloads {', '.join(names)}")
+    print(
+        f"repetitions: {args.repeat} (medians); peer budget {args.peer_budget:g} s; "
+        f"{'QUICK (10x smaller) ' if args.quick else ''}workloads {', '.join(names)}"
+    )
     for note in peer_notes:
         print("note:", note)
-    md += [f"Repetitions: {args.repeat} (medians), peer budget {args.peer_budget:g} s"
-           + (", QUICK run (every workload 10x smaller)" if args.quick else "") + "."]
+    md += [
+        f"Repetitions: {args.repeat} (medians), peer budget {args.peer_budget:g} s"
+        + (", QUICK run (every workload 10x smaller)" if args.quick else "")
+        + "."
+    ]
     md += [f"Note: {note}" for note in peer_notes] + [""]
 
     results = {}
@@ -703,8 +863,11 @@ def main(argv=None):
         results[name] = (rows, conversions, wl.input_bytes)
         header, cells = table_lines(wl, rows, conversions)
         heading = f"{name}: {wl.title}. Inputs {wl.input_bytes / MIB:.1f} MiB."
-        reduced = [f"{r.tool}{'' if r.conversion else ' ' + r.metric}: {r.note}"
-                   for r in conversions + rows if r.note]
+        reduced = [
+            f"{r.tool}{'' if r.conversion else ' ' + r.metric}: {r.note}"
+            for r in conversions + rows
+            if r.note
+        ]
         extra = notes + (["fewer repetitions: " + "; ".join(reduced)] if reduced else [])
         print(f"\n{heading}")
         print(format_text(header, cells))
@@ -720,12 +883,21 @@ def main(argv=None):
     total = time.perf_counter() - started
     print("\nSummary of the targets" + (" (QUICK run: sizes 10x smaller)" if args.quick else ""))
     print(format_text(["status", "check", "measured"], summary))
-    print(f"{counts['PASS']} PASS, {counts['FAIL']} FAIL, {counts['SKIP']} SKIP "
-          f"('info' lines are context, not targets). Total run time {total / 60:.1f} min.")
-    md += ["### Summary of the targets", "", format_markdown(["status", "check", "measured"],
-                                                             summary), ""]
-    md += [f"{counts['PASS']} PASS, {counts['FAIL']} FAIL, {counts['SKIP']} SKIP. "
-           f"Total run time {total / 60:.1f} min.", ""]
+    print(
+        f"{counts['PASS']} PASS, {counts['FAIL']} FAIL, {counts['SKIP']} SKIP "
+        f"('info' lines are context, not targets). Total run time {total / 60:.1f} min."
+    )
+    md += [
+        "### Summary of the targets",
+        "",
+        format_markdown(["status", "check", "measured"], summary),
+        "",
+    ]
+    md += [
+        f"{counts['PASS']} PASS, {counts['FAIL']} FAIL, {counts['SKIP']} SKIP. "
+        f"Total run time {total / 60:.1f} min.",
+        "",
+    ]
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write("\n".join(md))

@@ -35,23 +35,37 @@ for name in names:
     print(f"  {name:<12} average {dense[name]:.4f}   stable {stable[name]:.4f}")
 
 print("\nConventions of other tools, made explicit:")
-print("  NDCG@10 linear gain (scikit-learn, trec_eval):",
-      round(sr.ndcg_score(y_true, y_score, k=10), 4))
-print("  NDCG@10 exponential gain (LightGBM, XGBoost):",
-      round(sr.ndcg_score(y_true, y_score, k=10, gain="exponential"), 4))
-print("  MAP@10 denominator R (trec_eval):",
-      round(sr.mean_average_precision_score(y_true, y_score, k=10), 4))
-print("  MAP@10 denominator min(k, R) (LightGBM):",
-      round(sr.mean_average_precision_score(y_true, y_score, k=10, ap_denominator="min_k"), 4))
-print("  Precision@5 counting only relevance >= 2:",
-      round(sr.precision_at_k_score(y_true, y_score, k=5, relevance_threshold=2), 4))
+print(
+    "  NDCG@10 linear gain (scikit-learn, trec_eval):",
+    round(sr.ndcg_score(y_true, y_score, k=10), 4),
+)
+print(
+    "  NDCG@10 exponential gain (LightGBM, XGBoost):",
+    round(sr.ndcg_score(y_true, y_score, k=10, gain="exponential"), 4),
+)
+print(
+    "  MAP@10 denominator R (trec_eval):",
+    round(sr.mean_average_precision_score(y_true, y_score, k=10), 4),
+)
+print(
+    "  MAP@10 denominator min(k, R) (LightGBM):",
+    round(sr.mean_average_precision_score(y_true, y_score, k=10, ap_denominator="min_k"), 4),
+)
+print(
+    "  Precision@5 counting only relevance >= 2:",
+    round(sr.precision_at_k_score(y_true, y_score, k=5, relevance_threshold=2), 4),
+)
 
 # Ranked lists (a recommender's top-N) against truth sets.
 truth = [set(np.flatnonzero(row).tolist()) for row in y_true]
 top5 = np.argsort(-y_score, axis=1, kind="stable")[:, :5].tolist()
-print("\nTop-5 lists against truth sets:",
-      {n: round(v, 4) for n, v in sr.evaluate(truth, top5, ["precision@5", "recall@5"]).items()})
+print(
+    "\nTop-5 lists against truth sets:",
+    {n: round(v, 4) for n, v in sr.evaluate(truth, top5, ["precision@5", "recall@5"]).items()},
+)
 
 per_query = sr.ndcg_score(y_true, y_score, k=10, per_query=True)
-print(f"\nPer-query NDCG@10: worst query {per_query.argmin()} ({per_query.min():.3f}), "
-      f"{np.mean(per_query == 0):.0%} of queries at 0")
+print(
+    f"\nPer-query NDCG@10: worst query {per_query.argmin()} ({per_query.min():.3f}), "
+    f"{np.mean(per_query == 0):.0%} of queries at 0"
+)

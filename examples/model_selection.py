@@ -33,7 +33,10 @@ def report(name, search):
 pointwise = sr.GroupedGridSearchCV(
     HistGradientBoostingRegressor(max_iter=50, random_state=0),
     {"max_leaf_nodes": [7, 31], "learning_rate": [0.05, 0.2]},
-    scoring=scoring, refit="ndcg@10", cv=3, n_jobs=2,
+    scoring=scoring,
+    refit="ndcg@10",
+    cv=3,
+    n_jobs=2,
 )
 pointwise.fit(X, y, groups=groups)
 report("HistGradientBoostingRegressor (pointwise)", pointwise)
@@ -50,12 +53,21 @@ else:
     ranker = sr.GroupedGridSearchCV(
         sr.QueryGroupRanker(LGBMRanker(n_estimators=50, n_jobs=1, verbose=-1, random_state=0)),
         {"estimator__num_leaves": [7, 31], "estimator__learning_rate": [0.05, 0.2]},
-        scoring=scoring, refit="ndcg@10", cv=3, n_jobs=2,
+        scoring=scoring,
+        refit="ndcg@10",
+        cv=3,
+        n_jobs=2,
     )
     ranker.fit(X, y, groups=groups)
     report("LGBMRanker (lambdarank)", ranker)
 
 # The same evaluation, one call: cross-validated scores of a fixed model.
-result = sr.grouped_cross_validate(HistGradientBoostingRegressor(max_iter=50, random_state=0),
-                                   X, y, groups=groups, scoring="ndcg@10", cv=3)
+result = sr.grouped_cross_validate(
+    HistGradientBoostingRegressor(max_iter=50, random_state=0),
+    X,
+    y,
+    groups=groups,
+    scoring="ndcg@10",
+    cv=3,
+)
 print("grouped_cross_validate NDCG@10:", np.round(result["test_score"], 4).tolist())

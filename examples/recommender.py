@@ -59,10 +59,22 @@ models = {"popularity": popularity_scores, "svd": svd_scores}
 # --- (a) Dense scores against sparse truth, training items excluded ----------------------
 names = ["precision@5", "recall@5", "f1@5", "ndcg@5", "hit_rate@5", "mrr", "map", "arp", "auc"]
 # The cut-off forms of the list-wide metrics, so that (a) and (b) can be compared.
-cut_names = ["precision@5", "recall@5", "f1@5", "ndcg@5", "hit_rate@5",
-             "mrr@100", "map@100", "ndcg@100", "recall@100", "auc@100"]
-dense = {name: sr.evaluate(test_csr, scores, names + cut_names, exclude=train_csr)
-         for name, scores in models.items()}
+cut_names = [
+    "precision@5",
+    "recall@5",
+    "f1@5",
+    "ndcg@5",
+    "hit_rate@5",
+    "mrr@100",
+    "map@100",
+    "ndcg@100",
+    "recall@100",
+    "auc@100",
+]
+dense = {
+    name: sr.evaluate(test_csr, scores, names + cut_names, exclude=train_csr)
+    for name, scores in models.items()
+}
 
 # --- (b) Top-100 item ids per user, as a serving system would return them ----------------
 topn = {}
@@ -80,21 +92,39 @@ for name in models:
         assert abs(dense[name][metric] - topn[name][metric]) < 1e-12, (name, metric)
 
 # --- Report ------------------------------------------------------------------------------
-labels = {"precision@5": "Precision@5", "recall@5": "Recall@5", "f1@5": "F1@5",
-          "ndcg@5": "NDCG@5", "hit_rate@5": "1-call@5 (hit rate)", "mrr": "MRR", "map": "MAP",
-          "arp": "ARP (lower is better)", "auc": "AUC"}
-print(f"{n_users:,} users x {n_items:,} items: {train_csr.nnz:,} training and "
-      f"{test_csr.nnz:,} test interactions.")
-print("Training items were excluded: each user's candidates are the items outside their\n"
-      "training set (I \\ I_u), so positions, AUC pairs and ARP count only those.\n")
+labels = {
+    "precision@5": "Precision@5",
+    "recall@5": "Recall@5",
+    "f1@5": "F1@5",
+    "ndcg@5": "NDCG@5",
+    "hit_rate@5": "1-call@5 (hit rate)",
+    "mrr": "MRR",
+    "map": "MAP",
+    "arp": "ARP (lower is better)",
+    "auc": "AUC",
+}
+print(
+    f"{n_users:,} users x {n_items:,} items: {train_csr.nnz:,} training and "
+    f"{test_csr.nnz:,} test interactions."
+)
+print(
+    "Training items were excluded: each user's candidates are the items outside their\n"
+    "training set (I \\ I_u), so positions, AUC pairs and ARP count only those.\n"
+)
 print(f"{'metric':<22} {'popularity':>10} {'svd':>10}")
 for metric, label in labels.items():
     print(f"{label:<22} {dense['popularity'][metric]:>10.4f} {dense['svd'][metric]:>10.4f}")
-print(f"\nTop-{top_n} ids (ItemRanking.from_topn) against the sparse test truth give the "
-      f"dense scores' values\nat every cut-off <= {top_n} (checked: {', '.join(cut_names)}).")
+print(
+    f"\nTop-{top_n} ids (ItemRanking.from_topn) against the sparse test truth give the "
+    f"dense scores' values\nat every cut-off <= {top_n} (checked: {', '.join(cut_names)})."
+)
 print("MRR, MAP, ARP and AUC without a cut-off need every candidate: dense scores only.")
 
 assert dense["svd"]["ndcg@5"] > dense["popularity"]["ndcg@5"]
-better = sum((dense["svd"][m] < dense["popularity"][m]) if m == "arp"
-             else (dense["svd"][m] > dense["popularity"][m]) for m in labels)
+better = sum(
+    (dense["svd"][m] < dense["popularity"][m])
+    if m == "arp"
+    else (dense["svd"][m] > dense["popularity"][m])
+    for m in labels
+)
 assert better > len(labels) / 2, better

@@ -8,7 +8,7 @@ Every public name is importable from here, loaded on first use (PEP 562), so tha
 
 import importlib
 
-from ._version import __version__
+from ._version import __version__ as __version__
 
 # Public name -> the folder that defines it.
 _EXPORTS = {
@@ -40,8 +40,7 @@ _EXPORTS = {
     "read_trec_run": "inputs",
     "recall_at_k_score": "metrics",
 }
-_SUBPACKAGES = ("cli", "conventions", "datasets", "inputs", "metrics", "model_selection",
-                "utils")
+_SUBPACKAGES = ("cli", "conventions", "datasets", "inputs", "metrics", "model_selection", "utils")
 
 __all__ = sorted(_EXPORTS)
 

@@ -12,8 +12,18 @@ def _check_int(name, value, low):
     return int(value)
 
 
-def make_ranking(n_queries=100, *, n_features=10, n_informative=5, min_query_size=5,
-                 max_query_size=50, n_levels=5, noise=1.0, shuffle=True, random_state=None):
+def make_ranking(
+    n_queries=100,
+    *,
+    n_features=10,
+    n_informative=5,
+    min_query_size=5,
+    max_query_size=50,
+    n_levels=5,
+    noise=1.0,
+    shuffle=True,
+    random_state=None,
+):
     """Generate queries with features, graded relevance and varying query sizes.
 
     Each query has between ``min_query_size`` and ``max_query_size`` candidate rows.

@@ -90,8 +90,9 @@ def _has_no_relevant_item(metric, rel, extra, relevance_threshold):
 # the metric for one strict ordering
 
 
-def _strict_value(metric, ranked, extra, k, gain, ap_denominator, relevance_threshold,
-                  short_lists, log_base):
+def _strict_value(
+    metric, ranked, extra, k, gain, ap_denominator, relevance_threshold, short_lists, log_base
+):
     """The metric for one query whose candidates, best first, have relevances ``ranked``.
 
     Positions are 1-based. Rational metrics are returned as Fractions (exact), the others as
@@ -225,9 +226,20 @@ def _all_orderings(score):
 # public
 
 
-def reference_per_query(metric, rel, score, extra=(), *, k=None, ties="average", gain="linear",
-                        ap_denominator="relevant", relevance_threshold=None, short_lists="k",
-                        log_base=2):
+def reference_per_query(
+    metric,
+    rel,
+    score,
+    extra=(),
+    *,
+    k=None,
+    ties="average",
+    gain="linear",
+    ap_denominator="relevant",
+    relevance_threshold=None,
+    short_lists="k",
+    log_base=2,
+):
     """The metric for one query (see the module docstring); None if no relevant item."""
     if metric not in METRICS:
         raise ValueError(f"unknown metric {metric!r}")
@@ -246,9 +258,14 @@ def reference_per_query(metric, rel, score, extra=(), *, k=None, ties="average",
     if _has_no_relevant_item(metric, rel, extra, relevance_threshold):
         return None
 
-    params = dict(k=k, gain=gain, ap_denominator=ap_denominator,
-                  relevance_threshold=relevance_threshold, short_lists=short_lists,
-                  log_base=log_base)
+    params = dict(
+        k=k,
+        gain=gain,
+        ap_denominator=ap_denominator,
+        relevance_threshold=relevance_threshold,
+        short_lists=short_lists,
+        log_base=log_base,
+    )
 
     if ties == "stable":
         ranked = tuple(rel[i] for i in _stable_order(score))

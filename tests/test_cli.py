@@ -11,19 +11,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_worked_examples import HIVEMALL_BINARY
 
 import sklearn_rank as sr
-from test_worked_examples import HIVEMALL_BINARY
-from sklearn_rank.inputs import _files
 from sklearn_rank.cli._example import print_example_table
 from sklearn_rank.cli._main import DEFAULT_METRICS, _build_parser, _convention_options, main
+from sklearn_rank.inputs import _files
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # Hivemall's "Ranking Measures" page: three users, truth {1, 2, 4}, scores 1:10, 3:8, 2:6, 6:2.
 DUMMY_TRUTH = "userid,itemid\n" + "".join(f"{u},{i}\n" for u in (1, 2, 3) for i in (1, 2, 4))
 DUMMY_REC = "userid,itemid,score\n" + "".join(
-    f"{u},{i},{s}\n" for u in (1, 2, 3) for i, s in ((1, 10.0), (3, 8.0), (2, 6.0), (6, 2.0)))
+    f"{u},{i},{s}\n" for u in (1, 2, 3) for i, s in ((1, 10.0), (3, 8.0), (2, 6.0), (6, 2.0))
+)
 HIVEMALL = HIVEMALL_BINARY  # the spec's table, written once in test_worked_examples.py
 TABLE_ARGS = ["--query-column", "userid", "--item-column", "itemid"]
 
@@ -38,8 +39,17 @@ def hivemall(tmp_path):
 
 
 def _hivemall_args(truth, rec, *extra):
-    return ["evaluate", "--truth", str(truth), "--predictions", str(rec), *TABLE_ARGS,
-            "--score-column", "score", *extra]
+    return [
+        "evaluate",
+        "--truth",
+        str(truth),
+        "--predictions",
+        str(rec),
+        *TABLE_ARGS,
+        "--score-column",
+        "score",
+        *extra,
+    ]
 
 
 def _run_json(capsys, args):
@@ -60,8 +70,9 @@ def _table(out):
 
 
 def test_hivemall_tables_give_the_spec_values(hivemall, capsys):
-    args = _hivemall_args(*hivemall, "--ap-denominator", "relevant", "--format", "json",
-                          "-m", *HIVEMALL)
+    args = _hivemall_args(
+        *hivemall, "--ap-denominator", "relevant", "--format", "json", "-m", *HIVEMALL
+    )
     got = _run_json(capsys, args)
     assert list(got) == list(HIVEMALL)
     for name, value in HIVEMALL.items():
@@ -87,14 +98,36 @@ def test_graded_table_with_relevance_column(tmp_path, capsys):
     # 6: (2, 1), 4: (1, 3).
     graded = {1: (10, 5), 3: (8, 2), 2: (6, 4), 6: (2, 1), 4: (1, 3)}
     (tmp_path / "truth.tsv").write_text(
-        "user\titem\trel\n" + "".join(f"u\t{i}\t{r}\n" for i, (_, r) in graded.items()))
+        "user\titem\trel\n" + "".join(f"u\t{i}\t{r}\n" for i, (_, r) in graded.items())
+    )
     (tmp_path / "rec.tsv").write_text(
-        "user\titem\tscore\n" + "".join(f"u\t{i}\t{s}\n" for i, (s, _) in graded.items()))
-    got = _run_json(capsys, [
-        "evaluate", "--truth", str(tmp_path / "truth.tsv"), "--predictions",
-        str(tmp_path / "rec.tsv"), "--query-column", "user", "--item-column", "item",
-        "--relevance-column", "rel", "--score-column", "score", "--gain", "exponential",
-        "-m", "ndcg@2", "ndcg@3", "--format", "json"])
+        "user\titem\tscore\n" + "".join(f"u\t{i}\t{s}\n" for i, (s, _) in graded.items())
+    )
+    got = _run_json(
+        capsys,
+        [
+            "evaluate",
+            "--truth",
+            str(tmp_path / "truth.tsv"),
+            "--predictions",
+            str(tmp_path / "rec.tsv"),
+            "--query-column",
+            "user",
+            "--item-column",
+            "item",
+            "--relevance-column",
+            "rel",
+            "--score-column",
+            "score",
+            "--gain",
+            "exponential",
+            "-m",
+            "ndcg@2",
+            "ndcg@3",
+            "--format",
+            "json",
+        ],
+    )
     assert got["ndcg@2"] == pytest.approx(0.8128912838590544, abs=1e-12)
     assert got["ndcg@3"] == pytest.approx(0.9187707805346093, abs=1e-12)
 
@@ -102,14 +135,25 @@ def test_graded_table_with_relevance_column(tmp_path, capsys):
 def test_predictions_without_score_column_use_row_order(tmp_path, capsys):
     (tmp_path / "truth.csv").write_text("query,item\nu,b\n")
     (tmp_path / "rec.csv").write_text("query,item,score\nu,a,1\nu,b,9\n")
-    base = ["evaluate", "--truth", str(tmp_path / "truth.csv"),
-            "--predictions", str(tmp_path / "rec.csv"), "-m", "mrr", "--format", "json"]
+    base = [
+        "evaluate",
+        "--truth",
+        str(tmp_path / "truth.csv"),
+        "--predictions",
+        str(tmp_path / "rec.csv"),
+        "-m",
+        "mrr",
+        "--format",
+        "json",
+    ]
     assert main(base) == 0  # default columns query / item; rows in rank order
     captured = capsys.readouterr()
     assert json.loads(captured.out) == {"mrr": 0.5}
-    assert captured.err == (f"sklearn-rank: warning: {tmp_path / 'rec.csv'} has a column "
-                            "'score' but no --score-column was given: the rows of each query "
-                            "are taken in rank order, first row best\n")
+    assert captured.err == (
+        f"sklearn-rank: warning: {tmp_path / 'rec.csv'} has a column "
+        "'score' but no --score-column was given: the rows of each query "
+        "are taken in rank order, first row best\n"
+    )
     assert main(base + ["--score-column", "score"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out) == {"mrr": 1.0}
@@ -130,8 +174,9 @@ def test_example_prints_the_main_table(capsys):
 
 
 def test_example_with_metrics(capsys):
-    got = _run_json(capsys, ["evaluate", "--example", "-m", "recall@4", "auc@2", "--format",
-                             "json"])
+    got = _run_json(
+        capsys, ["evaluate", "--example", "-m", "recall@4", "auc@2", "--format", "json"]
+    )
     assert got == pytest.approx({"recall@4": HIVEMALL["recall@4"], "auc@2": 1.0}, abs=1e-12)
 
 
@@ -160,72 +205,168 @@ def trec(tmp_path):
     run_rows, judged = [], []
     for q in range(25):
         n = int(rng.integers(0, 40))
-        for rank, d in enumerate(rng.choice(200, size=n, replace=False)):
+        for d in rng.choice(200, size=n, replace=False):
             run_rows.append((f"{q:03d}", f"D{d}", float(rng.integers(0, 6)) / 2))
     for q in range(1, 27):  # query 000 has no judgment; 025 and 026 have no run
         for d in rng.choice(200, size=30, replace=False):
             judged.append((f"{q:03d}", f"D{d}", int(rng.integers(0, 4))))
     run = tmp_path / "run.txt"
-    run.write_text("".join(f"{q} Q0 {d} {i + 1} {s} myrun\n"
-                           for i, (q, d, s) in enumerate(run_rows)))
+    run.write_text(
+        "".join(f"{q} Q0 {d} {i + 1} {s} myrun\n" for i, (q, d, s) in enumerate(run_rows))
+    )
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in judged))
     truth = sr.ItemJudgments(*(np.array(c) for c in zip(*judged)))
-    ranking = sr.ItemRanking(np.array([r[0] for r in run_rows]), np.array([r[1] for r in run_rows]),
-                             [r[2] for r in run_rows])
+    ranking = sr.ItemRanking(
+        np.array([r[0] for r in run_rows]),
+        np.array([r[1] for r in run_rows]),
+        [r[2] for r in run_rows],
+    )
     return qrels, run, truth, ranking
 
 
-NAMES = ["ndcg@10", "ndcg", "map", "map@5", "mrr", "precision@10", "recall@10", "hit_rate@3",
-         "f1@5", "auc", "cg@3", "dcg@5", "arp", "kendall_tau"]
+NAMES = [
+    "ndcg@10",
+    "ndcg",
+    "map",
+    "map@5",
+    "mrr",
+    "precision@10",
+    "recall@10",
+    "hit_rate@3",
+    "f1@5",
+    "auc",
+    "cg@3",
+    "dcg@5",
+    "arp",
+    "kendall_tau",
+]
 
 
-@pytest.mark.parametrize("options, conventions", [
-    ([], {}),
-    (["--convention", "trec_eval"], {"convention": "trec_eval"}),
-    (["--convention", "lightgbm", "--gain", "linear"],
-     {"convention": "lightgbm", "gain": "linear"}),
-    (["--ties", "stable", "--tie-break", "item_descending", "--score-dtype", "float32",
-      "--query-set", "judged"],
-     {"ties": "stable", "tie_break": "item_descending", "score_dtype": "float32",
-      "query_set": "judged"}),
-    (["--query-set", "both"], {"query_set": "both"}),
-    (["--ap-denominator", "min_k", "--no-relevant", "1", "--short-lists", "length",
-      "--relevance-threshold", "2", "--log-base", "10"],
-     {"ap_denominator": "min_k", "no_relevant": 1.0, "short_lists": "length",
-      "relevance_threshold": 2.0, "log_base": 10.0}),
-    (["--no-relevant", "skip", "--gain", "exponential"],
-     {"no_relevant": "skip", "gain": "exponential"}),
-])
+@pytest.mark.parametrize(
+    "options, conventions",
+    [
+        ([], {}),
+        (["--convention", "trec_eval"], {"convention": "trec_eval"}),
+        (
+            ["--convention", "lightgbm", "--gain", "linear"],
+            {"convention": "lightgbm", "gain": "linear"},
+        ),
+        (
+            [
+                "--ties",
+                "stable",
+                "--tie-break",
+                "item_descending",
+                "--score-dtype",
+                "float32",
+                "--query-set",
+                "judged",
+            ],
+            {
+                "ties": "stable",
+                "tie_break": "item_descending",
+                "score_dtype": "float32",
+                "query_set": "judged",
+            },
+        ),
+        (["--query-set", "both"], {"query_set": "both"}),
+        (
+            [
+                "--ap-denominator",
+                "min_k",
+                "--no-relevant",
+                "1",
+                "--short-lists",
+                "length",
+                "--relevance-threshold",
+                "2",
+                "--log-base",
+                "10",
+            ],
+            {
+                "ap_denominator": "min_k",
+                "no_relevant": 1.0,
+                "short_lists": "length",
+                "relevance_threshold": 2.0,
+                "log_base": 10.0,
+            },
+        ),
+        (
+            ["--no-relevant", "skip", "--gain", "exponential"],
+            {"no_relevant": "skip", "gain": "exponential"},
+        ),
+    ],
+)
 def test_trec_files_match_evaluate(trec, capsys, options, conventions):
     qrels, run, truth, ranking = trec
-    got = _run_json(capsys, ["evaluate", "--qrels", str(qrels), "--run", str(run), "-m", *NAMES,
-                             "--format", "json", *options])
+    got = _run_json(
+        capsys,
+        [
+            "evaluate",
+            "--qrels",
+            str(qrels),
+            "--run",
+            str(run),
+            "-m",
+            *NAMES,
+            "--format",
+            "json",
+            *options,
+        ],
+    )
     expected = sr.evaluate(truth, ranking, NAMES, **conventions)
     assert got == pytest.approx(expected, rel=1e-15, abs=0)
 
 
-@pytest.mark.parametrize("options, conventions", [
-    ([], {}),
-    (["--convention", "trec_eval"], {"convention": "trec_eval"}),  # queries in both only
-    (["--query-set", "judged"], {"query_set": "judged"}),
-    (["--no-relevant", "skip"], {"no_relevant": "skip"}),
-])
+@pytest.mark.parametrize(
+    "options, conventions",
+    [
+        ([], {}),
+        (["--convention", "trec_eval"], {"convention": "trec_eval"}),  # queries in both only
+        (["--query-set", "judged"], {"query_set": "judged"}),
+        (["--no-relevant", "skip"], {"no_relevant": "skip"}),
+    ],
+)
 def test_per_query_csv(trec, tmp_path, capsys, options, conventions):
     qrels, run, truth, ranking = trec
     out = tmp_path / "per_query.csv"
     names = ["ndcg@10", "map", "arp"]
-    assert main(["evaluate", "--qrels", str(qrels), "--run", str(run), "-m", *names,
-                 "--per-query", str(out), *options]) == 0
+    assert (
+        main(
+            [
+                "evaluate",
+                "--qrels",
+                str(qrels),
+                "--run",
+                str(run),
+                "-m",
+                *names,
+                "--per-query",
+                str(out),
+                *options,
+            ]
+        )
+        == 0
+    )
     summary = _table(capsys.readouterr().out)
     expected = sr.evaluate(truth, ranking, names, per_query=True, **conventions)
     assert b"\r" not in out.read_bytes()  # Unix line endings
     rows = list(csv.reader(out.open(newline="")))
     assert rows[0] == ["query", *names]
     ids = [row[0] for row in rows[1:]]
-    assert ids == sr.query_ids(truth, ranking, **{
-        name: value for name, value in conventions.items()
-        if name in ("convention", "query_set")}).tolist()
+    assert (
+        ids
+        == sr.query_ids(
+            truth,
+            ranking,
+            **{
+                name: value
+                for name, value in conventions.items()
+                if name in ("convention", "query_set")
+            },
+        ).tolist()
+    )
     assert len(ids) == len(expected["map"])
     if options:
         assert ("000" in ids) == (options[0] == "--no-relevant")  # 000 has no judgment
@@ -239,12 +380,31 @@ def test_per_query_csv(trec, tmp_path, capsys, options, conventions):
 def test_qrels_with_predictions_table(trec, tmp_path, capsys):
     qrels, run, truth, ranking = trec
     table = tmp_path / "rec.tsv"
-    table.write_text("q\tdoc\ts\n" + "".join(
-        f"{q}\t{d}\t{float(s)!r}\n"
-        for q, d, s in zip(ranking.queries, ranking.items, ranking.scores)))
-    got = _run_json(capsys, ["evaluate", "--qrels", str(qrels), "--predictions", str(table),
-                             "--query-column", "q", "--item-column", "doc", "--score-column",
-                             "s", "--format", "json"])
+    table.write_text(
+        "q\tdoc\ts\n"
+        + "".join(
+            f"{q}\t{d}\t{float(s)!r}\n"
+            for q, d, s in zip(ranking.queries, ranking.items, ranking.scores)
+        )
+    )
+    got = _run_json(
+        capsys,
+        [
+            "evaluate",
+            "--qrels",
+            str(qrels),
+            "--predictions",
+            str(table),
+            "--query-column",
+            "q",
+            "--item-column",
+            "doc",
+            "--score-column",
+            "s",
+            "--format",
+            "json",
+        ],
+    )
     assert got == sr.evaluate(truth, ranking, list(DEFAULT_METRICS))
 
 
@@ -262,8 +422,9 @@ def test_gzip_bom_crlf_inputs_work(trec, tmp_path, capsys, variant):
             data, name = data.replace(b"\n", b"\r\n"), "crlf_" + path.name
         paths.append(tmp_path / name)
         paths[-1].write_bytes(data)
-    got = _run_json(capsys, ["evaluate", "--qrels", str(paths[0]), "--run", str(paths[1]),
-                             "--format", "json"])
+    got = _run_json(
+        capsys, ["evaluate", "--qrels", str(paths[0]), "--run", str(paths[1]), "--format", "json"]
+    )
     assert got == sr.evaluate(truth, ranking, list(DEFAULT_METRICS))
 
 
@@ -295,19 +456,30 @@ GOOD_RUN = "q Q0 a 1 2.0 t\nq Q0 b 2 1.0 t\n"
 GOOD_QRELS = "q 0 a 1\n"
 
 
-@pytest.mark.parametrize("which, text, where, message", [
-    ("run", "", ":1:", "empty file"),
-    ("qrels", "\n# nothing\n", ":2:", "no data lines"),
-    ("run", GOOD_RUN + "q Q0 c 3 0.5\n", ":3:",
-     "expected 6 fields 'qid Q0 docno rank score tag', got 5"),
-    ("qrels", "q 0 a 1\nq 0 b\n", ":2:", "expected 4 fields 'qid iter docno rel', got 3"),
-    ("run", "q Q0 a 1 2.0 t\nq Q0 b 2 two t\n", ":2:", "must be a finite number; got 'two'"),
-    ("run", "q Q0 a 1 inf t\n", ":1:", "must be a finite number; got 'inf'"),
-    ("qrels", "q 0 a 1\nq 0 b 0.5\n", ":2:", "must be an integer; got '0.5'"),
-    ("run", GOOD_RUN + "q Q0 a 3 0.5 t\n", ":3:",
-     "document 'a' appears twice for query 'q' (first at line 1)"),
-    ("run", b"q Q0 a 1 2.0 t\nq Q0 \xff 2 1.0 t\n", ":2:", "not UTF-8 text"),
-])
+@pytest.mark.parametrize(
+    "which, text, where, message",
+    [
+        ("run", "", ":1:", "empty file"),
+        ("qrels", "\n# nothing\n", ":2:", "no data lines"),
+        (
+            "run",
+            GOOD_RUN + "q Q0 c 3 0.5\n",
+            ":3:",
+            "expected 6 fields 'qid Q0 docno rank score tag', got 5",
+        ),
+        ("qrels", "q 0 a 1\nq 0 b\n", ":2:", "expected 4 fields 'qid iter docno rel', got 3"),
+        ("run", "q Q0 a 1 2.0 t\nq Q0 b 2 two t\n", ":2:", "must be a finite number; got 'two'"),
+        ("run", "q Q0 a 1 inf t\n", ":1:", "must be a finite number; got 'inf'"),
+        ("qrels", "q 0 a 1\nq 0 b 0.5\n", ":2:", "must be an integer; got '0.5'"),
+        (
+            "run",
+            GOOD_RUN + "q Q0 a 3 0.5 t\n",
+            ":3:",
+            "document 'a' appears twice for query 'q' (first at line 1)",
+        ),
+        ("run", b"q Q0 a 1 2.0 t\nq Q0 \xff 2 1.0 t\n", ":2:", "not UTF-8 text"),
+    ],
+)
 def test_trec_input_errors(tmp_path, capsys, which, text, where, message):
     files = {"run": tmp_path / "run.txt", "qrels": tmp_path / "qrels.txt"}
     files["run"].write_text(GOOD_RUN)
@@ -320,20 +492,43 @@ def test_trec_input_errors(tmp_path, capsys, which, text, where, message):
     assert err.count("\n") == 1
 
 
-@pytest.mark.parametrize("which, text, extra, where, message", [
-    ("rec", "userid,itemid,score\n1,1,x\n", [], ":2:",
-     "score (column 'score') must be a finite number; got 'x'"),
-    ("rec", "user,itemid,score\n1,1,1\n", [], ":1:",
-     "no column 'userid' (the query column) in the header; columns found (comma-separated): "
-     "'user', 'itemid', 'score'"),
-    ("rec", DUMMY_REC, ["--score-column", "rating"], ":1:",
-     "no column 'rating' (the score column)"),
-    ("truth", DUMMY_TRUTH, ["--relevance-column", "rel"], ":1:",
-     "no column 'rel' (the relevance column)"),
-    ("truth", "", [], ":1:", "empty file"),
-    ("truth", "userid,itemid\n", [], ":1:", "no data rows after the header"),
-    ("truth", DUMMY_TRUTH + "4,5,6\n", [], ":11:", "expected 2 fields like the header, got 3"),
-])
+@pytest.mark.parametrize(
+    "which, text, extra, where, message",
+    [
+        (
+            "rec",
+            "userid,itemid,score\n1,1,x\n",
+            [],
+            ":2:",
+            "score (column 'score') must be a finite number; got 'x'",
+        ),
+        (
+            "rec",
+            "user,itemid,score\n1,1,1\n",
+            [],
+            ":1:",
+            "no column 'userid' (the query column) in the header; columns found (comma-separated): "
+            "'user', 'itemid', 'score'",
+        ),
+        (
+            "rec",
+            DUMMY_REC,
+            ["--score-column", "rating"],
+            ":1:",
+            "no column 'rating' (the score column)",
+        ),
+        (
+            "truth",
+            DUMMY_TRUTH,
+            ["--relevance-column", "rel"],
+            ":1:",
+            "no column 'rel' (the relevance column)",
+        ),
+        ("truth", "", [], ":1:", "empty file"),
+        ("truth", "userid,itemid\n", [], ":1:", "no data rows after the header"),
+        ("truth", DUMMY_TRUTH + "4,5,6\n", [], ":11:", "expected 2 fields like the header, got 3"),
+    ],
+)
 def test_table_input_errors(hivemall, capsys, which, text, extra, where, message):
     truth, rec = hivemall
     path = {"truth": truth, "rec": rec}[which]
@@ -350,15 +545,17 @@ def test_table_input_errors(hivemall, capsys, which, text, extra, where, message
 def test_missing_file(tmp_path, capsys):
     (tmp_path / "qrels.txt").write_text(GOOD_QRELS)
     missing = tmp_path / "no_such_run.txt"
-    err = _error(capsys, ["evaluate", "--qrels", str(tmp_path / "qrels.txt"),
-                          "--run", str(missing)])
+    err = _error(
+        capsys, ["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run", str(missing)]
+    )
     assert err == f"sklearn-rank: error: {missing}: No such file or directory\n"
 
 
 def test_directory_instead_of_file(tmp_path, capsys):
     (tmp_path / "qrels.txt").write_text(GOOD_QRELS)
-    err = _error(capsys, ["evaluate", "--qrels", str(tmp_path / "qrels.txt"),
-                          "--run", str(tmp_path)])
+    err = _error(
+        capsys, ["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run", str(tmp_path)]
+    )
     assert err.startswith(f"sklearn-rank: error: {tmp_path}: ")
 
 
@@ -366,27 +563,41 @@ def test_damaged_gzip(tmp_path, capsys):
     (tmp_path / "qrels.txt").write_text(GOOD_QRELS)
     data = gzip.compress(GOOD_RUN.encode() * 100)
     (tmp_path / "run.gz").write_bytes(data[:-10])
-    err = _error(capsys, ["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run",
-                          str(tmp_path / "run.gz")])
+    err = _error(
+        capsys,
+        ["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run", str(tmp_path / "run.gz")],
+    )
     assert err.startswith(f"sklearn-rank: error: {tmp_path / 'run.gz'}:")
     assert "damaged gzip file" in err
 
 
-@pytest.mark.parametrize("extra, message", [
-    (["-m", "ndcg@10", "nope"], "Unknown metric name 'nope'"),
-    (["-m", "ndcg@0"], "must be a positive integer"),
-    (["--convention", "spark"], "convention must be one of"),
-    (["--ties", "random"], "ties must be one of"),
-    (["--gain", "cubic"], "gain must be one of"),
-    (["--relevance-threshold", "-1"], "relevance_threshold must be None or a positive"),
-    (["--no-relevant", "nan"], "no_relevant must be a finite number"),
-    (["--no-relevant", "error"], "no_relevant"),  # query 'r' has no relevant item
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["-m", "ndcg@10", "nope"], "Unknown metric name 'nope'"),
+        (["-m", "ndcg@0"], "must be a positive integer"),
+        (["--convention", "spark"], "convention must be one of"),
+        (["--ties", "random"], "ties must be one of"),
+        (["--gain", "cubic"], "gain must be one of"),
+        (["--relevance-threshold", "-1"], "relevance_threshold must be None or a positive"),
+        (["--no-relevant", "nan"], "no_relevant must be a finite number"),
+        (["--no-relevant", "error"], "no_relevant"),  # query 'r' has no relevant item
+    ],
+)
 def test_evaluation_errors(tmp_path, capsys, extra, message):
     (tmp_path / "run.txt").write_text(GOOD_RUN + "r Q0 a 1 1.0 t\n")
     (tmp_path / "qrels.txt").write_text(GOOD_QRELS + "r 0 a 0\n")
-    err = _error(capsys, ["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run",
-                          str(tmp_path / "run.txt"), *extra])
+    err = _error(
+        capsys,
+        [
+            "evaluate",
+            "--qrels",
+            str(tmp_path / "qrels.txt"),
+            "--run",
+            str(tmp_path / "run.txt"),
+            *extra,
+        ],
+    )
     assert err.startswith("sklearn-rank: error: ")
     assert message in err
     assert err.count("\n") == 1
@@ -398,25 +609,38 @@ def test_per_query_file_cannot_be_written(hivemall, tmp_path, capsys):
     assert err == f"sklearn-rank: error: {target}: No such file or directory\n"
 
 
-@pytest.mark.parametrize("args, message", [
-    ([], "required: COMMAND"),
-    (["evaluate"], "the judgments are missing"),
-    (["evaluate", "--qrels", "q.txt"], "the run is missing"),
-    (["evaluate", "--run", "r.txt"], "the judgments are missing"),
-    (["evaluate", "--qrels", "q", "--truth", "t", "--run", "r"], "--qrels or --truth, not both"),
-    (["evaluate", "--qrels", "q", "--run", "r", "--predictions", "p"],
-     "--run or --predictions, not both"),
-    (["evaluate", "--example", "--run", "r"], "--example takes no input files"),
-    (["evaluate", "--qrels", "q", "--run", "r", "--score-column", "s"], "only apply to tables"),
-    (["evaluate", "--example", "--query-column", "u"], "only apply to tables"),
-    (["evaluate", "--qrels", "q", "--predictions", "p", "--relevance-column", "rel"],
-     "--relevance-column"),
-    (["evaluate", "--example", "--format", "xml"], "invalid choice: 'xml'"),
-    (["evaluate", "--example", "--relevance-threshold", "high"], "invalid float value"),
-    (["evaluate", "--example", "--no-relevant", "maybe"], "expected a number, 'skip' or 'error'"),
-    (["evaluate", "--example", "-m", ","], "needs at least one metric name"),
-    (["frobnicate"], "invalid choice: 'frobnicate'"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ([], "required: COMMAND"),
+        (["evaluate"], "the judgments are missing"),
+        (["evaluate", "--qrels", "q.txt"], "the run is missing"),
+        (["evaluate", "--run", "r.txt"], "the judgments are missing"),
+        (
+            ["evaluate", "--qrels", "q", "--truth", "t", "--run", "r"],
+            "--qrels or --truth, not both",
+        ),
+        (
+            ["evaluate", "--qrels", "q", "--run", "r", "--predictions", "p"],
+            "--run or --predictions, not both",
+        ),
+        (["evaluate", "--example", "--run", "r"], "--example takes no input files"),
+        (["evaluate", "--qrels", "q", "--run", "r", "--score-column", "s"], "only apply to tables"),
+        (["evaluate", "--example", "--query-column", "u"], "only apply to tables"),
+        (
+            ["evaluate", "--qrels", "q", "--predictions", "p", "--relevance-column", "rel"],
+            "--relevance-column",
+        ),
+        (["evaluate", "--example", "--format", "xml"], "invalid choice: 'xml'"),
+        (["evaluate", "--example", "--relevance-threshold", "high"], "invalid float value"),
+        (
+            ["evaluate", "--example", "--no-relevant", "maybe"],
+            "expected a number, 'skip' or 'error'",
+        ),
+        (["evaluate", "--example", "-m", ","], "needs at least one metric name"),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+    ],
+)
 def test_usage_errors(capsys, args, message):
     status = main(args)
     captured = capsys.readouterr()
@@ -437,10 +661,27 @@ def test_help_and_version(capsys, args):
 def test_help_lists_every_option(capsys):
     main(["evaluate", "--help"])
     out = capsys.readouterr().out
-    for option in ("--qrels", "--run", "--truth", "--predictions", "--example", "--query-column",
-                   "--item-column", "--score-column", "--relevance-column", "--metrics",
-                   "--convention", "--ties", "--gain", "--ap-denominator", "--no-relevant",
-                   "--relevance-threshold", "--short-lists", "--format", "--per-query"):
+    for option in (
+        "--qrels",
+        "--run",
+        "--truth",
+        "--predictions",
+        "--example",
+        "--query-column",
+        "--item-column",
+        "--score-column",
+        "--relevance-column",
+        "--metrics",
+        "--convention",
+        "--ties",
+        "--gain",
+        "--ap-denominator",
+        "--no-relevant",
+        "--relevance-threshold",
+        "--short-lists",
+        "--format",
+        "--per-query",
+    ):
         assert option in out
 
 
@@ -448,8 +689,15 @@ def test_convention_options_are_the_parameters_of_evaluate():
     # Every option maps to a parameter of evaluate, and every convention parameter of
     # evaluate has an option: the command line follows the library's API.
     parameters = set(inspect.signature(sr.evaluate).parameters)
-    not_conventions = {"y_true", "y_score", "metrics", "groups", "exclude", "sample_weight",
-                       "per_query"}
+    not_conventions = {
+        "y_true",
+        "y_score",
+        "metrics",
+        "groups",
+        "exclude",
+        "sample_weight",
+        "per_query",
+    }
     dests = {dest for _flag, dest, _kind, _text in _convention_options()}
     assert dests <= parameters
     assert parameters - not_conventions <= dests
@@ -459,8 +707,12 @@ def test_convention_options_are_the_parameters_of_evaluate():
 
 def test_documentation_mentions_every_option():
     _parser, evaluate_parser = _build_parser()
-    options = {flag for action in evaluate_parser._actions for flag in action.option_strings
-               if flag.startswith("--") and flag != "--help"}
+    options = {
+        flag
+        for action in evaluate_parser._actions
+        for flag in action.option_strings
+        if flag.startswith("--") and flag != "--help"
+    }
     assert "--per-query" in options and len(options) > 20
     doc = (ROOT / "docs" / "command_line.md").read_text()
     missing = sorted(option for option in options if f"`{option}" not in doc)
@@ -475,8 +727,12 @@ def test_documentation_mentions_every_option():
 def test_warns_when_no_query_matches(tmp_path, capsys):
     (tmp_path / "run.txt").write_text(GOOD_RUN)
     (tmp_path / "qrels.txt").write_text("Q 0 a 1\n")
-    assert main(["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run",
-                 str(tmp_path / "run.txt")]) == 0
+    assert (
+        main(
+            ["evaluate", "--qrels", str(tmp_path / "qrels.txt"), "--run", str(tmp_path / "run.txt")]
+        )
+        == 0
+    )
     err = capsys.readouterr().err
     assert err.startswith("sklearn-rank: warning: no query id of ")
 
@@ -512,9 +768,17 @@ def test_progress_only_on_a_terminal(tmp_path, capsys, monkeypatch):
 def test_module_runs_as_a_program(hivemall):
     truth, rec = hivemall
     done = subprocess.run(
-        [sys.executable, "-m", "sklearn_rank", *_hivemall_args(truth, rec, "--format", "json",
-                                                                     "-m", "recall@4", "map@4")],
-        capture_output=True, text=True, timeout=120, cwd=ROOT)
+        [
+            sys.executable,
+            "-m",
+            "sklearn_rank",
+            *_hivemall_args(truth, rec, "--format", "json", "-m", "recall@4", "map@4"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     got = json.loads(done.stdout)
@@ -526,13 +790,27 @@ def test_program_error_has_no_traceback(tmp_path):
     (tmp_path / "run.txt").write_text("q Q0 a 1 2.0\n")
     (tmp_path / "qrels.txt").write_text(GOOD_QRELS)
     done = subprocess.run(
-        [sys.executable, "-m", "sklearn_rank", "evaluate", "--qrels",
-         str(tmp_path / "qrels.txt"), "--run", str(tmp_path / "run.txt")],
-        capture_output=True, text=True, timeout=120, cwd=ROOT)
+        [
+            sys.executable,
+            "-m",
+            "sklearn_rank",
+            "evaluate",
+            "--qrels",
+            str(tmp_path / "qrels.txt"),
+            "--run",
+            str(tmp_path / "run.txt"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr == (f"sklearn-rank: error: {tmp_path / 'run.txt'}:1: expected 6 fields "
-                           "'qid Q0 docno rank score tag', got 5\n")
+    assert done.stderr == (
+        f"sklearn-rank: error: {tmp_path / 'run.txt'}:1: expected 6 fields "
+        "'qid Q0 docno rank score tag', got 5\n"
+    )
 
 
 def test_csv_field_over_the_size_limit_is_a_clean_error(tmp_path, capsys):
@@ -541,9 +819,21 @@ def test_csv_field_over_the_size_limit_is_a_clean_error(tmp_path, capsys):
     truth.write_text("query,item\nq1,a\n")
     predictions = tmp_path / "rec.csv"
     predictions.write_text("query,item,score\nq1," + "a" * 200_000 + ",1.0\n")
-    status = main(["evaluate", "--truth", str(truth), "--predictions", str(predictions),
-                   "--query-column", "query", "--item-column", "item",
-                   "--score-column", "score"])
+    status = main(
+        [
+            "evaluate",
+            "--truth",
+            str(truth),
+            "--predictions",
+            str(predictions),
+            "--query-column",
+            "query",
+            "--item-column",
+            "item",
+            "--score-column",
+            "score",
+        ]
+    )
     err = capsys.readouterr().err
     assert status == 2
     assert f"{predictions}:2: not a valid CSV/TSV line" in err and "Traceback" not in err

@@ -16,7 +16,8 @@ def test_mrr_all_tied_is_mean_reciprocal_position():
         y_true = [[1] + [0] * (n - 1)]
         expected = sum(1 / p for p in range(1, n + 1)) / n
         assert sr.mean_reciprocal_rank_score(y_true, [[0.0] * n]) == pytest.approx(
-            expected, abs=1e-12)
+            expected, abs=1e-12
+        )
 
 
 @pytest.mark.parametrize("n, m, k", [(4, 1, 2), (6, 2, 3), (10, 3, 1), (5, 5, 2), (7, 2, 9)])
@@ -43,7 +44,8 @@ def test_auc_full_equals_roc_auc_per_query():
             continue
         y_score = rng.integers(0, 4, n).astype(float)  # ties count 1/2 in both
         assert sr.ranking_auc_score([y_true], [y_score]) == pytest.approx(
-            roc_auc_score(y_true, y_score), abs=1e-12)
+            roc_auc_score(y_true, y_score), abs=1e-12
+        )
 
 
 def test_kendall_tau_equals_scipy_without_score_ties():
@@ -57,7 +59,8 @@ def test_kendall_tau_equals_scipy_without_score_ties():
         expected = scipy.stats.kendalltau(y_score, y_true).statistic
         for ties in ("average", "stable"):
             assert sr.kendall_tau_score([y_true], [y_score], ties=ties) == pytest.approx(
-                expected, abs=1e-12)
+                expected, abs=1e-12
+            )
 
 
 def test_kendall_tau_with_tied_scores_has_untied_denominator():
@@ -81,15 +84,17 @@ def test_map_with_hits_denominator_under_ties_is_exact_expectation():
     # Items tied at k: y_true [1, 1, 0, 1] scored [3, 2, 2, 1], k=2. Position 1 is a hit;
     # position 2 is the relevant or the non-relevant tied item, each with probability 1/2:
     # AP over hits = 1/2 * (1 + 1) / 2 + 1/2 * 1 / 1 = 1.
-    value = sr.mean_average_precision_score([[1, 1, 0, 1]], [[3, 2, 2, 1]], k=2,
-                                            ap_denominator="hits")
+    value = sr.mean_average_precision_score(
+        [[1, 1, 0, 1]], [[3, 2, 2, 1]], k=2, ap_denominator="hits"
+    )
     assert value == pytest.approx(1.0, abs=1e-15)
     # y_true [0, 1, 0, 1] all tied, k=2: orderings of the top 2 from {a, b, c, d}.
     # E[sum / hits] by enumeration of the 12 ordered pairs: hits at (1): AP 1, at (2): 1/2,
     # both: 1. Pairs with first relevant and second not: 4 -> 1; first not, second
     # relevant: 4 -> 1/2; both relevant: 2 -> 1; none: 2 -> 0. Mean = (4 + 2 + 2) / 12.
-    value = sr.mean_average_precision_score([[0, 1, 0, 1]], [[1, 1, 1, 1]], k=2,
-                                            ap_denominator="hits")
+    value = sr.mean_average_precision_score(
+        [[0, 1, 0, 1]], [[1, 1, 1, 1]], k=2, ap_denominator="hits"
+    )
     assert value == pytest.approx(8 / 12, abs=1e-15)
 
 
@@ -104,7 +109,7 @@ def test_auc_top_k_under_ties_averages_the_ratio():
 def test_graded_relevance_up_to_31_with_exponential_gain():
     y_true = [[31, 0, 30]]
     value = sr.dcg_score(y_true, [[3, 2, 1]], gain="exponential")
-    assert value == pytest.approx((2.0 ** 31 - 1) + (2.0 ** 30 - 1) / 2.0, rel=1e-15)
+    assert value == pytest.approx((2.0**31 - 1) + (2.0**30 - 1) / 2.0, rel=1e-15)
 
 
 def test_relevance_threshold_on_graded_labels():

@@ -18,18 +18,31 @@ from sklearn.model_selection import GridSearchCV, GroupKFold, cross_val_score
 from sklearn.tree import DecisionTreeRegressor
 
 import sklearn_rank as sr
-from sklearn_rank.inputs._files import read_table
 from sklearn_rank.datasets import make_ranking
+from sklearn_rank.inputs._files import read_table
 
-NAMES = ["ndcg@5", "ndcg", "map", "mrr@3", "precision@2", "recall@4", "f1@3", "hit_rate@1",
-         "cg@3", "dcg@4", "auc", "auc@3", "arp", "kendall_tau"]
+NAMES = [
+    "ndcg@5",
+    "ndcg",
+    "map",
+    "mrr@3",
+    "precision@2",
+    "recall@4",
+    "f1@3",
+    "hit_rate@1",
+    "cg@3",
+    "dcg@4",
+    "auc",
+    "auc@3",
+    "arp",
+    "kendall_tau",
+]
 THREADS = 8
 
 
 @pytest.fixture(scope="module")
 def data():
-    X, y, groups = make_ranking(n_queries=60, min_query_size=2, max_query_size=12,
-                                random_state=3)
+    X, y, groups = make_ranking(n_queries=60, min_query_size=2, max_query_size=12, random_state=3)
     return X, y, np.array([f"q{g:02d}" for g in groups])
 
 
@@ -48,10 +61,12 @@ def test_cross_val_score_n_jobs_equals_serial(data):
     X, y, groups = data
     scorer = sr.get_scorer("ndcg@5")
     with sklearn.config_context(enable_metadata_routing=True):
-        serial = cross_val_score(_model(), X, y, scoring=scorer, cv=GroupKFold(4),
-                                 params={"groups": groups}, n_jobs=1)
-        parallel = cross_val_score(_model(), X, y, scoring=scorer, cv=GroupKFold(4),
-                                   params={"groups": groups}, n_jobs=2)
+        serial = cross_val_score(
+            _model(), X, y, scoring=scorer, cv=GroupKFold(4), params={"groups": groups}, n_jobs=1
+        )
+        parallel = cross_val_score(
+            _model(), X, y, scoring=scorer, cv=GroupKFold(4), params={"groups": groups}, n_jobs=2
+        )
     np.testing.assert_array_equal(parallel, serial)
     # And both equal the metric computed here, fold by fold.
     for fold, (train, test) in enumerate(GroupKFold(4).split(X, y, groups)):
@@ -61,11 +76,17 @@ def test_cross_val_score_n_jobs_equals_serial(data):
 
 def test_grouped_cross_validate_n_jobs_equals_serial(data):
     X, y, groups = data
-    scoring = [name if name != "arp" else "neg_arp" for name in NAMES
-               if name not in ("cg@3", "precision@2", "recall@4", "f1@3", "hit_rate@1")]
-    results = [sr.grouped_cross_validate(_model(), X, y, groups=groups, scoring=scoring, cv=4,
-                                         n_jobs=n_jobs, error_score="raise")
-               for n_jobs in (1, 2)]
+    scoring = [
+        name if name != "arp" else "neg_arp"
+        for name in NAMES
+        if name not in ("cg@3", "precision@2", "recall@4", "f1@3", "hit_rate@1")
+    ]
+    results = [
+        sr.grouped_cross_validate(
+            _model(), X, y, groups=groups, scoring=scoring, cv=4, n_jobs=n_jobs, error_score="raise"
+        )
+        for n_jobs in (1, 2)
+    ]
     for name in scoring:
         np.testing.assert_array_equal(results[1][f"test_{name}"], results[0][f"test_{name}"])
         assert np.isfinite(results[0][f"test_{name}"]).all()
@@ -76,9 +97,19 @@ def test_grouped_search_n_jobs_equals_serial(data, search_class):
     X, y, groups = data
     grid = {"max_depth": [2, 4, 6]}
     extra = {"n_iter": 3, "random_state": 0} if search_class is sr.GroupedRandomizedSearchCV else {}
-    searches = [search_class(_model(), grid, scoring=["ndcg@5", "map"], refit="ndcg@5", cv=3,
-                             n_jobs=n_jobs, error_score="raise", **extra).fit(X, y, groups=groups)
-                for n_jobs in (1, 2)]
+    searches = [
+        search_class(
+            _model(),
+            grid,
+            scoring=["ndcg@5", "map"],
+            refit="ndcg@5",
+            cv=3,
+            n_jobs=n_jobs,
+            error_score="raise",
+            **extra,
+        ).fit(X, y, groups=groups)
+        for n_jobs in (1, 2)
+    ]
     serial, parallel = searches
     for key, values in serial.cv_results_.items():
         if key.startswith(("split", "mean_test", "rank_test")):
@@ -89,12 +120,20 @@ def test_grouped_search_n_jobs_equals_serial(data, search_class):
 
 def test_query_group_ranker_search_n_jobs_equals_serial(data):
     X, y, groups = data
-    searches = [sr.GroupedGridSearchCV(sr.QueryGroupRanker(_model()),
-                                       {"estimator__max_depth": [2, 5]}, scoring="mrr", cv=3,
-                                       n_jobs=n_jobs, error_score="raise").fit(X, y, groups=groups)
-                for n_jobs in (1, 2)]
-    np.testing.assert_array_equal(searches[1].cv_results_["mean_test_score"],
-                                  searches[0].cv_results_["mean_test_score"])
+    searches = [
+        sr.GroupedGridSearchCV(
+            sr.QueryGroupRanker(_model()),
+            {"estimator__max_depth": [2, 5]},
+            scoring="mrr",
+            cv=3,
+            n_jobs=n_jobs,
+            error_score="raise",
+        ).fit(X, y, groups=groups)
+        for n_jobs in (1, 2)
+    ]
+    np.testing.assert_array_equal(
+        searches[1].cv_results_["mean_test_score"], searches[0].cv_results_["mean_test_score"]
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -123,15 +162,21 @@ def _inputs(seed):
     queries = np.repeat(np.arange(n_queries), width)
     items = np.tile(np.arange(width), n_queries)
     kept = rng.random(queries.size) < 0.7
-    return (sr.ItemJudgments(queries, items, rel.ravel()),
-            sr.ItemRanking(queries[kept], items[kept], score.ravel()[kept])), {}
+    return (
+        sr.ItemJudgments(queries, items, rel.ravel()),
+        sr.ItemRanking(queries[kept], items[kept], score.ravel()[kept]),
+    ), {}
 
 
 def _call(seed):
     """evaluate, per query and as means, under conventions chosen by ``seed``."""
     (y_true, y_score), extra = _inputs(seed)
-    conventions = [{}, {"ties": "stable"}, {"gain": "exponential", "no_relevant": "skip"},
-                   {"convention": "trec_eval"} if seed % 5 == 4 else {"ap_denominator": "min_k"}]
+    conventions = [
+        {},
+        {"ties": "stable"},
+        {"gain": "exponential", "no_relevant": "skip"},
+        {"convention": "trec_eval"} if seed % 5 == 4 else {"ap_denominator": "min_k"},
+    ]
     chosen = conventions[seed % len(conventions)]
     names = NAMES if chosen.get("no_relevant") != "skip" else [n for n in NAMES if n != "arp"]
     means = sr.evaluate(y_true, y_score, names, **extra, **chosen)
@@ -159,9 +204,14 @@ def test_evaluate_from_many_threads_equals_single_threaded():
 
 
 def test_metric_functions_and_inputs_untouched_under_threads():
-    functions = [(sr.ndcg_score, {"k": 3}), (sr.mean_average_precision_score, {}),
-                 (sr.ranking_auc_score, {}), (sr.kendall_tau_score, {}),
-                 (sr.precision_at_k_score, {"k": 2}), (sr.average_relative_position, {})]
+    functions = [
+        (sr.ndcg_score, {"k": 3}),
+        (sr.mean_average_precision_score, {}),
+        (sr.ranking_auc_score, {}),
+        (sr.kendall_tau_score, {}),
+        (sr.precision_at_k_score, {"k": 2}),
+        (sr.average_relative_position, {}),
+    ]
     cases = []
     for seed in range(60):
         (y_true, y_score), extra = _inputs(seed * 5 + 1)  # long format: arrays to watch
@@ -181,16 +231,22 @@ def test_metric_functions_and_inputs_untouched_under_threads():
 def test_one_scorer_shared_by_many_threads(data):
     X, y, groups = data
     model = _model().fit(X, y)
-    scorers = [sr.get_scorer("ndcg@5"), sr.make_ranking_scorer("map@10", ties="stable"),
-               sr.get_scorer("neg_arp")]
+    scorers = [
+        sr.get_scorer("ndcg@5"),
+        sr.make_ranking_scorer("map@10", ties="stable"),
+        sr.get_scorer("neg_arp"),
+    ]
     rng = np.random.default_rng(0)
-    subsets = [np.sort(rng.choice(len(y), size=int(rng.integers(20, len(y))), replace=False))
-               for _ in range(40)]
+    subsets = [
+        np.sort(rng.choice(len(y), size=int(rng.integers(20, len(y))), replace=False))
+        for _ in range(40)
+    ]
     jobs = [(scorer, rows) for scorer in scorers for rows in subsets]
     expected = [scorer(model, X[rows], y[rows], groups=groups[rows]) for scorer, rows in jobs]
     with ThreadPoolExecutor(max_workers=THREADS) as pool:
-        got = list(pool.map(
-            lambda job: job[0](model, X[job[1]], y[job[1]], groups=groups[job[1]]), jobs))
+        got = list(
+            pool.map(lambda job: job[0](model, X[job[1]], y[job[1]], groups=groups[job[1]]), jobs)
+        )
     assert got == expected
     assert all(np.isfinite(value) for value in got)
 
@@ -199,16 +255,19 @@ def test_routing_stays_in_the_thread_that_enabled_it(data):
     """While grouped helpers run (routing on for their call), plain scikit-learn in other
     threads still runs without routing: the scorer there must say it got no query ids."""
     X, y, groups = data
-    expected = sr.grouped_cross_validate(_model(), X, y, groups=groups, scoring="ndcg@5",
-                                         cv=3)["test_score"]
+    expected = sr.grouped_cross_validate(_model(), X, y, groups=groups, scoring="ndcg@5", cv=3)[
+        "test_score"
+    ]
 
     def grouped(_):
-        return sr.grouped_cross_validate(_model(), X, y, groups=groups, scoring="ndcg@5",
-                                         cv=3)["test_score"]
+        return sr.grouped_cross_validate(_model(), X, y, groups=groups, scoring="ndcg@5", cv=3)[
+            "test_score"
+        ]
 
     def plain(_):
-        search = GridSearchCV(_model(), {}, scoring=sr.get_scorer("ndcg@5"), cv=GroupKFold(3),
-                              error_score="raise")
+        search = GridSearchCV(
+            _model(), {}, scoring=sr.get_scorer("ndcg@5"), cv=GroupKFold(3), error_score="raise"
+        )
         with pytest.raises(ValueError, match="called without query ids"):
             search.fit(X, y, groups=groups)
         return sklearn.get_config()["enable_metadata_routing"]
@@ -252,14 +311,18 @@ def test_file_readers_in_threads(tmp_path):
         qrels = tmp_path / f"qrels{number}.txt"
         qrels.write_text("".join(f"q{i % 7} 0 d{i} {i % 3}\n" for i in range(n)))
         table = tmp_path / f"rec{number}.csv"
-        table.write_text("query,item,score\n" + "".join(
-            f"q{i % 7},d{i},{s!r}\n" for i, s in enumerate(scores)))
+        table.write_text(
+            "query,item,score\n" + "".join(f"q{i % 7},d{i},{s!r}\n" for i, s in enumerate(scores))
+        )
         files.append((run, qrels, table, scores, n))
 
     def read(paths):
         run, qrels, table, _scores, _n = paths
-        return (sr.read_trec_run(run).scores, sr.read_trec_qrels(qrels).relevance,
-                read_table(table, query="query", item="item", score="score").scores)
+        return (
+            sr.read_trec_run(run).scores,
+            sr.read_trec_qrels(qrels).relevance,
+            read_table(table, query="query", item="item", score="score").scores,
+        )
 
     assert gc.isenabled()
     with ThreadPoolExecutor(max_workers=THREADS) as pool:

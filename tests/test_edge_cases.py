@@ -25,8 +25,16 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "edge_cases.md"
 
 NAMESPACE = {name: getattr(sr, name) for name in sr.__all__}
-NAMESPACE.update(np=np, scipy=scipy, nan=math.nan, inf=math.inf, log2=math.log2,
-                 sqrt=math.sqrt, comb=math.comb, skipped=math.nan)
+NAMESPACE.update(
+    np=np,
+    scipy=scipy,
+    nan=math.nan,
+    inf=math.inf,
+    log2=math.log2,
+    sqrt=math.sqrt,
+    comb=math.comb,
+    skipped=math.nan,
+)
 ERROR = re.compile(r'^(\w+Error): "(.*)"$')
 SEPARATOR = re.compile(r"^\|(\s*:?-+:?\s*\|)+\s*$")
 
@@ -75,7 +83,7 @@ def _expected(cell):
 
 
 def _metric_cases():
-    for line, header, given, rows in _tables(PAGE.read_text()):
+    for _line, header, given, rows in _tables(PAGE.read_text()):
         if header[0] != "metric":
             continue
         columns = {}
@@ -87,8 +95,9 @@ def _metric_cases():
         for row_line, cells in rows:
             for name in _code(cells[0]):
                 for index, (label, params) in columns.items():
-                    yield pytest.param(given, name, params, cells[index],
-                                       id=f"line{row_line}-{name}-{label}")
+                    yield pytest.param(
+                        given, name, params, cells[index], id=f"line{row_line}-{name}-{label}"
+                    )
 
 
 def _call_cases():
@@ -107,8 +116,9 @@ def _assert_same(got, expected, context):
         return
     got_array, expected_array = np.asarray(got, dtype=float), np.asarray(expected, dtype=float)
     assert got_array.shape == expected_array.shape, (context, got, expected)
-    np.testing.assert_allclose(got_array, expected_array, rtol=1e-12, atol=1e-12,
-                               equal_nan=True, err_msg=str(context))
+    np.testing.assert_allclose(
+        got_array, expected_array, rtol=1e-12, atol=1e-12, equal_nan=True, err_msg=str(context)
+    )
 
 
 @pytest.mark.parametrize(("given", "name", "params", "cell"), list(_metric_cases()))
@@ -192,7 +202,8 @@ def test_tie_averaged_ap_over_hits_never_exceeds_one():
     # Every top-3 position holds a relevant item or none is drawn: AP over hits is exactly 1,
     # and the closed form gave 1.0000000000000004.
     value = sr.mean_average_precision_score(
-        [[2, 2, 2, 0, 3, 3, 3]], [[1, 1, 0, 0, 0, 0, 0]], k=3, ap_denominator="hits")
+        [[2, 2, 2, 0, 3, 3, 3]], [[1, 1, 0, 0, 0, 0, 0]], k=3, ap_denominator="hits"
+    )
     assert value == 1.0
 
 

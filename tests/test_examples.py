@@ -12,8 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _run(args):
     # The examples must finish in under a minute.
-    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=60,
-                          cwd=ROOT)
+    done = subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -23,16 +24,20 @@ def test_module_is_the_command():
     script = Path(sys.executable).with_name("sklearn-rank")
     for args in (["--version"], ["evaluate", "--example", "-m", "ndcg@2", "--format", "json"]):
         module = _run(["-m", "sklearn_rank", *args])
-        command = subprocess.run([str(script), *args], capture_output=True, text=True,
-                                 timeout=60, check=True).stdout
+        command = subprocess.run(
+            [str(script), *args], capture_output=True, text=True, timeout=60, check=True
+        ).stdout
         assert module == command
     assert _run(["-m", "sklearn_rank", "--version"]).startswith("sklearn-rank ")
 
 
 def test_main_job_prints_hivemall_table():
     out = _run(["-m", "sklearn_rank", "evaluate", "--example"])
-    rows = {line.split("  ")[0].strip(): line.split()[-2:] for line in out.splitlines()
-            if line.startswith(("Recall", "Precision", "MAP", "AUC", "MRR", "NDCG (binary)"))}
+    rows = {
+        line.split("  ")[0].strip(): line.split()[-2:]
+        for line in out.splitlines()
+        if line.startswith(("Recall", "Precision", "MAP", "AUC", "MRR", "NDCG (binary)"))
+    }
     assert [float(v) for v in rows["Recall"]] == [2 / 3, 1 / 3]
     assert [float(v) for v in rows["AUC (top-k form)"]] == [0.75, 1.0]
     assert float(rows["NDCG (binary)"][0]) == pytest.approx(0.7039180890341349, abs=1e-12)
@@ -61,7 +66,8 @@ def test_readme_python_blocks_run():
         exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102
         namespaces.append(namespace)
     first = namespaces[0]
-    assert first["ndcg_score"](first["y_true"], first["y_score"], k=2) == \
-        pytest.approx(0.8710490642551527, abs=1e-12)
+    assert first["ndcg_score"](first["y_true"], first["y_score"], k=2) == pytest.approx(
+        0.8710490642551527, abs=1e-12
+    )
     search = next(ns["search"] for ns in namespaces if "search" in ns)
     assert set(search.best_params_) == {"estimator__num_leaves"}

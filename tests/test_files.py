@@ -18,11 +18,7 @@ from sklearn_rank.inputs._files import (
     read_trec_run,
 )
 
-RUN = (
-    "q1 Q0 d1 1 2.5 tag\n"
-    "q1 Q0 d2 2 1.5 tag\n"
-    "q2 Q0 d1 1 -3e2 tag\n"
-)
+RUN = "q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1.5 tag\nq2 Q0 d1 1 -3e2 tag\n"
 QRELS = "q1 0 d1 1\nq1 0 d3 2\nq2 0 d1 -1\nq2 0 d9 0\n"
 
 
@@ -99,29 +95,60 @@ def test_trec_qrels_bom_crlf_gzip(tmp_path):
     assert _parse_trec_qrels(path)[2].tolist() == [1, 2, -1, 0]
 
 
-@pytest.mark.parametrize("parse, text, line, message", [
-    (_parse_trec_run, "", 1, "empty file; expected lines 'qid Q0 docno rank score tag'"),
-    (_parse_trec_run, "# only\n\n# comments\n", 3, "no data lines"),
-    (_parse_trec_qrels, "", 1, "empty file; expected lines 'qid iter docno rel'"),
-    (_parse_trec_run, RUN + "q2 Q0 d2 2 1.0\n", 4,
-     "expected 6 fields 'qid Q0 docno rank score tag', got 5"),
-    (_parse_trec_run, "# x\n" + QRELS, 2, "got 4 (is this a TREC qrels file?)"),
-    (_parse_trec_qrels, RUN, 1,
-     "expected 4 fields 'qid iter docno rel', got 6 (is this a TREC run?)"),
-    (_parse_trec_run, "q Q0 a 1 1.0 t\nq Q0 b 2 high t\n", 2,
-     "score (field 5) must be a finite number; got 'high'"),
-    (_parse_trec_run, "q Q0 a 1 1.0 t\n\nq Q0 b 2 nan t\n", 3,
-     "score (field 5) must be a finite number; got 'nan'"),
-    (_parse_trec_run, "q Q0 a 1 -inf t\n", 1, "must be a finite number; got '-inf'"),
-    (_parse_trec_run, "q Q0 a 1 1e999 t\n", 1, "must be a finite number; got '1e999'"),
-    (_parse_trec_qrels, "q 0 a 1\nq 0 b 1.5\n", 2,
-     "relevance (field 4) must be an integer; got '1.5'"),
-    (_parse_trec_qrels, "q 0 a yes\n", 1, "must be an integer; got 'yes'"),
-    (_parse_trec_run, "q Q0 a 1 1 t\nq Q0 b 2 1 t\nq Q0 a 3 1 t\n", 3,
-     "document 'a' appears twice for query 'q' (first at line 1)"),
-    (_parse_trec_qrels, "q 0 a 1\nr 0 a 1\n\nq 0 a 0\n", 4,
-     "document 'a' appears twice for query 'q' (first at line 1)"),
-])
+@pytest.mark.parametrize(
+    "parse, text, line, message",
+    [
+        (_parse_trec_run, "", 1, "empty file; expected lines 'qid Q0 docno rank score tag'"),
+        (_parse_trec_run, "# only\n\n# comments\n", 3, "no data lines"),
+        (_parse_trec_qrels, "", 1, "empty file; expected lines 'qid iter docno rel'"),
+        (
+            _parse_trec_run,
+            RUN + "q2 Q0 d2 2 1.0\n",
+            4,
+            "expected 6 fields 'qid Q0 docno rank score tag', got 5",
+        ),
+        (_parse_trec_run, "# x\n" + QRELS, 2, "got 4 (is this a TREC qrels file?)"),
+        (
+            _parse_trec_qrels,
+            RUN,
+            1,
+            "expected 4 fields 'qid iter docno rel', got 6 (is this a TREC run?)",
+        ),
+        (
+            _parse_trec_run,
+            "q Q0 a 1 1.0 t\nq Q0 b 2 high t\n",
+            2,
+            "score (field 5) must be a finite number; got 'high'",
+        ),
+        (
+            _parse_trec_run,
+            "q Q0 a 1 1.0 t\n\nq Q0 b 2 nan t\n",
+            3,
+            "score (field 5) must be a finite number; got 'nan'",
+        ),
+        (_parse_trec_run, "q Q0 a 1 -inf t\n", 1, "must be a finite number; got '-inf'"),
+        (_parse_trec_run, "q Q0 a 1 1e999 t\n", 1, "must be a finite number; got '1e999'"),
+        (
+            _parse_trec_qrels,
+            "q 0 a 1\nq 0 b 1.5\n",
+            2,
+            "relevance (field 4) must be an integer; got '1.5'",
+        ),
+        (_parse_trec_qrels, "q 0 a yes\n", 1, "must be an integer; got 'yes'"),
+        (
+            _parse_trec_run,
+            "q Q0 a 1 1 t\nq Q0 b 2 1 t\nq Q0 a 3 1 t\n",
+            3,
+            "document 'a' appears twice for query 'q' (first at line 1)",
+        ),
+        (
+            _parse_trec_qrels,
+            "q 0 a 1\nr 0 a 1\n\nq 0 a 0\n",
+            4,
+            "document 'a' appears twice for query 'q' (first at line 1)",
+        ),
+    ],
+)
 def test_trec_errors_name_path_and_line(tmp_path, parse, text, line, message):
     path = _write(tmp_path / "input.txt", text)
     with pytest.raises(ValueError, match=_message(path, line)) as info:
@@ -174,7 +201,9 @@ def test_trec_files_evaluate_like_arrays(tmp_path):
     names = ["ndcg@5", "map", "mrr", "precision@3", "recall@10", "auc"]
     expected = sr.evaluate(
         sr.ItemJudgments(*map(np.array, zip(*judged))),
-        sr.ItemRanking(np.array(queries), np.array(docs), scores), names)
+        sr.ItemRanking(np.array(queries), np.array(docs), scores),
+        names,
+    )
     got = sr.evaluate(read_trec_qrels(tmp_path / "qrels"), read_trec_run(tmp_path / "run"), names)
     assert got == expected
 
@@ -212,8 +241,9 @@ REC = "userid,itemid,score\n1,1,10.0\n1,3,8.0\n2,2,6.0\n"
 
 
 def test_table_columns(tmp_path):
-    table = read_table(_write(tmp_path / "rec.csv", REC), query="userid", item="itemid",
-                       score="score")
+    table = read_table(
+        _write(tmp_path / "rec.csv", REC), query="userid", item="itemid", score="score"
+    )
     assert table.queries.tolist() == ["1", "1", "2"]
     assert table.items.tolist() == ["1", "3", "2"]
     assert table.scores.tolist() == [10.0, 8.0, 6.0]
@@ -230,24 +260,28 @@ def test_table_without_value_columns(tmp_path):
 
 def test_table_score_and_relevance(tmp_path):
     text = "q\ti\tscore\trel\nu\ta\t0.5\t2\nu\tb\t0.25\t0.5\n"
-    table = read_table(_write(tmp_path / "t.tsv", text), query="q", item="i", score="score",
-                       relevance="rel")
+    table = read_table(
+        _write(tmp_path / "t.tsv", text), query="q", item="i", score="score", relevance="rel"
+    )
     assert table.scores.tolist() == [0.5, 0.25]
     assert table.relevance.tolist() == [2.0, 0.5]
 
 
-@pytest.mark.parametrize("name, text", [
-    ("t.csv", "user,item,score\nu,a,1\n"),
-    ("t.tsv", "user\titem\tscore\nu\ta\t1\n"),
-    ("t.txt", "user\titem\tscore\nu\ta\t1\n"),
-    ("t.txt", "user,item,score\nu,a,1\n"),
-    ("t", "user;item;score\nu;a;1\n"),
-    ("t.csv", "user\titem\tscore\nu\ta\t1\n"),  # the header overrides a misleading name
-    ("t.csv.gz", "user,item,score\nu,a,1\n"),
-    ("t.tsv.gz", "user\titem\tscore\nu\ta\t1\n"),
-    ("t.csv", ' user , "item" ,score\n u ,"a", 1 \n'),  # spaces and quotes
-    ("t.csv", "\ufeffuser,item,score\r\n\r\nu,a,1\r\n\r\n"),  # BOM, CRLF, blank lines
-])
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("t.csv", "user,item,score\nu,a,1\n"),
+        ("t.tsv", "user\titem\tscore\nu\ta\t1\n"),
+        ("t.txt", "user\titem\tscore\nu\ta\t1\n"),
+        ("t.txt", "user,item,score\nu,a,1\n"),
+        ("t", "user;item;score\nu;a;1\n"),
+        ("t.csv", "user\titem\tscore\nu\ta\t1\n"),  # the header overrides a misleading name
+        ("t.csv.gz", "user,item,score\nu,a,1\n"),
+        ("t.tsv.gz", "user\titem\tscore\nu\ta\t1\n"),
+        ("t.csv", ' user , "item" ,score\n u ,"a", 1 \n'),  # spaces and quotes
+        ("t.csv", "\ufeffuser,item,score\r\n\r\nu,a,1\r\n\r\n"),  # BOM, CRLF, blank lines
+    ],
+)
 def test_table_delimiters_and_encodings(tmp_path, name, text):
     path = _write(tmp_path / name, text, compress=name.endswith(".gz"))
     table = read_table(path, query="user", item="item", score="score")
@@ -267,33 +301,65 @@ def test_table_gzip_bom_crlf(tmp_path):
     assert table.scores.tolist() == [10.0, 8.0, 6.0]
 
 
-@pytest.mark.parametrize("text, kwargs, line, message", [
-    ("", {}, 1, "empty file; expected a header row of column names"),
-    ("\n\n", {}, 2, "empty file"),
-    ("userid,itemid\n", {}, 1, "no data rows after the header"),
-    ("userid,itemid\n\n\n", {}, 3, "no data rows after the header"),
-    ("user,itemid,score\n1,1,1\n", {}, 1,
-     "no column 'userid' (the query column) in the header; columns found "
-     "(comma-separated): 'user', 'itemid', 'score'"),
-    (REC, {"score": "rating"}, 1,
-     "no column 'rating' (the score column) in the header; columns found (comma-separated): "
-     "'userid', 'itemid', 'score'"),
-    (TRUTH, {"relevance": "rel"}, 1, "no column 'rel' (the relevance column)"),
-    ("userid,itemid,userid\n1,2,3\n", {}, 1, "column 'userid' appears more than once"),
-    (REC + "2,5\n", {"score": "score"}, 5, "expected 3 fields like the header, got 2"),
-    ("userid,itemid,score\n1,1,1,1\n", {"score": "score"}, 2,
-     "expected 3 fields like the header, got 4"),
-    (REC + "3,7,abc\n", {"score": "score"}, 5,
-     "score (column 'score') must be a finite number; got 'abc'"),
-    (REC + "3,7,inf\n", {"score": "score"}, 5, "must be a finite number; got 'inf'"),
-    (REC + "3,7,\n", {"score": "score"}, 5, "score (column 'score') is empty; expected a number"),
-    ("userid,itemid,rel\n1,1,1\n1,2,x\n", {"relevance": "rel"}, 3,
-     "relevance (column 'rel') must be a finite number; got 'x'"),
-    ("userid,itemid\n1,1\n,2\n", {}, 3, "empty query id in column 1 ('userid')"),
-    ("userid,itemid\n1, \n", {}, 2, "empty item id in column 2 ('itemid')"),
-    ("userid,itemid\n1,1\n2,1\n1,1\n", {}, 4,
-     "item '1' appears twice for query '1' (first at line 2)"),
-])
+@pytest.mark.parametrize(
+    "text, kwargs, line, message",
+    [
+        ("", {}, 1, "empty file; expected a header row of column names"),
+        ("\n\n", {}, 2, "empty file"),
+        ("userid,itemid\n", {}, 1, "no data rows after the header"),
+        ("userid,itemid\n\n\n", {}, 3, "no data rows after the header"),
+        (
+            "user,itemid,score\n1,1,1\n",
+            {},
+            1,
+            "no column 'userid' (the query column) in the header; columns found "
+            "(comma-separated): 'user', 'itemid', 'score'",
+        ),
+        (
+            REC,
+            {"score": "rating"},
+            1,
+            "no column 'rating' (the score column) in the header; columns found (comma-separated): "
+            "'userid', 'itemid', 'score'",
+        ),
+        (TRUTH, {"relevance": "rel"}, 1, "no column 'rel' (the relevance column)"),
+        ("userid,itemid,userid\n1,2,3\n", {}, 1, "column 'userid' appears more than once"),
+        (REC + "2,5\n", {"score": "score"}, 5, "expected 3 fields like the header, got 2"),
+        (
+            "userid,itemid,score\n1,1,1,1\n",
+            {"score": "score"},
+            2,
+            "expected 3 fields like the header, got 4",
+        ),
+        (
+            REC + "3,7,abc\n",
+            {"score": "score"},
+            5,
+            "score (column 'score') must be a finite number; got 'abc'",
+        ),
+        (REC + "3,7,inf\n", {"score": "score"}, 5, "must be a finite number; got 'inf'"),
+        (
+            REC + "3,7,\n",
+            {"score": "score"},
+            5,
+            "score (column 'score') is empty; expected a number",
+        ),
+        (
+            "userid,itemid,rel\n1,1,1\n1,2,x\n",
+            {"relevance": "rel"},
+            3,
+            "relevance (column 'rel') must be a finite number; got 'x'",
+        ),
+        ("userid,itemid\n1,1\n,2\n", {}, 3, "empty query id in column 1 ('userid')"),
+        ("userid,itemid\n1, \n", {}, 2, "empty item id in column 2 ('itemid')"),
+        (
+            "userid,itemid\n1,1\n2,1\n1,1\n",
+            {},
+            4,
+            "item '1' appears twice for query '1' (first at line 2)",
+        ),
+    ],
+)
 def test_table_errors_name_path_and_line(tmp_path, text, kwargs, line, message):
     path = _write(tmp_path / "table.csv", text)
     with pytest.raises(ValueError, match=_message(path, line)) as info:
@@ -308,7 +374,7 @@ def test_table_line_numbers_count_quoted_newlines(tmp_path):
 
 
 def test_table_not_utf8(tmp_path):
-    path = _write(tmp_path / "t.csv", "user,item\nu,a\nu,b\n".encode() + b"\xe9,c\n")
+    path = _write(tmp_path / "t.csv", b"user,item\nu,a\nu,b\n" + b"\xe9,c\n")
     with pytest.raises(ValueError, match=_message(path, 4) + "not UTF-8 text"):
         read_table(path, query="user", item="item")
 
@@ -323,21 +389,28 @@ def test_table_progress(tmp_path, monkeypatch):
     monkeypatch.setattr(_files, "_PROGRESS_EVERY", 2)
     path = _write(tmp_path / "t.csv", TRUTH)  # 5 lines
     calls = []
-    _parse_table(path, query="userid", item="itemid",
-                 progress=lambda lines, done=False: calls.append((lines, done)))
+    _parse_table(
+        path,
+        query="userid",
+        item="itemid",
+        progress=lambda lines, done=False: calls.append((lines, done)),
+    )
     assert calls == [(2, False), (4, False), (5, True)]
 
 
 def test_tables_evaluate_hivemall_example(tmp_path):
     truth = "userid,itemid\n" + "".join(f"{u},{i}\n" for u in (1, 2, 3) for i in (1, 2, 4))
     rec = "userid,itemid,score\n" + "".join(
-        f"{u},{i},{s}\n" for u in (1, 2, 3) for i, s in ((1, 10), (3, 8), (2, 6), (6, 2)))
+        f"{u},{i},{s}\n" for u in (1, 2, 3) for i, s in ((1, 10), (3, 8), (2, 6), (6, 2))
+    )
     t = read_table(_write(tmp_path / "truth.csv", truth), query="userid", item="itemid")
-    r = read_table(_write(tmp_path / "rec.csv", rec), query="userid", item="itemid",
-                   score="score")
-    values = sr.evaluate(sr.ItemJudgments(t.queries, t.items, t.relevance),
-                         sr.ItemRanking(r.queries, r.items, r.scores),
-                         ["recall@4", "map@4", "auc@4", "ndcg@2"], ap_denominator="relevant")
+    r = read_table(_write(tmp_path / "rec.csv", rec), query="userid", item="itemid", score="score")
+    values = sr.evaluate(
+        sr.ItemJudgments(t.queries, t.items, t.relevance),
+        sr.ItemRanking(r.queries, r.items, r.scores),
+        ["recall@4", "map@4", "auc@4", "ndcg@2"],
+        ap_denominator="relevant",
+    )
     assert values["recall@4"] == pytest.approx(0.6666666666666666, abs=1e-12)
     assert values["map@4"] == pytest.approx(0.5555555555555555, abs=1e-12)
     assert values["auc@4"] == pytest.approx(0.75, abs=1e-12)

@@ -23,21 +23,27 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import reference_mean, reference_per_query
 
 import sklearn_rank as sr
-from reference import reference_mean, reference_per_query
 from sklearn_rank.cli._main import main
 from sklearn_rank.inputs._files import read_table
 from sklearn_rank.metrics._registry import METRICS
 
-FUZZ = settings(max_examples=200, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 # An error is clean when it is ours and says what is wrong; these are the words of errors
 # that escaped from numpy or Python internals instead.
-INTERNAL = re.compile(r"broadcast|could not convert|unhashable|not supported between|"
-                      r"object of type|invalid literal|out of bounds|too many values|"
-                      r"index \d+ is out|unpack|has no attribute")
+INTERNAL = re.compile(
+    r"broadcast|could not convert|unhashable|not supported between|"
+    r"object of type|invalid literal|out of bounds|too many values|"
+    r"index \d+ is out|unpack|has no attribute"
+)
 
 
 def _clean_error(error):
@@ -52,10 +58,28 @@ def _clean_error(error):
 # --------------------------------------------------------------------------------------
 
 BAD_VALUES = [np.nan, np.inf, -np.inf, "x", None, 1j]
-MAYBE_VALUES = [-1.0, True, 1e308, 2 ** 70, np.float32(2.5)]
-MUTATIONS = ["none", "none", "none", "bad_true", "bad_score", "maybe_true", "maybe_score",
-             "drop_score", "groups_short", "groups_missing_id", "groups_absent", "ragged",
-             "empty", "name", "k", "dtype", "weights", "weights_bad", "transpose"]
+MAYBE_VALUES = [-1.0, True, 1e308, 2**70, np.float32(2.5)]
+MUTATIONS = [
+    "none",
+    "none",
+    "none",
+    "bad_true",
+    "bad_score",
+    "maybe_true",
+    "maybe_score",
+    "drop_score",
+    "groups_short",
+    "groups_missing_id",
+    "groups_absent",
+    "ragged",
+    "empty",
+    "name",
+    "k",
+    "dtype",
+    "weights",
+    "weights_bad",
+    "transpose",
+]
 
 
 @st.composite
@@ -70,28 +94,57 @@ def cases(draw):
     metric = draw(st.sampled_from(sorted(METRICS)))
     k = draw(st.one_of(st.none(), st.integers(1, 7))) if METRICS[metric].takes_k else None
     return {
-        "form": form, "rel": rel, "score": score, "metric": metric, "k": k,
+        "form": form,
+        "rel": rel,
+        "score": score,
+        "metric": metric,
+        "k": k,
         "mutation": draw(st.sampled_from(MUTATIONS)),
-        "bad": draw(st.sampled_from(BAD_VALUES)), "maybe": draw(st.sampled_from(MAYBE_VALUES)),
-        "where": draw(st.integers(0, 10 ** 6)),
-        "name": draw(st.one_of(st.text(max_size=8), st.sampled_from(
-            ["ndcg@0", "ndcg@-1", "@3", "map@1.0", "arp@2", "neg_ndcg", "NDCG", "ndcg@",
-             "ndcg@3@4", "ndcg@ 3", "map@" + "9" * 30, "precision@", " ndcg@2 "]))),
-        "raw_k": draw(st.one_of(st.integers(-3, 12), st.integers(2 ** 62 - 1, 2 ** 64))),
-        "dtype": draw(st.sampled_from(["bool", "int8", "uint8", "int64", "float16", "float32",
-                                       "object", "U"])),
+        "bad": draw(st.sampled_from(BAD_VALUES)),
+        "maybe": draw(st.sampled_from(MAYBE_VALUES)),
+        "where": draw(st.integers(0, 10**6)),
+        "name": draw(
+            st.one_of(
+                st.text(max_size=8),
+                st.sampled_from(
+                    [
+                        "ndcg@0",
+                        "ndcg@-1",
+                        "@3",
+                        "map@1.0",
+                        "arp@2",
+                        "neg_ndcg",
+                        "NDCG",
+                        "ndcg@",
+                        "ndcg@3@4",
+                        "ndcg@ 3",
+                        "map@" + "9" * 30,
+                        "precision@",
+                        " ndcg@2 ",
+                    ]
+                ),
+            )
+        ),
+        "raw_k": draw(st.one_of(st.integers(-3, 12), st.integers(2**62 - 1, 2**64))),
+        "dtype": draw(
+            st.sampled_from(["bool", "int8", "uint8", "int64", "float16", "float32", "object", "U"])
+        ),
         "dtype_of": draw(st.sampled_from(["y_true", "y_score"])),
-        "weights": draw(st.lists(st.one_of(st.floats(-1, 5), st.sampled_from([0.0, np.nan])),
-                                 max_size=6)),
+        "weights": draw(
+            st.lists(st.one_of(st.floats(-1, 5), st.sampled_from([0.0, np.nan])), max_size=6)
+        ),
         "groups_kind": draw(st.sampled_from(["int", "str", "float", "mixed"])),
     }
 
 
 def _ids(case):
     n = len(case["rel"])
-    return {"int": list(range(n)), "str": [f"q{q}" for q in range(n)],
-            "float": [q + 0.5 for q in range(n)],
-            "mixed": [q if q % 2 else str(q) for q in range(n)]}[case["groups_kind"]]
+    return {
+        "int": list(range(n)),
+        "str": [f"q{q}" for q in range(n)],
+        "float": [q + 0.5 for q in range(n)],
+        "mixed": [q if q % 2 else str(q) for q in range(n)],
+    }[case["groups_kind"]]
 
 
 def _build(case):
@@ -108,8 +161,12 @@ def _build(case):
     order = sorted(range(len(rows)), key=lambda row: (row * 7919) % (len(rows) + 1))
     rows = [rows[row] for row in order]
     first_seen = list(dict.fromkeys(q for q, _ in rows))
-    return ([rel[q][i] for q, i in rows], [score[q][i] for q, i in rows],
-            [ids[q] for q, _ in rows], first_seen)
+    return (
+        [rel[q][i] for q, i in rows],
+        [score[q][i] for q, i in rows],
+        [ids[q] for q, _ in rows],
+        first_seen,
+    )
 
 
 def _put(values, form, where, value):
@@ -184,7 +241,8 @@ def _mutate(case, y_true, y_score, groups):
 
 def _in_range(metric, value, negative_relevance):
     low, high = {"[0, 1]": (0, 1), "(0, 1]": (0, 1), "[-1, 1]": (-1, 1)}.get(
-        METRICS[metric].value_range, (0 if not negative_relevance else -math.inf, math.inf))
+        METRICS[metric].value_range, (0 if not negative_relevance else -math.inf, math.inf)
+    )
     return low <= value <= high
 
 
@@ -207,8 +265,9 @@ def _converted(case):
         return None
     rel, score = case["rel"], case["score"]
     target = rel if case["dtype_of"] == "y_true" else score
-    changed = [np.asarray(row, dtype=float).astype(case["dtype"]).astype(float).tolist()
-               for row in target]
+    changed = [
+        np.asarray(row, dtype=float).astype(case["dtype"]).astype(float).tolist() for row in target
+    ]
     return (changed, score) if case["dtype_of"] == "y_true" else (rel, changed)
 
 
@@ -245,27 +304,42 @@ def test_evaluate_gives_clean_errors_or_the_reference_value(case):
 @given(st.data())
 def test_evaluate_with_arbitrary_arguments_never_fails_uncleanly(data):
     """Whatever the types: arrays of any dtype and shape, ragged lists, scalars, None."""
-    element = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-3, 3),
-                        st.booleans(), st.none(), st.text(max_size=2))
+    element = st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.integers(-3, 3),
+        st.booleans(),
+        st.none(),
+        st.text(max_size=2),
+    )
     shaped = st.one_of(
         st.lists(element, max_size=5),
         st.lists(st.lists(element, max_size=4), max_size=3),
         st.builds(np.zeros, st.tuples(st.integers(0, 3), st.integers(0, 3))),
-        st.builds(np.ones, st.integers(0, 4)), element,
+        st.builds(np.ones, st.integers(0, 4)),
+        element,
         st.lists(st.sets(st.integers(0, 4), max_size=3), max_size=3),
         st.lists(st.dictionaries(st.integers(0, 4), element, max_size=3), max_size=3),
     )
     y_true, y_score = data.draw(shaped), data.draw(shaped)
     groups = data.draw(st.one_of(st.none(), st.lists(element, max_size=6), element))
-    metrics = data.draw(st.one_of(st.text(max_size=6), st.lists(st.sampled_from(
-        ["ndcg@2", "map", "mrr", "auc", "arp", "kendall_tau", "precision@1"]), max_size=3),
-        st.integers(), st.none()))
+    metrics = data.draw(
+        st.one_of(
+            st.text(max_size=6),
+            st.lists(
+                st.sampled_from(
+                    ["ndcg@2", "map", "mrr", "auc", "arp", "kendall_tau", "precision@1"]
+                ),
+                max_size=3,
+            ),
+            st.integers(),
+            st.none(),
+        )
+    )
     weights = data.draw(st.one_of(st.none(), st.lists(element, max_size=4)))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")
-            result = sr.evaluate(y_true, y_score, metrics, groups=groups,
-                                 sample_weight=weights)
+            result = sr.evaluate(y_true, y_score, metrics, groups=groups, sample_weight=weights)
     except Exception as error:  # noqa: BLE001
         _clean_error(error)
         return
@@ -278,8 +352,32 @@ def test_evaluate_with_arbitrary_arguments_never_fails_uncleanly(data):
 # File readers: random text and bytes, against an obvious parser
 # --------------------------------------------------------------------------------------
 
-TOKENS = ["q1", "q2", "Q0", "0", "1", "2", "-1", "d1", "d2", "d3", "2.5", "-3e2", "nan",
-          "inf", "1_0", "0x1", "\u0663", "#c", "caf\u00e9", "x", "", "1.5", "+1", "t"]
+TOKENS = [
+    "q1",
+    "q2",
+    "Q0",
+    "0",
+    "1",
+    "2",
+    "-1",
+    "d1",
+    "d2",
+    "d3",
+    "2.5",
+    "-3e2",
+    "nan",
+    "inf",
+    "1_0",
+    "0x1",
+    "\u0663",
+    "#c",
+    "caf\u00e9",
+    "x",
+    "",
+    "1.5",
+    "+1",
+    "t",
+]
 
 
 @st.composite
@@ -290,13 +388,21 @@ def trec_lines(draw, n_fields):
         count = draw(st.sampled_from([n_fields] * 4 + [0, 1, n_fields - 1, n_fields + 1]))
         fields = [draw(st.sampled_from(TOKENS)) for _ in range(count)]
         if n_fields == 6 and count == 6 and draw(st.booleans()):
-            fields = [draw(st.sampled_from(["q1", "q2"])), "Q0",
-                      draw(st.sampled_from(["d1", "d2", "d3"])), "1",
-                      draw(st.sampled_from(["1", "2.5", "-3e2", "0"])), "t"]
+            fields = [
+                draw(st.sampled_from(["q1", "q2"])),
+                "Q0",
+                draw(st.sampled_from(["d1", "d2", "d3"])),
+                "1",
+                draw(st.sampled_from(["1", "2.5", "-3e2", "0"])),
+                "t",
+            ]
         if n_fields == 4 and count == 4 and draw(st.booleans()):
-            fields = [draw(st.sampled_from(["q1", "q2"])), "0",
-                      draw(st.sampled_from(["d1", "d2", "d3"])),
-                      draw(st.sampled_from(["0", "1", "2"]))]
+            fields = [
+                draw(st.sampled_from(["q1", "q2"])),
+                "0",
+                draw(st.sampled_from(["d1", "d2", "d3"])),
+                draw(st.sampled_from(["0", "1", "2"])),
+            ]
         separator = draw(st.sampled_from([" ", "\t", "  "]))
         prefix = draw(st.sampled_from(["", "", "", " ", "\ufeff"]))
         lines.append(prefix + separator.join(fields))
@@ -310,9 +416,11 @@ def table_lines(draw):
     for _ in range(draw(st.integers(0, 6))):
         count = draw(st.sampled_from([3, 3, 3, 3, 2, 4, 1]))
         if count == 3 and draw(st.booleans()):
-            fields = [draw(st.sampled_from(["q1", "q2"])),
-                      draw(st.sampled_from(["d1", "d2", "d3"])),
-                      draw(st.sampled_from(["1", "2.5", "-3e2", "0", " 4 "]))]
+            fields = [
+                draw(st.sampled_from(["q1", "q2"])),
+                draw(st.sampled_from(["d1", "d2", "d3"])),
+                draw(st.sampled_from(["1", "2.5", "-3e2", "0", " 4 "])),
+            ]
         else:
             fields = [draw(st.sampled_from(TOKENS + ['"a,b"', '"q'])) for _ in range(count)]
         rows.append(draw(st.sampled_from(["", "", "\ufeff"])) + ",".join(fields))
@@ -361,7 +469,7 @@ def _number(text, integer):
     except ValueError:
         return None
     if integer:
-        return float(value) if -2 ** 63 <= value < 2 ** 63 else None
+        return float(value) if -(2**63) <= value < 2**63 else None
     return value if math.isfinite(value) else None
 
 
@@ -379,8 +487,11 @@ def _oracle_trec(text, n_fields, columns, integer):
     """(rows, None) or (None, line of the first error): the readers' rules, spelled out."""
     rows, lines = [], []
     for lineno, line in enumerate(io.StringIO(text, newline=None), 1):
-        fields = line.replace("\ufeff", " ", 1).split() if line.lstrip().startswith(
-            "\ufeff") else line.split()
+        fields = (
+            line.replace("\ufeff", " ", 1).split()
+            if line.lstrip().startswith("\ufeff")
+            else line.split()
+        )
         if not fields or fields[0].startswith("#"):
             continue
         if len(fields) != n_fields:
@@ -431,8 +542,7 @@ def _oracle_table(text):
 READERS = {
     "run": (lambda path: sr.read_trec_run(path), "scores"),
     "qrels": (lambda path: sr.read_trec_qrels(path), "relevance"),
-    "table": (lambda path: read_table(path, query="query", item="item", score="score"),
-              "scores"),
+    "table": (lambda path: read_table(path, query="query", item="item", score="score"), "scores"),
 }
 
 
@@ -449,8 +559,11 @@ def _check_file(kind, data, how):
         expected, error_line = _oracle_table(text) if text else (None, None)
     else:
         n_fields, columns = (6, (0, 2, 4)) if kind == "run" else (4, (0, 2, 3))
-        expected, error_line = (_oracle_trec(text, n_fields, columns, kind == "qrels")
-                                if text is not None else (None, None))
+        expected, error_line = (
+            _oracle_trec(text, n_fields, columns, kind == "qrels")
+            if text is not None
+            else (None, None)
+        )
     try:
         got = read(path)
     except (ValueError, TypeError) as error:
@@ -500,14 +613,15 @@ def test_table_reader_fuzz(made):
 # --------------------------------------------------------------------------------------
 
 
-
 @pytest.fixture(scope="module")
 def cli_files(tmp_path_factory):
     """Good input files; arguments name them by placeholders such as "<qrels>"."""
     folder = tmp_path_factory.mktemp("cli_fuzz")
-    files = {"<qrels>": "q1 0 a 1\nq1 0 b 0\nq2 0 c 2\n",
-             "<run>": "q1 Q0 a 1 0.5 t\nq1 Q0 b 2 0.9 t\nq2 Q0 c 1 0.1 t\n",
-             "<table>": "query,item,score\nq1,a,0.5\nq1,b,0.9\nq2,c,0.1\n"}
+    files = {
+        "<qrels>": "q1 0 a 1\nq1 0 b 0\nq2 0 c 2\n",
+        "<run>": "q1 Q0 a 1 0.5 t\nq1 Q0 b 2 0.9 t\nq2 Q0 c 1 0.1 t\n",
+        "<table>": "query,item,score\nq1,a,0.5\nq1,b,0.9\nq2,c,0.1\n",
+    }
     paths = {"<folder>": str(folder), "<absent>": str(folder / "absent.txt")}
     for placeholder, text in files.items():
         path = folder / placeholder.strip("<>")
@@ -516,21 +630,76 @@ def cli_files(tmp_path_factory):
     return paths
 
 
-OPTIONS = ["--qrels", "--run", "--truth", "--predictions", "--example", "--query-column",
-           "--item-column", "--score-column", "--relevance-column", "-m", "--metrics",
-           "--convention", "--ties", "--gain", "--ap-denominator", "--no-relevant",
-           "--relevance-threshold", "--short-lists", "--log-base", "--tie-break",
-           "--query-set", "--score-dtype", "--format"]
-VALUES = ["<qrels>", "<run>", "<table>", "<folder>", "<absent>", "ndcg@10",
-          "map,mrr", "ndcg@0", "ndcg@-1", "@", ",", "", "nan", "inf", "-1", "0", "1e400",
-          "skip", "error", "trec_eval", "stable", "exponential", "min_k", "json", "table",
-          "query", "item", "score", "float32", "both", "item_descending", "x", "-"]
+OPTIONS = [
+    "--qrels",
+    "--run",
+    "--truth",
+    "--predictions",
+    "--example",
+    "--query-column",
+    "--item-column",
+    "--score-column",
+    "--relevance-column",
+    "-m",
+    "--metrics",
+    "--convention",
+    "--ties",
+    "--gain",
+    "--ap-denominator",
+    "--no-relevant",
+    "--relevance-threshold",
+    "--short-lists",
+    "--log-base",
+    "--tie-break",
+    "--query-set",
+    "--score-dtype",
+    "--format",
+]
+VALUES = [
+    "<qrels>",
+    "<run>",
+    "<table>",
+    "<folder>",
+    "<absent>",
+    "ndcg@10",
+    "map,mrr",
+    "ndcg@0",
+    "ndcg@-1",
+    "@",
+    ",",
+    "",
+    "nan",
+    "inf",
+    "-1",
+    "0",
+    "1e400",
+    "skip",
+    "error",
+    "trec_eval",
+    "stable",
+    "exponential",
+    "min_k",
+    "json",
+    "table",
+    "query",
+    "item",
+    "score",
+    "float32",
+    "both",
+    "item_descending",
+    "x",
+    "-",
+]
 
 
 @FUZZ
-@given(st.lists(st.one_of(st.sampled_from(OPTIONS), st.sampled_from(VALUES),
-                          st.text(max_size=6)), max_size=8),
-       st.booleans())
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(OPTIONS), st.sampled_from(VALUES), st.text(max_size=6)),
+        max_size=8,
+    ),
+    st.booleans(),
+)
 def test_command_line_arguments_fuzz(cli_files, arguments, with_files):
     arguments = [cli_files.get(argument, argument) for argument in arguments]
     files = ["--qrels", cli_files["<qrels>"], "--run", cli_files["<run>"]] if with_files else []

@@ -5,9 +5,26 @@ import pytest
 
 import sklearn_rank as sr
 
-ALL_NAMES = ["precision@3", "recall@3", "f1@3", "hit_rate@2", "mrr", "mrr@2", "map", "map@3",
-             "cg@3", "dcg@3", "ndcg", "ndcg@3", "auc", "auc@3", "arp", "kendall_tau",
-             "precision", "dcg"]
+ALL_NAMES = [
+    "precision@3",
+    "recall@3",
+    "f1@3",
+    "hit_rate@2",
+    "mrr",
+    "mrr@2",
+    "map",
+    "map@3",
+    "cg@3",
+    "dcg@3",
+    "ndcg",
+    "ndcg@3",
+    "auc",
+    "auc@3",
+    "arp",
+    "kendall_tau",
+    "precision",
+    "dcg",
+]
 
 
 def _dense_case(seed, n_queries=7, n_items=6):
@@ -37,15 +54,16 @@ def test_dense_and_long_agree_with_average_ties(seed):
     position = {qid: i for i, qid in enumerate(sr.query_ids(groups))}
     rows = [position[qid] for qid in ids]
     for name in ALL_NAMES:
-        np.testing.assert_allclose(long[name][rows], dense[name], atol=1e-12, equal_nan=True,
-                                   err_msg=name)
+        np.testing.assert_allclose(
+            long[name][rows], dense[name], atol=1e-12, equal_nan=True, err_msg=name
+        )
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_dense_and_long_agree_with_stable_ties_when_rows_keep_their_order(seed):
     y_true, y_score = _dense_case(seed)
     rng = np.random.default_rng(seed)
-    groups = np.repeat(np.array([-(10 ** 12), 7, 3, 99, -5, 0, 42]), y_true.shape[1])
+    groups = np.repeat(np.array([-(10**12), 7, 3, 99, -5, 0, 42]), y_true.shape[1])
     # Interleave the queries at random, but give each query's slots its rows in column
     # order, so that input order within a query (the stable tie-break) is unchanged.
     slot_query = groups[rng.permutation(groups.size)]
@@ -53,13 +71,20 @@ def test_dense_and_long_agree_with_stable_ties_when_rows_keep_their_order(seed):
     for qid in np.unique(groups):
         slots[slot_query == qid] = np.flatnonzero(groups == qid)
     dense = sr.evaluate(y_true, y_score, ALL_NAMES, ties="stable", per_query=True)
-    long = sr.evaluate(y_true.ravel()[slots], y_score.ravel()[slots], ALL_NAMES,
-                       groups=groups[slots], ties="stable", per_query=True)
+    long = sr.evaluate(
+        y_true.ravel()[slots],
+        y_score.ravel()[slots],
+        ALL_NAMES,
+        groups=groups[slots],
+        ties="stable",
+        per_query=True,
+    )
     position = {qid: i for i, qid in enumerate(sr.query_ids(groups[slots]))}
     rows = [position[qid] for qid in groups[:: y_true.shape[1]]]
     for name in ALL_NAMES:
-        np.testing.assert_allclose(long[name][rows], dense[name], atol=1e-12, equal_nan=True,
-                                   err_msg=name)
+        np.testing.assert_allclose(
+            long[name][rows], dense[name], atol=1e-12, equal_nan=True, err_msg=name
+        )
 
 
 @pytest.mark.parametrize("ties", ["average", "stable"])
@@ -72,8 +97,9 @@ def test_dense_and_lists_agree(seed, ties):
     dense = sr.evaluate(y_true, y_score, ALL_NAMES, ties=ties, per_query=True)
     lists = sr.evaluate(truth, scores, ALL_NAMES, ties=ties, per_query=True)
     for name in ALL_NAMES:
-        np.testing.assert_allclose(lists[name], dense[name], atol=1e-12, equal_nan=True,
-                                   err_msg=name)
+        np.testing.assert_allclose(
+            lists[name], dense[name], atol=1e-12, equal_nan=True, err_msg=name
+        )
 
 
 def test_binary_truth_as_sets_equals_dicts_of_ones():
@@ -87,18 +113,21 @@ def test_relevant_items_never_ranked_count():
     # Item "z" is relevant but not ranked: recall halves, NDCG's ideal includes it.
     assert sr.recall_at_k_score([{"b", "z"}], [["a", "b", "c"]], k=3) == 0.5
     assert sr.ndcg_score([{"b", "z"}], [["a", "b", "c"]]) == pytest.approx(
-        (1 / np.log2(3)) / (1 + 1 / np.log2(3)), abs=1e-15)
+        (1 / np.log2(3)) / (1 + 1 / np.log2(3)), abs=1e-15
+    )
     # An empty ranking hits nothing; a query with empty truth has no relevant item.
     assert sr.recall_at_k_score([{"z"}, set()], [[], ["a"]], per_query=True).tolist() == [0.0, 0.0]
-    assert np.isnan(sr.recall_at_k_score([{"z"}, set()], [[], ["a"]], no_relevant="skip",
-                                         per_query=True)[1])
+    assert np.isnan(
+        sr.recall_at_k_score([{"z"}, set()], [[], ["a"]], no_relevant="skip", per_query=True)[1]
+    )
 
 
 def test_query_ids_first_appearance_order():
     groups = np.array([30, 10, 30, 20, 10])
     assert sr.query_ids(groups).tolist() == [30, 10, 20]
-    values = sr.precision_at_k_score([1, 0, 0, 1, 1], [1, 2, 3, 4, 5], k=1, groups=groups,
-                                     per_query=True)
+    values = sr.precision_at_k_score(
+        [1, 0, 0, 1, 1], [1, 2, 3, 4, 5], k=1, groups=groups, per_query=True
+    )
     # query 30: rows 0, 2 -> top is row 2 (rel 0); query 10: rows 1, 4 -> row 4 (rel 1).
     assert values.tolist() == [0.0, 1.0, 1.0]
 
@@ -106,8 +135,9 @@ def test_query_ids_first_appearance_order():
 def test_mixed_type_query_ids():
     groups = np.array([1, "1", 1, "1"], dtype=object)
     assert sr.query_ids(groups).tolist() == [1, "1"]
-    values = sr.hit_rate_score([1, 0, 0, 0], [0.1, 0.2, 0.3, 0.4], groups=groups, k=1,
-                               per_query=True, no_relevant=-1.0)
+    values = sr.hit_rate_score(
+        [1, 0, 0, 0], [0.1, 0.2, 0.3, 0.4], groups=groups, k=1, per_query=True, no_relevant=-1.0
+    )
     assert values.tolist() == [0.0, -1.0]
 
 
@@ -115,15 +145,18 @@ def test_sample_weight_per_row_equals_per_query():
     y_true = np.array([1, 0, 0, 1, 1, 0])
     y_score = np.array([0.9, 0.1, 0.8, 0.2, 0.5, 0.4])
     groups = np.array(["a", "a", "b", "b", "c", "c"])
-    per_query = sr.mean_reciprocal_rank_score(y_true, y_score, groups=groups,
-                                              sample_weight=[1.0, 3.0, 0.0])
-    per_row = sr.mean_reciprocal_rank_score(y_true, y_score, groups=groups,
-                                            sample_weight=[1, 1, 3, 3, 0, 0])
+    per_query = sr.mean_reciprocal_rank_score(
+        y_true, y_score, groups=groups, sample_weight=[1.0, 3.0, 0.0]
+    )
+    per_row = sr.mean_reciprocal_rank_score(
+        y_true, y_score, groups=groups, sample_weight=[1, 1, 3, 3, 0, 0]
+    )
     # Query values 1, 1/2, 1; weights 1, 3, 0.
     assert per_query == per_row == pytest.approx((1 + 1.5) / 4, abs=1e-15)
     with pytest.raises(ValueError, match="constant within each query"):
-        sr.mean_reciprocal_rank_score(y_true, y_score, groups=groups,
-                                      sample_weight=[1, 2, 3, 3, 0, 0])
+        sr.mean_reciprocal_rank_score(
+            y_true, y_score, groups=groups, sample_weight=[1, 2, 3, 3, 0, 0]
+        )
 
 
 @pytest.mark.parametrize("ties", ["average", "stable"])
@@ -151,8 +184,14 @@ def test_long_format_beyond_65536_queries_agrees_with_dense(ties):
     query = rows // 3
     names = ["ndcg@2", "map", "mrr", "precision@1", "auc"]
     dense = sr.evaluate(y_true, y_score, names, ties=ties, per_query=True)
-    long = sr.evaluate(y_true.ravel()[rows], y_score.ravel()[rows], names,
-                       groups=ids[query], ties=ties, per_query=True)
+    long = sr.evaluate(
+        y_true.ravel()[rows],
+        y_score.ravel()[rows],
+        names,
+        groups=ids[query],
+        ties=ties,
+        per_query=True,
+    )
     # Per-query values come in order of first appearance.
     _, first = np.unique(ids[query], return_index=True)
     back = query[np.sort(first)]
@@ -170,11 +209,15 @@ def test_first_relevant_only_ranking_equals_the_full_ranking(seed, ties):
     y_true = rng.integers(0, 4, (30, 12)) * (rng.random((30, 12)) < 0.4)
     y_score = rng.integers(0, 4, (30, 12)) / 2.0  # heavy ties
     exclude = rng.random((30, 12)) < 0.2
-    for params in ({}, {"relevance_threshold": 2}, {"exclude": exclude},
-                   {"tie_break": "item_descending"}):
+    for params in (
+        {},
+        {"relevance_threshold": 2},
+        {"exclude": exclude},
+        {"tie_break": "item_descending"},
+    ):
         for name in ("mrr", "mrr@3", "hit_rate@1", "hit_rate@4"):
             alone = sr.evaluate(y_true, y_score, [name], ties=ties, per_query=True, **params)
-            full = sr.evaluate(y_true, y_score, [name, "map"], ties=ties, per_query=True,
-                               **params)
-            np.testing.assert_allclose(alone[name], full[name], atol=1e-12,
-                                       err_msg=f"{name} {params}")
+            full = sr.evaluate(y_true, y_score, [name, "map"], ties=ties, per_query=True, **params)
+            np.testing.assert_allclose(
+                alone[name], full[name], atol=1e-12, err_msg=f"{name} {params}"
+            )

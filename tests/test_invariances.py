@@ -30,12 +30,15 @@ from hypothesis import strategies as st
 import sklearn_rank as sr
 from sklearn_rank.metrics._registry import METRICS, _bounds
 
-SETTINGS = settings(max_examples=30, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 # Few values, so many ties; all exact in float32, and 1 + 2**-20 and 1 + 2**-19 not in
 # float16, so that a narrower conversion would show.
-SCORE_GRID = [0.0, 0.25, 1.0, 1.0 + 2 ** -20, 1.0 + 2 ** -19, 2.5e5]
+SCORE_GRID = [0.0, 0.25, 1.0, 1.0 + 2**-20, 1.0 + 2**-19, 2.5e5]
 REL_VALUES = [0, 0, 0, 1, 2, 3]
 K_VALUES = [None, 1, 2, 3, 7]
 TOL = 1e-12
@@ -60,25 +63,30 @@ def _k(name):
 
 # ---- strategies ---------------------------------------------------------------------------
 
-conventions = st.fixed_dictionaries({
-    "ties": st.sampled_from(["average", "stable"]),
-    "gain": st.sampled_from(["linear", "exponential"]),
-    "ap_denominator": st.sampled_from(["relevant", "min_k", "hits"]),
-    "short_lists": st.sampled_from(["k", "length"]),
-    "relevance_threshold": st.sampled_from([None, None, 2]),
-    "no_relevant": st.sampled_from([None, 0.0, 1.0, "skip"]),
-})
+conventions = st.fixed_dictionaries(
+    {
+        "ties": st.sampled_from(["average", "stable"]),
+        "gain": st.sampled_from(["linear", "exponential"]),
+        "ap_denominator": st.sampled_from(["relevant", "min_k", "hits"]),
+        "short_lists": st.sampled_from(["k", "length"]),
+        "relevance_threshold": st.sampled_from([None, None, 2]),
+        "no_relevant": st.sampled_from([None, 0.0, 1.0, "skip"]),
+    }
+)
 
 
 def _rel_row(n):
-    return st.one_of(st.lists(st.sampled_from(REL_VALUES), min_size=n, max_size=n),
-                     st.just([0] * n))  # often a query with no relevant item
+    return st.one_of(
+        st.lists(st.sampled_from(REL_VALUES), min_size=n, max_size=n), st.just([0] * n)
+    )  # often a query with no relevant item
 
 
 def _score_row(n):
-    return st.one_of(st.lists(st.sampled_from(SCORE_GRID), min_size=n, max_size=n),
-                     st.lists(st.sampled_from(SCORE_GRID), min_size=n, max_size=n),
-                     st.sampled_from(SCORE_GRID).map(lambda v: [v] * n))  # all tied
+    return st.one_of(
+        st.lists(st.sampled_from(SCORE_GRID), min_size=n, max_size=n),
+        st.lists(st.sampled_from(SCORE_GRID), min_size=n, max_size=n),
+        st.sampled_from(SCORE_GRID).map(lambda v: [v] * n),
+    )  # all tied
 
 
 @st.composite
@@ -95,8 +103,9 @@ def ragged_queries(draw, max_queries=4, max_items=6):
     queries = []
     for _ in range(draw(st.integers(1, max_queries))):
         n = draw(st.integers(1, max_items))
-        queries.append((np.array(draw(_rel_row(n)), dtype=float),
-                        np.array(draw(_score_row(n)), dtype=float)))
+        queries.append(
+            (np.array(draw(_rel_row(n)), dtype=float), np.array(draw(_score_row(n)), dtype=float))
+        )
     return queries
 
 
@@ -164,8 +173,9 @@ def _assert_values_equal(a, b, context, tol=TOL):
         if isinstance(a[name], str) or isinstance(b[name], str):
             assert a[name] == b[name], (name, a[name], b[name], context)
             continue
-        np.testing.assert_allclose(a[name], b[name], rtol=tol, atol=tol, equal_nan=True,
-                                   err_msg=f"{name} {context}")
+        np.testing.assert_allclose(
+            a[name], b[name], rtol=tol, atol=tol, equal_nan=True, err_msg=f"{name} {context}"
+        )
 
 
 def _reorder(values, order):
@@ -183,8 +193,9 @@ def test_permuting_queries_permutes_the_values(inputs, conv, data):
     before = _per_query(y_true, y_score, conv)
     after = _per_query(y_true[order], y_score[order], conv)
     _assert_values_equal(_reorder(before, order), after, "dense rows")
-    _assert_values_equal(_means(y_true, y_score, conv), _means(y_true[order], y_score[order], conv),
-                         "dense means")
+    _assert_values_equal(
+        _means(y_true, y_score, conv), _means(y_true[order], y_score[order], conv), "dense means"
+    )
 
 
 @SETTINGS
@@ -197,21 +208,27 @@ def test_permuting_queries_in_long_format(queries, conv, data):
     before = _per_query(rel, score, conv, groups=groups)
     order = data.draw(st.permutations(range(len(queries))))
     moved = [queries[q] for q in order]
-    rel2, score2, groups2 = _long_format(moved, _interleaving(data.draw, [sizes[q] for q in order]),
-                                         labels)
+    rel2, score2, groups2 = _long_format(
+        moved, _interleaving(data.draw, [sizes[q] for q in order]), labels
+    )
     after = _per_query(rel2, score2, conv, groups=groups2)
     # per-query values come in first-appearance order of the ids
     first_before = list(sr.query_ids(groups))
     first_after = list(sr.query_ids(groups2))
-    by_query_before = {name: {first_before[i]: v[i] for i in range(len(v))}
-                       for name, v in before.items()}
+    by_query_before = {
+        name: {first_before[i]: v[i] for i in range(len(v))} for name, v in before.items()
+    }
     for name, values in after.items():
         for i, label in enumerate(first_after):
             expected = by_query_before[name][order[label]]
             assert math.isclose(values[i], expected, rel_tol=TOL, abs_tol=TOL) or (
-                math.isnan(values[i]) and math.isnan(expected)), (name, label)
-    _assert_values_equal(_means(rel, score, conv, groups=groups),
-                         _means(rel2, score2, conv, groups=groups2), "long means")
+                math.isnan(values[i]) and math.isnan(expected)
+            ), (name, label)
+    _assert_values_equal(
+        _means(rel, score, conv, groups=groups),
+        _means(rel2, score2, conv, groups=groups2),
+        "long means",
+    )
 
 
 @SETTINGS
@@ -222,8 +239,11 @@ def test_permuting_items_within_queries(inputs, conv, data):
     for q in range(len(y_true)):
         perm = _tie_keeping_permutation(data.draw, y_score[q], conv["ties"])
         permuted_true[q], permuted_score[q] = y_true[q][perm], y_score[q][perm]
-    _assert_values_equal(_per_query(y_true, y_score, conv),
-                         _per_query(permuted_true, permuted_score, conv), "dense items")
+    _assert_values_equal(
+        _per_query(y_true, y_score, conv),
+        _per_query(permuted_true, permuted_score, conv),
+        "dense items",
+    )
 
 
 @SETTINGS
@@ -251,7 +271,7 @@ def test_permuting_rows_in_long_format(queries, conv, data):
 LABELINGS = {
     "ints": lambda q: q,
     "strings": lambda q: f"query-{q}",
-    "large negative ints": lambda q: -(10 ** 12) + 7 * q,
+    "large negative ints": lambda q: -(10**12) + 7 * q,
     "floats": lambda q: q + 0.5,
     "mixed objects": lambda q: (q, "a") if q % 2 else f"{q}",
 }
@@ -267,8 +287,9 @@ def test_relabelling_query_ids(inputs, conv, labeling, data):
     dense = _per_query(y_true, y_score, conv)
     queries = list(zip(y_true, y_score))
     labels = [LABELINGS[labeling](q) for q in data.draw(st.permutations(range(n_queries)))]
-    rel, score, groups = _long_format(queries, _interleaving(data.draw, [n_items] * n_queries),
-                                      labels)
+    rel, score, groups = _long_format(
+        queries, _interleaving(data.draw, [n_items] * n_queries), labels
+    )
     if labeling == "mixed objects":
         ids = np.empty(len(groups), dtype=object)
         ids[:] = groups
@@ -282,8 +303,11 @@ def test_relabelling_query_ids(inputs, conv, labeling, data):
     names = [f"user {labels[q]}" for q in range(n_queries)]
     query_col = np.repeat(names, n_items)
     item_col = np.tile([f"item {i}" for i in range(n_items)], n_queries)
-    items = _per_query(sr.ItemJudgments(query_col, item_col, y_true.ravel()),
-                       sr.ItemRanking(query_col, item_col, y_score.ravel()), conv)
+    items = _per_query(
+        sr.ItemJudgments(query_col, item_col, y_true.ravel()),
+        sr.ItemRanking(query_col, item_col, y_score.ravel()),
+        conv,
+    )
     _assert_values_equal(dense, items, "items with string ids")
 
 
@@ -296,20 +320,26 @@ def test_repeating_a_query_equals_weight_two(inputs, conv, data):
     y_true, y_score = inputs
     n_queries = len(y_true)
     j = data.draw(st.integers(0, n_queries - 1))
-    base = data.draw(st.lists(st.sampled_from([0.5, 1.0, 3.0]), min_size=n_queries,
-                              max_size=n_queries))
+    base = data.draw(
+        st.lists(st.sampled_from([0.5, 1.0, 3.0]), min_size=n_queries, max_size=n_queries)
+    )
     weights = np.array(base)
     weights[j] *= 2
-    repeated = _means(np.vstack([y_true, y_true[j:j + 1]]), np.vstack([y_score, y_score[j:j + 1]]),
-                      conv, sample_weight=np.append(base, base[j]))
+    repeated = _means(
+        np.vstack([y_true, y_true[j : j + 1]]),
+        np.vstack([y_score, y_score[j : j + 1]]),
+        conv,
+        sample_weight=np.append(base, base[j]),
+    )
     weighted = _means(y_true, y_score, conv, sample_weight=weights)
     _assert_values_equal(repeated, weighted, "dense, weight 2")
 
     # long format: the repeat is a new query id; weights given per row
     queries = list(zip(y_true, y_score)) + [(y_true[j], y_score[j])]
     sizes = [y_true.shape[1]] * len(queries)
-    rel, score, groups = _long_format(queries, _interleaving(data.draw, sizes),
-                                      list(range(len(queries))))
+    rel, score, groups = _long_format(
+        queries, _interleaving(data.draw, sizes), list(range(len(queries)))
+    )
     row_weights = np.append(base, base[j])[groups]
     long = _means(rel, score, conv, groups=groups, sample_weight=row_weights)
     _assert_values_equal(long, weighted, "long, weight 2 per row")
@@ -354,8 +384,9 @@ def _perfect_value(name, rel, conv):
     if base == "map":
         if conv["ap_denominator"] == "hits":
             return best
-        return in_top / (hits if conv["ap_denominator"] == "relevant" or k is None
-                         else min(hits, k))
+        return in_top / (
+            hits if conv["ap_denominator"] == "relevant" or k is None else min(hits, k)
+        )
     if base == "auc":
         # pairs (of the top k for auc@k): all in the right order, or none to count
         return best if 0 < in_top < top else 0.5
@@ -373,9 +404,12 @@ def _perfect_value(name, rel, conv):
 
 
 @SETTINGS
-@given(st.integers(1, 5).flatmap(
-    lambda n: st.lists(st.sampled_from([0, 0, 1, 1, 2, 3]), min_size=n, max_size=n)),
-    conventions)
+@given(
+    st.integers(1, 5).flatmap(
+        lambda n: st.lists(st.sampled_from([0, 0, 1, 1, 2, 3]), min_size=n, max_size=n)
+    ),
+    conventions,
+)
 def test_perfect_ranking_scores_the_best_value(rel, conv):
     """Scores sorted by relevance, no ties: the value is the one docs/metrics.md gives a
     perfect ranking (the top of the documented range where the query can reach it), and no
@@ -387,18 +421,21 @@ def test_perfect_ranking_scores_the_best_value(rel, conv):
     positions = np.array(list(itertools.permutations(range(n))))
     every_order = (n - positions).astype(float)  # row: item i at position positions[row, i]
     best = _per_query([rel], [perfect], conv)
-    every = _per_query(np.tile(np.asarray(rel, dtype=float), (len(every_order), 1)),
-                       every_order, conv)
+    every = _per_query(
+        np.tile(np.asarray(rel, dtype=float), (len(every_order), 1)), every_order, conv
+    )
     for name in ALL_NAMES:
         metric, value = _metric(name), best[name][0]
         expected = _perfect_value(name, rel, conv)
         if expected is None:  # no relevant item: the no_relevant rule, whatever the order
-            rule = conv["no_relevant"] if conv["no_relevant"] is not None \
+            rule = (
+                conv["no_relevant"]
+                if conv["no_relevant"] is not None
                 else metric.no_relevant_default
-            assert (math.isnan(value) if rule == "skip" else value == rule), (name, value)
+            )
+            assert math.isnan(value) if rule == "skip" else value == rule, (name, value)
             continue
-        assert math.isclose(value, expected, rel_tol=TOL, abs_tol=TOL), (name, rel, value,
-                                                                            expected)
+        assert math.isclose(value, expected, rel_tol=TOL, abs_tol=TOL), (name, rel, value, expected)
         if metric.name == "auc" and _k(name) is not None:
             continue  # Hivemall's top-k form: a top k of relevant items has no pair, 0.5
         others = every[name]
@@ -425,12 +462,17 @@ def _check_ranges(values, rows, conv, context):
     for name, per_query in values.items():
         metric = _metric(name)
         bounds = _bounds(metric.value_range)
-        rule = conv["no_relevant"] if conv["no_relevant"] is not None \
-            else metric.no_relevant_default
+        rule = (
+            conv["no_relevant"] if conv["no_relevant"] is not None else metric.no_relevant_default
+        )
         for rel, value in zip(rows, per_query):
             if not _has_relevant(name, rel, conv["relevance_threshold"]):
-                assert (math.isnan(value) if rule == "skip" else value == rule), (
-                    name, rel, value, context)
+                assert math.isnan(value) if rule == "skip" else value == rule, (
+                    name,
+                    rel,
+                    value,
+                    context,
+                )
                 continue
             assert math.isfinite(value), (name, rel, value, context)
             if bounds is not None:
@@ -462,22 +504,28 @@ def test_values_lie_in_the_documented_range(inputs, conv):
 @given(ragged_queries(max_items=8), conventions, st.data())
 def test_values_lie_in_the_documented_range_long_format(queries, conv, data):
     sizes = [len(r) for r, _ in queries]
-    rel, score, groups = _long_format(queries, _interleaving(data.draw, sizes),
-                                      list(range(len(queries))))
+    rel, score, groups = _long_format(
+        queries, _interleaving(data.draw, sizes), list(range(len(queries)))
+    )
     values = _per_query(rel, score, conv, groups=groups)
     rows = [queries[q][0] for q in sr.query_ids(groups)]
     _check_ranges(values, rows, conv, "long")
 
 
 @SETTINGS
-@given(dense_inputs(), st.sampled_from(["average", "stable"]), st.sampled_from([None, "skip"]),
-       st.data())
+@given(
+    dense_inputs(),
+    st.sampled_from(["average", "stable"]),
+    st.sampled_from([None, "skip"]),
+    st.data(),
+)
 def test_negative_relevance_in_range_where_accepted(inputs, ties, no_relevant, data):
     """CG and DCG (linear gain) and Kendall tau accept negative relevance: CG and DCG may
     then be negative, Kendall tau stays in [-1, 1], and only an all-zero query has no value."""
     y_true, y_score = inputs
-    flip = np.array(data.draw(st.lists(st.booleans(), min_size=y_true.size,
-                                       max_size=y_true.size))).reshape(y_true.shape)
+    flip = np.array(
+        data.draw(st.lists(st.booleans(), min_size=y_true.size, max_size=y_true.size))
+    ).reshape(y_true.shape)
     y_true = np.where(flip, -y_true, y_true)
     names = [n for n in ALL_NAMES if _metric(n).negative_relevance]
     conv = {"ties": ties, "no_relevant": no_relevant, "relevance_threshold": None}
@@ -485,8 +533,11 @@ def test_negative_relevance_in_range_where_accepted(inputs, ties, no_relevant, d
     for k in K_VALUES:
         chosen = [n for n in names if _k(n) == k]
         if chosen:
-            values.update(sr.evaluate(y_true, y_score, chosen, per_query=True, ties=ties,
-                                      no_relevant=no_relevant))
+            values.update(
+                sr.evaluate(
+                    y_true, y_score, chosen, per_query=True, ties=ties, no_relevant=no_relevant
+                )
+            )
     _check_ranges(values, y_true, conv, "negative relevance")
     # DCG of a query is its sum of gain / log2(position + 1) for a strict ranking
     if ties == "stable":
@@ -507,15 +558,30 @@ def test_float32_and_float64_inputs_agree(inputs, conv):
     score_dtype="float32", give the float64 values."""
     y_true, y_score = inputs
     as64 = _per_query(y_true, y_score, conv)
-    _assert_values_equal(as64, _per_query(y_true.astype(np.float32), y_score.astype(np.float32),
-                                          conv), "float32 arrays", tol=1e-6)
-    _assert_values_equal(as64, _per_query(y_true, y_score, conv, score_dtype="float32"),
-                         "score_dtype float32", tol=1e-6)
+    _assert_values_equal(
+        as64,
+        _per_query(y_true.astype(np.float32), y_score.astype(np.float32), conv),
+        "float32 arrays",
+        tol=1e-6,
+    )
+    _assert_values_equal(
+        as64,
+        _per_query(y_true, y_score, conv, score_dtype="float32"),
+        "score_dtype float32",
+        tol=1e-6,
+    )
     groups = np.repeat(np.arange(len(y_true)), y_true.shape[1])
-    _assert_values_equal(_reorder(as64, np.arange(len(y_true))),
-                         _per_query(y_true.ravel().astype(np.float32),
-                                    y_score.ravel().astype(np.float32), conv, groups=groups),
-                         "long float32", tol=1e-6)
+    _assert_values_equal(
+        _reorder(as64, np.arange(len(y_true))),
+        _per_query(
+            y_true.ravel().astype(np.float32),
+            y_score.ravel().astype(np.float32),
+            conv,
+            groups=groups,
+        ),
+        "long float32",
+        tol=1e-6,
+    )
 
 
 @SETTINGS
@@ -524,8 +590,12 @@ def test_float32_rounding_of_separated_scores_keeps_the_values(n_queries, n_item
     """Scores in float64 that float32 rounds without changing their order (no two closer
     than float32 resolution): the rounded scores give the same values."""
     rel = np.array([data.draw(_rel_row(n_items)) for _ in range(n_queries)], dtype=float)
-    steps = np.array([data.draw(st.lists(st.integers(0, 50), min_size=n_items,
-                                         max_size=n_items)) for _ in range(n_queries)])
+    steps = np.array(
+        [
+            data.draw(st.lists(st.integers(0, 50), min_size=n_items, max_size=n_items))
+            for _ in range(n_queries)
+        ]
+    )
     noise = data.draw(st.floats(0.0, 1.0))
     score = steps * 0.01 + noise * 1e-9 + 1.0  # ties (equal steps) stay ties, others 1e-2 apart
     rounded = score.astype(np.float32)
@@ -535,8 +605,12 @@ def test_float32_rounding_of_separated_scores_keeps_the_values(n_queries, n_item
         assume((same64 == same32).all())
     as64 = _per_query(rel, score, conv)
     _assert_values_equal(as64, _per_query(rel, rounded, conv), "separated scores", tol=1e-6)
-    _assert_values_equal(as64, _per_query(rel, score, conv, score_dtype="float32"),
-                         "separated scores, score_dtype float32", tol=1e-6)
+    _assert_values_equal(
+        as64,
+        _per_query(rel, score, conv, score_dtype="float32"),
+        "separated scores, score_dtype float32",
+        tol=1e-6,
+    )
 
 
 def test_every_registry_metric_is_covered():

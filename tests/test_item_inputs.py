@@ -3,12 +3,22 @@
 import numpy as np
 import pytest
 import scipy.sparse
-
-import sklearn_rank as sr
 from reference import reference_mean, reference_per_query
 
-AT_K = ["precision@3", "recall@3", "f1@3", "hit_rate@2", "mrr@3", "map@3", "ndcg@3", "cg@3",
-        "dcg@3", "auc@3"]
+import sklearn_rank as sr
+
+AT_K = [
+    "precision@3",
+    "recall@3",
+    "f1@3",
+    "hit_rate@2",
+    "mrr@3",
+    "map@3",
+    "ndcg@3",
+    "cg@3",
+    "dcg@3",
+    "auc@3",
+]
 WHOLE = ["mrr", "map", "ndcg", "auc", "arp", "kendall_tau", "precision", "recall"]
 
 
@@ -42,8 +52,9 @@ def _by_row(result, truth, run):
 
 def _assert_same(got, expected, names):
     for name in names:
-        np.testing.assert_allclose(got[name], expected[name], atol=1e-12, equal_nan=True,
-                                   err_msg=name)
+        np.testing.assert_allclose(
+            got[name], expected[name], atol=1e-12, equal_nan=True, err_msg=name
+        )
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -52,16 +63,17 @@ def test_dense_sparse_and_item_rows_agree(seed, ties):
     y_true, y_score = _case(seed)
     names = AT_K + WHOLE
     dense = sr.evaluate(y_true, y_score, names, ties=ties, per_query=True)
-    sparse = sr.evaluate(scipy.sparse.csr_matrix(y_true), y_score, names, ties=ties,
-                         per_query=True)
+    sparse = sr.evaluate(scipy.sparse.csr_matrix(y_true), y_score, names, ties=ties, per_query=True)
     _assert_same(sparse, dense, names)
     truth, run = _rows(y_true, y_score)  # rows in column order: stable ties agree too
-    _assert_same(_by_row(sr.evaluate(truth, run, names, ties=ties, per_query=True), truth, run),
-                 dense, names)
+    _assert_same(
+        _by_row(sr.evaluate(truth, run, names, ties=ties, per_query=True), truth, run), dense, names
+    )
     # A sparse truth matrix against the same run agrees as well.
     coo = scipy.sparse.coo_matrix(y_true)
-    _assert_same(_by_row(sr.evaluate(coo, run, names, ties=ties, per_query=True), coo, run),
-                 dense, names)
+    _assert_same(
+        _by_row(sr.evaluate(coo, run, names, ties=ties, per_query=True), coo, run), dense, names
+    )
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -84,14 +96,19 @@ def test_top_n_ids_agree_with_dense_within_n(seed):
     # The whole ranking as ids: every metric agrees, whole-list ones too.
     truth = scipy.sparse.csr_matrix(y_true)
     full = sr.ItemRanking.from_topn(ranked)
-    _assert_same(_by_row(sr.evaluate(truth, full, AT_K + WHOLE, per_query=True), truth, full),
-                 sr.evaluate(y_true, y_score, AT_K + WHOLE, ties="stable", per_query=True),
-                 AT_K + WHOLE)
+    _assert_same(
+        _by_row(sr.evaluate(truth, full, AT_K + WHOLE, per_query=True), truth, full),
+        sr.evaluate(y_true, y_score, AT_K + WHOLE, ties="stable", per_query=True),
+        AT_K + WHOLE,
+    )
     # Top-5 only: cut-offs within 5 agree (relevant items past 5 still count in R, IDCG).
-    for top5 in (sr.ItemRanking.from_topn(ranked[:, :5]),
-                 sr.ItemRanking.from_topn([row.tolist() for row in ranked[:, :5]])):
-        _assert_same(_by_row(sr.evaluate(truth, top5, AT_K, per_query=True), truth, top5),
-                     dense, AT_K)
+    for top5 in (
+        sr.ItemRanking.from_topn(ranked[:, :5]),
+        sr.ItemRanking.from_topn([row.tolist() for row in ranked[:, :5]]),
+    ):
+        _assert_same(
+            _by_row(sr.evaluate(truth, top5, AT_K, per_query=True), truth, top5), dense, AT_K
+        )
 
 
 def test_dataframes_agree():
@@ -99,11 +116,15 @@ def test_dataframes_agree():
     y_true, y_score = _case(7)
     truth, run = _rows(y_true, y_score)
     run_frame = pandas.DataFrame({"user": run.queries, "item": run.items, "score": run.scores})
-    truth_frame = pandas.DataFrame({"user": truth.queries, "item": truth.items,
-                                    "rel": truth.relevance})
-    got = sr.evaluate(sr.ItemJudgments.from_frame(truth_frame, query="user", relevance="rel"),
-                      sr.ItemRanking.from_frame(run_frame, query="user"), AT_K + WHOLE,
-                      per_query=True)
+    truth_frame = pandas.DataFrame(
+        {"user": truth.queries, "item": truth.items, "rel": truth.relevance}
+    )
+    got = sr.evaluate(
+        sr.ItemJudgments.from_frame(truth_frame, query="user", relevance="rel"),
+        sr.ItemRanking.from_frame(run_frame, query="user"),
+        AT_K + WHOLE,
+        per_query=True,
+    )
     _assert_same(got, sr.evaluate(truth, run, AT_K + WHOLE, per_query=True), AT_K + WHOLE)
     with pytest.raises(ValueError, match=r"query column 'uid' is not in the table; its columns"):
         sr.ItemRanking.from_frame(run_frame, query="uid")
@@ -119,9 +140,15 @@ def _brute_force(y_true, y_score, excluded, name, ties):
     values = []
     for row in range(y_true.shape[0]):
         keep = ~excluded[row]
-        values.append(reference_per_query(metric, y_true[row, keep].tolist(),
-                                          y_score[row, keep].tolist(),
-                                          k=int(k) if k else None, ties=ties))
+        values.append(
+            reference_per_query(
+                metric,
+                y_true[row, keep].tolist(),
+                y_score[row, keep].tolist(),
+                k=int(k) if k else None,
+                ties=ties,
+            )
+        )
     return reference_mean(values, None, 0.0 if metric != "arp" else "skip")
 
 
@@ -135,8 +162,9 @@ def test_exclusion_equals_deleting_the_items_first(seed, ties):
     names = AT_K + WHOLE
     for exclude in (excluded, scipy.sparse.csr_matrix(excluded)):
         dense = sr.evaluate(y_true, y_score, names, exclude=exclude, ties=ties)
-        sparse = sr.evaluate(scipy.sparse.csr_matrix(y_true), y_score, names,
-                             exclude=exclude, ties=ties)
+        sparse = sr.evaluate(
+            scipy.sparse.csr_matrix(y_true), y_score, names, exclude=exclude, ties=ties
+        )
         for name in names:
             expected = _brute_force(y_true, y_score, excluded, name, ties)
             assert dense[name] == pytest.approx(expected, abs=1e-9), name
@@ -148,8 +176,9 @@ def test_exclusion_with_top_n_ids_drops_excluded_items_from_the_list():
     truth = scipy.sparse.csr_matrix(np.array([[0, 1, 0, 0, 1], [1, 0, 0, 0, 0]]))
     exclude = scipy.sparse.csr_matrix(np.array([[0, 0, 0, 0, 1], [0, 0, 0, 0, 0]]))
     run = sr.ItemRanking.from_topn([[4, 1, 2], [0, 3]])
-    got = sr.evaluate(truth, run, ["precision@1", "mrr", "recall@2"], exclude=exclude,
-                      per_query=True)
+    got = sr.evaluate(
+        truth, run, ["precision@1", "mrr", "recall@2"], exclude=exclude, per_query=True
+    )
     assert got["precision@1"].tolist() == [1.0, 1.0]
     assert got["mrr"].tolist() == [1.0, 1.0]
     # Item 4 is excluded from user 0's truth too: R = 1.
@@ -165,14 +194,32 @@ def test_exclusion_refused_for_long_format():
         sr.ndcg_score([[1, 0]], [[0.5, 0.2]], exclude=[[1, 0, 0]])
 
 
-@pytest.mark.parametrize("convention, explicit", [
-    ("sklearn", {"ties": "average", "gain": "linear"}),
-    ("lightgbm", {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k"}),
-    ("xgboost", {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k",
-                 "short_lists": "length", "score_dtype": "float32"}),
-    ("hivemall", {"ties": "stable", "gain": "exponential", "ap_denominator": "hits",
-                  "short_lists": "length"}),
-])
+@pytest.mark.parametrize(
+    "convention, explicit",
+    [
+        ("sklearn", {"ties": "average", "gain": "linear"}),
+        ("lightgbm", {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k"}),
+        (
+            "xgboost",
+            {
+                "ties": "stable",
+                "gain": "exponential",
+                "ap_denominator": "min_k",
+                "short_lists": "length",
+                "score_dtype": "float32",
+            },
+        ),
+        (
+            "hivemall",
+            {
+                "ties": "stable",
+                "gain": "exponential",
+                "ap_denominator": "hits",
+                "short_lists": "length",
+            },
+        ),
+    ],
+)
 def test_presets_equal_their_parameters_and_explicit_parameters_win(convention, explicit):
     y_true, y_score = _case(3)
     names = ["ndcg@3", "map@3", "precision@20", "mrr", "auc", "arp"]
@@ -189,31 +236,44 @@ def test_presets_equal_their_parameters_and_explicit_parameters_win(convention, 
         if name == "arp":
             assert np.isnan(preset[name][0])  # never the best score: skipped
         np.testing.assert_array_equal(preset[name], expected, err_msg=name)
-    overridden = sr.evaluate(y_true, y_score, names, convention=convention, gain="linear",
-                             ap_denominator="relevant", no_relevant=0.0)
-    assert overridden == sr.evaluate(y_true, y_score, names,
-                                     **{**explicit, "gain": "linear",
-                                        "ap_denominator": "relevant", "no_relevant": 0.0})
+    overridden = sr.evaluate(
+        y_true,
+        y_score,
+        names,
+        convention=convention,
+        gain="linear",
+        ap_denominator="relevant",
+        no_relevant=0.0,
+    )
+    assert overridden == sr.evaluate(
+        y_true,
+        y_score,
+        names,
+        **{**explicit, "gain": "linear", "ap_denominator": "relevant", "no_relevant": 0.0},
+    )
 
 
 def test_trec_eval_conventions_on_item_ids():
     # d9 and d10 tie: trec_eval compares docnos as strings, descending: "d9" > "d10".
     truth = sr.ItemJudgments(["q1", "q1"], ["d10", "d3"], [1, 0])
-    run = sr.ItemRanking(["q1", "q1", "q1", "q2"], ["d10", "d9", "d3", "d1"],
-                         [1.0, 1.0, 0.5, 0.9])
+    run = sr.ItemRanking(["q1", "q1", "q1", "q2"], ["d10", "d9", "d3", "d1"], [1.0, 1.0, 0.5, 0.9])
     assert sr.evaluate(truth, run, ["mrr"], convention="trec_eval") == {"mrr": 0.5}
     assert sr.evaluate(truth, run, ["mrr"], ties="stable") == {"mrr": 0.5}  # q2: no_relevant 0
     # q2 has no judgments: trec_eval leaves it out; otherwise it scores no_relevant.
     per_query = sr.evaluate(truth, run, ["mrr"], convention="trec_eval", per_query=True)
     assert per_query["mrr"].tolist() == [0.5]
-    assert sr.evaluate(truth, run, ["mrr"], convention="trec_eval",
-                       tie_break="input")["mrr"] == 1.0
+    assert sr.evaluate(truth, run, ["mrr"], convention="trec_eval", tie_break="input")["mrr"] == 1.0
     # Scores equal in float32 tie: then "d3" > "d10" as strings ranks d3 first.
     run32 = sr.ItemRanking(["q1", "q1"], ["d10", "d3"], [1.0 + 1e-9, 1.0])
-    assert sr.evaluate(truth, run32, ["mrr"], ties="stable",
-                       tie_break="item_descending")["mrr"] == 1.0
-    assert sr.evaluate(truth, run32, ["mrr"], ties="stable", score_dtype="float32",
-                       tie_break="item_descending")["mrr"] == 0.5
+    assert (
+        sr.evaluate(truth, run32, ["mrr"], ties="stable", tie_break="item_descending")["mrr"] == 1.0
+    )
+    assert (
+        sr.evaluate(
+            truth, run32, ["mrr"], ties="stable", score_dtype="float32", tie_break="item_descending"
+        )["mrr"]
+        == 0.5
+    )
     with pytest.raises(ValueError, match="tie_break='item_descending' needs item ids"):
         sr.evaluate([1, 0], [0.5, 0.5], ["mrr"], groups=[1, 1], convention="trec_eval")
 
@@ -221,18 +281,24 @@ def test_trec_eval_conventions_on_item_ids():
 def test_item_descending_ties_on_matrices_break_by_column_descending():
     y_true, y_score = [[1, 0, 0]], [[0.5, 0.5, 0.5]]
     assert sr.evaluate(y_true, y_score, ["mrr"], ties="stable")["mrr"] == 1.0
-    assert sr.evaluate(y_true, y_score, ["mrr"], ties="stable",
-                       tie_break="item_descending")["mrr"] == pytest.approx(1 / 3)
-    assert sr.evaluate(y_true, y_score, ["mrr@2"], ties="stable",
-                       tie_break="item_descending")["mrr@2"] == 0.0
+    assert sr.evaluate(y_true, y_score, ["mrr"], ties="stable", tie_break="item_descending")[
+        "mrr"
+    ] == pytest.approx(1 / 3)
+    assert (
+        sr.evaluate(y_true, y_score, ["mrr@2"], ties="stable", tie_break="item_descending")["mrr@2"]
+        == 0.0
+    )
 
 
-@pytest.mark.parametrize("params, message", [
-    ({"convention": "trec"}, "convention must be one of 'sklearn', 'trec_eval'"),
-    ({"tie_break": "docno"}, "tie_break must be one of 'input', 'item_descending'"),
-    ({"query_set": "ignore"}, "query_set must be one of 'all', 'judged', 'both'"),
-    ({"score_dtype": "float16"}, "score_dtype must be one of 'float64', 'float32'"),
-])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"convention": "trec"}, "convention must be one of 'sklearn', 'trec_eval'"),
+        ({"tie_break": "docno"}, "tie_break must be one of 'input', 'item_descending'"),
+        ({"query_set": "ignore"}, "query_set must be one of 'all', 'judged', 'both'"),
+        ({"score_dtype": "float16"}, "score_dtype must be one of 'float64', 'float32'"),
+    ],
+)
 def test_bad_new_conventions(params, message):
     with pytest.raises(ValueError, match=message):
         sr.evaluate([[1, 0]], [[0.5, 0.2]], ["mrr"], **params)
@@ -240,8 +306,11 @@ def test_bad_new_conventions(params, message):
 
 def test_item_table_errors():
     with pytest.raises(ValueError, match="judges item 'd1' more than once for query 'q'"):
-        sr.evaluate(sr.ItemJudgments(["q", "q"], ["d1", "d1"]),
-                    sr.ItemRanking(["q"], ["d1"], [1.0]), ["mrr"])
+        sr.evaluate(
+            sr.ItemJudgments(["q", "q"], ["d1", "d1"]),
+            sr.ItemRanking(["q"], ["d1"], [1.0]),
+            ["mrr"],
+        )
     with pytest.raises(ValueError, match="queries and items must have the same length"):
         sr.ItemRanking(["q"], ["a", "b"])
     with pytest.raises(ValueError, match="scores must contain only finite numbers"):
@@ -267,9 +336,11 @@ def test_query_ids_for_every_form():
 def test_query_set_and_query_ids_follow_each_other():
     truth = sr.ItemJudgments(["q1", "q2"], ["d1", "d1"])
     run = sr.ItemRanking(["q1", "q3"], ["d1", "d1"], [1.0, 1.0])
-    expected = {"all": (["q1", "q2", "q3"], [1.0, 0.0, 0.0]),
-                "judged": (["q1", "q2"], [1.0, 0.0]),
-                "both": (["q1"], [1.0])}
+    expected = {
+        "all": (["q1", "q2", "q3"], [1.0, 0.0, 0.0]),
+        "judged": (["q1", "q2"], [1.0, 0.0]),
+        "both": (["q1"], [1.0]),
+    }
     for query_set, (ids, values) in expected.items():
         got = sr.evaluate(truth, run, ["map"], query_set=query_set, per_query=True)["map"]
         assert got.tolist() == values
@@ -283,8 +354,10 @@ def test_xgboost_preset_reads_names_without_cut_off_as_top_32():
     y_true = np.zeros((1, 40))
     y_true[0, 34] = 1  # the only relevant item at rank 35
     y_score = -np.arange(40.0)[None, :]
-    assert sr.evaluate(y_true, y_score, ["ndcg", "map"], convention="xgboost") == \
-        {"ndcg": 0.0, "map": 0.0}
+    assert sr.evaluate(y_true, y_score, ["ndcg", "map"], convention="xgboost") == {
+        "ndcg": 0.0,
+        "map": 0.0,
+    }
     assert sr.evaluate(y_true, y_score, ["ndcg"], convention="lightgbm")["ndcg"] > 0
 
 
@@ -293,16 +366,21 @@ def test_polars_dataframes_agree():
     y_true, y_score = _case(8)
     truth, run = _rows(y_true, y_score)
     got = sr.evaluate(
-        sr.ItemJudgments.from_frame(polars.DataFrame({"query": truth.queries, "item": truth.items,
-                                                      "rel": truth.relevance}),
-                                    relevance="rel"),
-        sr.ItemRanking.from_frame(polars.DataFrame({"query": run.queries, "item": run.items,
-                                                    "score": run.scores})),
-        AT_K + WHOLE, per_query=True)
+        sr.ItemJudgments.from_frame(
+            polars.DataFrame({"query": truth.queries, "item": truth.items, "rel": truth.relevance}),
+            relevance="rel",
+        ),
+        sr.ItemRanking.from_frame(
+            polars.DataFrame({"query": run.queries, "item": run.items, "score": run.scores})
+        ),
+        AT_K + WHOLE,
+        per_query=True,
+    )
     _assert_same(got, sr.evaluate(truth, run, AT_K + WHOLE, per_query=True), AT_K + WHOLE)
     with pytest.raises(ValueError, match="Column 'query' has a missing value at row 1"):
-        sr.ItemRanking.from_frame(polars.DataFrame({"query": [1, None], "item": ["a", "b"],
-                                                    "score": [0.1, 0.2]}))
+        sr.ItemRanking.from_frame(
+            polars.DataFrame({"query": [1, None], "item": ["a", "b"], "score": [0.1, 0.2]})
+        )
 
 
 def test_review_findings_on_item_forms():
@@ -312,11 +390,13 @@ def test_review_findings_on_item_forms():
     scores = np.array([[3, 2, 1], [1, 3, 2], [2, 1, 3]], dtype=float)
     top = sr.ItemRanking.from_topn(np.argsort(-scores, axis=1))
     for weights in ([0, 0, 1], [1, 2, 3]):
-        assert sr.evaluate(truth, top, ["mrr"], sample_weight=weights) == \
-            sr.evaluate(truth, scores, ["mrr"], sample_weight=weights)
+        assert sr.evaluate(truth, top, ["mrr"], sample_weight=weights) == sr.evaluate(
+            truth, scores, ["mrr"], sample_weight=weights
+        )
     # The caller's sparse matrix is left as it was.
-    matrix = scipy.sparse.csr_matrix((np.array([0.0, 1, 1]), np.array([0, 1, 2]),
-                                      np.array([0, 2, 3])), shape=(2, 3))
+    matrix = scipy.sparse.csr_matrix(
+        (np.array([0.0, 1, 1]), np.array([0, 1, 2]), np.array([0, 2, 3])), shape=(2, 3)
+    )
     before = (matrix.data.copy(), matrix.indices.copy(), matrix.indptr.copy())
     sr.evaluate(matrix, np.ones((2, 3)), ["mrr"])
     for kept, now in zip(before, (matrix.data, matrix.indices, matrix.indptr)):
@@ -324,15 +404,21 @@ def test_review_findings_on_item_forms():
     # query_set applies to ranked lists too.
     assert sr.evaluate([{1}, {2}], [[1], []], ["mrr"], query_set="both") == {"mrr": 1.0}
     # Exclusion never renumbers or drops queries.
-    dense = sr.evaluate([[2], [1], [2]], [[2], [2], [1]], ["precision@2"],
-                        exclude=[[0], [1], [0]], per_query=True)["precision@2"]
-    items = sr.evaluate(sr.ItemJudgments([0, 1, 2], [0, 0, 0], [2, 1, 2]),
-                        sr.ItemRanking([0, 1, 2], [0, 0, 0], [2, 2, 1]), ["precision@2"],
-                        exclude=np.array([[0], [1], [0]]), per_query=True)["precision@2"]
+    dense = sr.evaluate(
+        [[2], [1], [2]], [[2], [2], [1]], ["precision@2"], exclude=[[0], [1], [0]], per_query=True
+    )["precision@2"]
+    items = sr.evaluate(
+        sr.ItemJudgments([0, 1, 2], [0, 0, 0], [2, 1, 2]),
+        sr.ItemRanking([0, 1, 2], [0, 0, 0], [2, 2, 1]),
+        ["precision@2"],
+        exclude=np.array([[0], [1], [0]]),
+        per_query=True,
+    )["precision@2"]
     np.testing.assert_array_equal(dense, items)
     # Mixed id types stay apart; empty top-N rows keep integer ids.
-    assert sr.evaluate(sr.ItemJudgments([0, 0], [1, "b"]), sr.ItemRanking.from_topn([[1, 2]]),
-                       ["mrr"]) == {"mrr": 1.0}
+    assert sr.evaluate(
+        sr.ItemJudgments([0, 0], [1, "b"]), sr.ItemRanking.from_topn([[1, 2]]), ["mrr"]
+    ) == {"mrr": 1.0}
     assert sr.ItemRanking.from_topn([[], [1, 2]]).items.dtype.kind == "i"
     with pytest.raises(ValueError, match="ids must be 2-D"):
         sr.ItemRanking.from_topn(np.arange(3))
@@ -349,13 +435,12 @@ def test_top_n_matrix_fast_path_equals_item_rows(seed):
     n_users, n_items, n = 40, 30, 8
     truth = scipy.sparse.random(n_users, n_items, density=0.2, random_state=seed, format="csr")
     truth.data = rng.integers(0, 4, truth.nnz).astype(float)  # graded, explicit zeros
-    truth.data[truth.indptr[3]:truth.indptr[4]] = 0  # a user judged, nothing relevant
+    truth.data[truth.indptr[3] : truth.indptr[4]] = 0  # a user judged, nothing relevant
     top = np.argsort(rng.random((n_users, n_items)), axis=1)[:, :n]
     rows = sr.ItemRanking(np.repeat(np.arange(n_users), n), top.ravel())
     names = AT_K + WHOLE + ["ndcg@20", "recall@20"]
     for ties in ("average", "stable"):
-        fast = sr.evaluate(truth, sr.ItemRanking.from_topn(top), names, ties=ties,
-                           per_query=True)
+        fast = sr.evaluate(truth, sr.ItemRanking.from_topn(top), names, ties=ties, per_query=True)
         _assert_same(fast, sr.evaluate(truth, rows, names, ties=ties, per_query=True), names)
     top[5, 6] = top[5, 1]
     with pytest.raises(ValueError, match=f"ranks item {top[5, 1]} more than once for query 5"):
@@ -365,33 +450,41 @@ def test_top_n_matrix_fast_path_equals_item_rows(seed):
 @pytest.mark.parametrize("dtype", [np.uint8, np.uint32, np.uint64, np.int8, np.int16])
 def test_top_n_ids_of_narrow_and_unsigned_types(dtype):
     """The largest id of the type (127 for int8) must not wrap in the (row, id) keys."""
-    largest = int(np.iinfo(dtype).max) if np.iinfo(dtype).max < 2 ** 31 else 5
+    largest = int(np.iinfo(dtype).max) if np.iinfo(dtype).max < 2**31 else 5
     truth = scipy.sparse.csr_matrix(([1.0, 1.0], ([0, 1], [2, largest])), shape=(2, largest + 1))
     top = np.array([[2, 1], [0, largest]], dtype=dtype)
     np.testing.assert_allclose(
-        sr.ndcg_score(truth, sr.ItemRanking.from_topn(top), per_query=True), [1.0, 1 / np.log2(3)],
-        rtol=1e-15)
+        sr.ndcg_score(truth, sr.ItemRanking.from_topn(top), per_query=True),
+        [1.0, 1 / np.log2(3)],
+        rtol=1e-15,
+    )
     # The same ids as item rows (the general join) agree.
     rows = sr.ItemRanking(np.repeat([0, 1], 2), top.ravel())
     np.testing.assert_allclose(
-        sr.ndcg_score(truth, rows, per_query=True), [1.0, 1 / np.log2(3)], rtol=1e-15)
+        sr.ndcg_score(truth, rows, per_query=True), [1.0, 1 / np.log2(3)], rtol=1e-15
+    )
 
 
 def test_item_ids_at_the_top_of_their_type_never_match_other_queries():
     truth = sr.ItemJudgments([0], np.array([255], np.uint8), [1])
     run = sr.ItemRanking([0, 1], np.array([3, 255], np.uint8), [2.0, 1.0])
     np.testing.assert_array_equal(
-        sr.mean_reciprocal_rank_score(truth, run, per_query=True), [0.0, 0.0])
+        sr.mean_reciprocal_rank_score(truth, run, per_query=True), [0.0, 0.0]
+    )
 
 
 def test_empty_top_n_matrices():
     truth = scipy.sparse.csr_matrix([[0, 1, 2], [1, 0, 0]])
-    values = sr.evaluate(truth, sr.ItemRanking.from_topn(np.zeros((2, 0), int)), ["ndcg", "mrr"],
-                         per_query=True)
+    values = sr.evaluate(
+        truth, sr.ItemRanking.from_topn(np.zeros((2, 0), int)), ["ndcg", "mrr"], per_query=True
+    )
     np.testing.assert_array_equal(values["ndcg"], [0.0, 0.0])
     with pytest.raises(ValueError, match="No query left to evaluate: both inputs are empty"):
-        sr.evaluate(scipy.sparse.csr_matrix((0, 3)), sr.ItemRanking.from_topn(np.zeros((0, 2), int)),
-                    ["ndcg"])
+        sr.evaluate(
+            scipy.sparse.csr_matrix((0, 3)),
+            sr.ItemRanking.from_topn(np.zeros((0, 2), int)),
+            ["ndcg"],
+        )
 
 
 def test_top_n_rows_from_a_generator_are_read_once_and_kept():

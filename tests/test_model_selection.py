@@ -26,18 +26,18 @@ NAMES = ["ndcg@10", "map", "mrr@5", "precision@3", "neg_arp", "auc", "kendall_ta
 
 @pytest.fixture(scope="module")
 def data():
-    X, y, groups = make_ranking(n_queries=40, min_query_size=3, max_query_size=15,
-                                random_state=0)
+    X, y, groups = make_ranking(n_queries=40, min_query_size=3, max_query_size=15, random_state=0)
     # String query ids, rows interleaved (make_ranking shuffles them).
     return X, y, np.array([f"q{g:03d}" for g in groups])
 
 
 def _by_hand(estimator, params, X, y, groups, train, test, names):
     model = clone(estimator).set_params(**params).fit(X[train], y[train])
-    metric_names = [n[len("neg_"):] if n.startswith("neg_") else n for n in names]
+    metric_names = [n[len("neg_") :] if n.startswith("neg_") else n for n in names]
     values = sr.evaluate(y[test], model.predict(X[test]), metric_names, groups=groups[test])
-    return {n: (-values[m] if n.startswith("neg_") else values[m])
-            for n, m in zip(names, metric_names)}
+    return {
+        n: (-values[m] if n.startswith("neg_") else values[m]) for n, m in zip(names, metric_names)
+    }
 
 
 @pytest.mark.parametrize("routing", ["ours", "sklearn"])
@@ -100,10 +100,12 @@ def _spy_scorer(records):
 def test_helpers_never_split_a_query(data, cv):
     X, y, groups = data
     records = []
-    sr.grouped_cross_validate(_GroupSpy(), X, y, groups=groups, scoring=_spy_scorer(records),
-                              cv=cv, error_score="raise")
-    search = sr.GroupedGridSearchCV(_GroupSpy(), {}, scoring=_spy_scorer(records), cv=cv,
-                                    error_score="raise", refit=False)
+    sr.grouped_cross_validate(
+        _GroupSpy(), X, y, groups=groups, scoring=_spy_scorer(records), cv=cv, error_score="raise"
+    )
+    search = sr.GroupedGridSearchCV(
+        _GroupSpy(), {}, scoring=_spy_scorer(records), cv=cv, error_score="raise", refit=False
+    )
     search.fit(X, y, groups=groups)
     assert len(records) >= 4
     for train, test in records:
@@ -135,8 +137,9 @@ def test_scorer_without_query_ids_says_how_to_pass_them(data):
         scorer(model, X, y, groups=groups[:3])
     # scikit-learn without routing never passes groups to the scorer: the error surfaces.
     with pytest.raises(ValueError, match="called without query ids"):
-        GridSearchCV(Ridge(), {"alpha": [1.0]}, scoring=scorer, cv=GroupKFold(3),
-                     error_score="raise").fit(X, y, groups=groups)
+        GridSearchCV(
+            Ridge(), {"alpha": [1.0]}, scoring=scorer, cv=GroupKFold(3), error_score="raise"
+        ).fit(X, y, groups=groups)
 
 
 def test_wrong_length_groups_in_helpers(data):
@@ -152,32 +155,37 @@ def test_scorer_values_and_signs(data):
     model = Ridge().fit(X, y)
     predictions = model.predict(X)
     for name in NAMES:
-        metric = name[len("neg_"):] if name.startswith("neg_") else name
+        metric = name[len("neg_") :] if name.startswith("neg_") else name
         expected = sr.evaluate(y, predictions, [metric], groups=groups)[metric]
         sign = -1 if name.startswith("neg_") else 1
         assert sr.get_scorer(name)(model, X, y, groups=groups) == pytest.approx(
-            sign * expected, abs=1e-12)
+            sign * expected, abs=1e-12
+        )
 
 
 def test_make_ranking_scorer_from_function_and_conventions(data):
     X, y, groups = data
     model = Ridge().fit(X, y)
     scorer = sr.make_ranking_scorer(sr.ndcg_score, k=5, gain="exponential", ties="stable")
-    expected = sr.ndcg_score(y, model.predict(X), k=5, groups=groups, gain="exponential",
-                             ties="stable")
+    expected = sr.ndcg_score(
+        y, model.predict(X), k=5, groups=groups, gain="exponential", ties="stable"
+    )
     assert scorer(model, X, y, groups=groups) == pytest.approx(expected, abs=1e-12)
 
 
-@pytest.mark.parametrize("metric, params, message", [
-    ("ndcg@10", {"ap_denominator": "min_k"}, "takes no parameter 'ap_denominator'"),
-    ("ndcg@10", {"k": 5}, "give the cut-off in the metric name"),
-    ("ndcg@10", {"gain": "log"}, "gain must be one of"),
-    ("arp", {}, "is lower-is-better.*'neg_arp'"),
-    ("nope@3", {}, "Unknown metric name"),
-    (sr.kendall_tau_score, {"k": 3}, "takes no parameter 'k'"),
-    (len, {}, "one of sklearn_rank's metric functions"),
-    ("map", {"no_relevant": "ignore"}, "no_relevant must be one of"),
-])
+@pytest.mark.parametrize(
+    "metric, params, message",
+    [
+        ("ndcg@10", {"ap_denominator": "min_k"}, "takes no parameter 'ap_denominator'"),
+        ("ndcg@10", {"k": 5}, "give the cut-off in the metric name"),
+        ("ndcg@10", {"gain": "log"}, "gain must be one of"),
+        ("arp", {}, "is lower-is-better.*'neg_arp'"),
+        ("nope@3", {}, "Unknown metric name"),
+        (sr.kendall_tau_score, {"k": 3}, "takes no parameter 'k'"),
+        (len, {}, "one of sklearn_rank's metric functions"),
+        ("map", {"no_relevant": "ignore"}, "no_relevant must be one of"),
+    ],
+)
 def test_make_ranking_scorer_errors(metric, params, message):
     with pytest.raises(ValueError, match=message):
         sr.make_ranking_scorer(metric, **params)
@@ -204,15 +212,17 @@ def test_scikit_learn_scorer_names_stay_scikit_learns(data):
 
     X, y, groups = data
     binary = (y > 1).astype(int)
-    result = sr.grouped_cross_validate(LogisticRegression(), X, binary, groups=groups,
-                                       scoring=["f1", "precision@3"], cv=3)
+    result = sr.grouped_cross_validate(
+        LogisticRegression(), X, binary, groups=groups, scoring=["f1", "precision@3"], cv=3
+    )
     for fold, (train, test) in enumerate(GroupKFold(3).split(X, binary, groups)):
         model = LogisticRegression().fit(X[train], binary[train])
         expected_f1 = sklearn.metrics.f1_score(binary[test], model.predict(X[test]))
         assert result["test_f1"][fold] == pytest.approx(expected_f1, abs=1e-12)
         # A classifier is ranked by its decision function, not by its hard labels.
-        expected = sr.precision_at_k_score(binary[test], model.decision_function(X[test]),
-                                           k=3, groups=groups[test])
+        expected = sr.precision_at_k_score(
+            binary[test], model.decision_function(X[test]), k=3, groups=groups[test]
+        )
         assert result["test_precision@3"][fold] == pytest.approx(expected, abs=1e-12)
 
 
@@ -223,10 +233,16 @@ def test_sample_weight_per_query_through_the_scorer(data):
     query_weight = dict(zip(ids.tolist(), np.arange(1, ids.size + 1, dtype=float)))
     row_weight = np.array([query_weight[g] for g in groups])
     scorer = sr.get_scorer("ndcg@5")
-    expected = sr.ndcg_score(y, model.predict(X), k=5, groups=groups,
-                             sample_weight=np.arange(1, ids.size + 1, dtype=float))
+    expected = sr.ndcg_score(
+        y,
+        model.predict(X),
+        k=5,
+        groups=groups,
+        sample_weight=np.arange(1, ids.size + 1, dtype=float),
+    )
     assert scorer(model, X, y, groups=groups, sample_weight=row_weight) == pytest.approx(
-        expected, abs=1e-12)
+        expected, abs=1e-12
+    )
     varying = row_weight.copy()
     varying[np.flatnonzero(groups == groups[0])[0]] += 1
     with pytest.raises(ValueError, match="constant within each query"):
@@ -243,12 +259,14 @@ def test_routed_sample_weight_reaches_the_scorer_when_requested(data):
     # scikit-learn's own set_*_request methods need routing enabled while they are called.
     with sklearn.config_context(enable_metadata_routing=True):
         model = Ridge().set_fit_request(sample_weight=False)
-    result = sr.grouped_cross_validate(model, X, y, groups=groups, scoring=scorer, cv=3,
-                                       params={"sample_weight": weights})
+    result = sr.grouped_cross_validate(
+        model, X, y, groups=groups, scoring=scorer, cv=3, params={"sample_weight": weights}
+    )
     for fold, (train, test) in enumerate(GroupKFold(3).split(X, y, groups)):
         predictions = Ridge().fit(X[train], y[train]).predict(X[test])
-        expected = sr.mean_average_precision_score(y[test], predictions, groups=groups[test],
-                                                   sample_weight=weights[test])
+        expected = sr.mean_average_precision_score(
+            y[test], predictions, groups=groups[test], sample_weight=weights[test]
+        )
         unweighted = sr.mean_average_precision_score(y[test], predictions, groups=groups[test])
         assert result["test_score"][fold] == pytest.approx(expected, abs=1e-12)
         assert abs(expected - unweighted) > 1e-6  # the weights do change the value
@@ -258,28 +276,52 @@ def test_other_sklearn_entry_points_with_routing(data):
     X, y, groups = data
     scorer = sr.get_scorer("ndcg@10")
     with sklearn.config_context(enable_metadata_routing=True):
-        scores = cross_val_score(Ridge(), X, y, scoring=scorer, cv=GroupKFold(3),
-                                 params={"groups": groups})
+        scores = cross_val_score(
+            Ridge(), X, y, scoring=scorer, cv=GroupKFold(3), params={"groups": groups}
+        )
         assert scores.shape == (3,) and np.all((scores > 0) & (scores <= 1))
-        train, test = validation_curve(Ridge(), X, y, param_name="alpha",
-                                       param_range=[0.1, 10.0], scoring=scorer,
-                                       cv=GroupKFold(3), params={"groups": groups})
+        train, test = validation_curve(
+            Ridge(),
+            X,
+            y,
+            param_name="alpha",
+            param_range=[0.1, 10.0],
+            scoring=scorer,
+            cv=GroupKFold(3),
+            params={"groups": groups},
+        )
         assert test.shape == (2, 3) and np.all(test > 0)
-        random = RandomizedSearchCV(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, n_iter=2,
-                                    scoring=scorer, cv=GroupKFold(3), random_state=0,
-                                    n_jobs=2).fit(X, y, groups=groups)
+        random = RandomizedSearchCV(
+            Ridge(),
+            {"alpha": [0.1, 1.0, 10.0]},
+            n_iter=2,
+            scoring=scorer,
+            cv=GroupKFold(3),
+            random_state=0,
+            n_jobs=2,
+        ).fit(X, y, groups=groups)
         assert np.all(random.cv_results_["mean_test_score"] > 0)
-        halving = HalvingGridSearchCV(Ridge(), {"alpha": [0.1, 1.0, 10.0]}, scoring=scorer,
-                                      cv=GroupKFold(3), min_resources=60,
-                                      random_state=0).fit(X, y, groups=groups)
+        halving = HalvingGridSearchCV(
+            Ridge(),
+            {"alpha": [0.1, 1.0, 10.0]},
+            scoring=scorer,
+            cv=GroupKFold(3),
+            min_resources=60,
+            random_state=0,
+        ).fit(X, y, groups=groups)
         assert np.all(np.isfinite(halving.cv_results_["mean_test_score"]))
 
 
 def test_search_score_and_refit_use_the_scorer(data):
     X, y, groups = data
-    search = sr.GroupedGridSearchCV(Ridge(), {"alpha": [0.1, 10.0]},
-                                    scoring={"ndcg@10": "ndcg@10", "map": "map"},
-                                    refit="ndcg@10", cv=3, n_jobs=2).fit(X, y, groups=groups)
+    search = sr.GroupedGridSearchCV(
+        Ridge(),
+        {"alpha": [0.1, 10.0]},
+        scoring={"ndcg@10": "ndcg@10", "map": "map"},
+        refit="ndcg@10",
+        cv=3,
+        n_jobs=2,
+    ).fit(X, y, groups=groups)
     expected = sr.ndcg_score(y, search.predict(X), k=10, groups=groups)
     assert search.score(X, y, groups=groups) == pytest.approx(expected, abs=1e-12)
     assert search.get_params()["scoring"] == {"ndcg@10": "ndcg@10", "map": "map"}
@@ -293,8 +335,9 @@ def _ranker_case(kind):
         return Ridge(), {"estimator__alpha": [0.1, 100.0]}
     if kind == "lightgbm":
         lightgbm = pytest.importorskip("lightgbm")
-        model = lightgbm.LGBMRanker(n_estimators=15, min_child_samples=5, verbose=-1,
-                                    random_state=0, n_jobs=1)
+        model = lightgbm.LGBMRanker(
+            n_estimators=15, min_child_samples=5, verbose=-1, random_state=0, n_jobs=1
+        )
         return model, {"estimator__num_leaves": [3, 7]}
     xgboost = pytest.importorskip("xgboost")
     model = xgboost.XGBRanker(n_estimators=15, tree_method="hist", random_state=0, n_jobs=1)
@@ -307,8 +350,15 @@ def test_search_over_rankers_through_query_group_ranker(data, kind):
     model, grid = _ranker_case(kind)
     names = ["ndcg@10", "map@5", "mrr"]
     cv = GroupKFold(n_splits=3)
-    search = sr.GroupedGridSearchCV(sr.QueryGroupRanker(model), grid, scoring=names,
-                                    refit="ndcg@10", cv=cv, n_jobs=2, error_score="raise")
+    search = sr.GroupedGridSearchCV(
+        sr.QueryGroupRanker(model),
+        grid,
+        scoring=names,
+        refit="ndcg@10",
+        cv=cv,
+        n_jobs=2,
+        error_score="raise",
+    )
     search.fit(X, y, groups=groups)
     for candidate, params in enumerate(search.cv_results_["params"]):
         for fold, (train, test) in enumerate(cv.split(X, y, groups)):

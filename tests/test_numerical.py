@@ -14,7 +14,8 @@ from sklearn_rank.metrics._registry import METRICS
 
 NAMES = sorted(METRICS)
 LABELS = [f"{name}@3" if METRICS[name].takes_k else name for name in NAMES] + [
-    name for name in NAMES if METRICS[name].takes_k]
+    name for name in NAMES if METRICS[name].takes_k
+]
 BIG = np.finfo(np.float64).max
 TINY = np.finfo(np.float64).tiny  # smallest normal number
 DENORMAL = 5e-324  # smallest subnormal number
@@ -34,8 +35,25 @@ def _as_ranks(scores):
 
 # --- very large and very small scores --------------------------------------------------------
 
-EXTREMES = np.array([BIG, 1e300, 1e150, 1.0, 1e-300, TINY, DENORMAL, 0.0, -0.0, -DENORMAL,
-                     -TINY, -1e-300, -1.0, -1e300, -BIG])
+EXTREMES = np.array(
+    [
+        BIG,
+        1e300,
+        1e150,
+        1.0,
+        1e-300,
+        TINY,
+        DENORMAL,
+        0.0,
+        -0.0,
+        -DENORMAL,
+        -TINY,
+        -1e-300,
+        -1.0,
+        -1e300,
+        -BIG,
+    ]
+)
 
 
 @pytest.mark.parametrize("ties", ["average", "stable"])
@@ -44,15 +62,23 @@ def test_extreme_scores_rank_as_their_order(ties):
     n = EXTREMES.size
     # Three queries: the extremes shuffled, again with duplicates (ties at the extremes),
     # and reversed. 0.0 and -0.0 are equal, so they tie.
-    scores = np.array([rng.permutation(EXTREMES),
-                       rng.choice(EXTREMES[[0, 1, 5, 6, 9, 13, 14]], n),
-                       EXTREMES[::-1]])
+    scores = np.array(
+        [
+            rng.permutation(EXTREMES),
+            rng.choice(EXTREMES[[0, 1, 5, 6, 9, 13, 14]], n),
+            EXTREMES[::-1],
+        ]
+    )
     y_true = rng.integers(0, 3, (3, n)).astype(float)
     expected = sr.evaluate(y_true, _as_ranks(scores), LABELS, ties=ties, per_query=True)
     _same(sr.evaluate(y_true, scores, LABELS, ties=ties, per_query=True), expected)
     groups = np.repeat(["a", "b", "c"], n)
-    _same(sr.evaluate(y_true.ravel(), scores.ravel(), LABELS, groups=groups, ties=ties,
-                      per_query=True), expected)
+    _same(
+        sr.evaluate(
+            y_true.ravel(), scores.ravel(), LABELS, groups=groups, ties=ties, per_query=True
+        ),
+        expected,
+    )
     # Ranked lists given as dicts item -> score.
     truth = [{i: r for i, r in enumerate(row) if r} for row in y_true]
     runs = [dict(enumerate(row)) for row in scores]
@@ -67,8 +93,11 @@ def test_signed_zeros_tie():
 def test_float32_scores_that_overflow_or_underflow():
     # score_dtype="float32" (trec_eval, XGBoost) rounds scores first: 1e300 becomes inf,
     # which is refused by name, and 1e-300 becomes 0, which then ties with 0.
-    with pytest.raises(ValueError, match=r"y_score as float32 \(score_dtype='float32'\) must "
-                       r"contain only finite numbers; got inf at index 0"):
+    with pytest.raises(
+        ValueError,
+        match=r"y_score as float32 \(score_dtype='float32'\) must "
+        r"contain only finite numbers; got inf at index 0",
+    ):
         sr.evaluate([[1, 0]], [[1e300, 0.0]], ["mrr"], score_dtype="float32")
     assert sr.evaluate([[1, 0]], [[1e-300, 0.0]], ["mrr"], score_dtype="float32") == {"mrr": 0.75}
     assert sr.evaluate([[1, 0]], [[1e-300, 0.0]], ["mrr"]) == {"mrr": 1.0}
@@ -76,10 +105,12 @@ def test_float32_scores_that_overflow_or_underflow():
 
 # --- scores one ulp apart are not ties -------------------------------------------------------
 
-@pytest.mark.parametrize("x", [1.0, -1.0, 0.0, DENORMAL, TINY, 1e-300, 1e300, 2.0 ** 53,
-                               BIG / 2, -BIG / 2],
-                         ids=["1", "-1", "0", "denormal", "tiny", "1e-300", "1e300", "2**53",
-                              "big", "-big"])
+
+@pytest.mark.parametrize(
+    "x",
+    [1.0, -1.0, 0.0, DENORMAL, TINY, 1e-300, 1e300, 2.0**53, BIG / 2, -BIG / 2],
+    ids=["1", "-1", "0", "denormal", "tiny", "1e-300", "1e300", "2**53", "big", "-big"],
+)
 @pytest.mark.parametrize("ties", ["average", "stable"])
 def test_scores_one_ulp_apart_are_not_ties(x, ties):
     up = np.nextafter(x, np.inf)
@@ -90,8 +121,7 @@ def test_scores_one_ulp_apart_are_not_ties(x, ties):
     assert (_as_ranks(scores) == ranks).all()  # five distinct scores
     expected = sr.evaluate(y_true, ranks, LABELS, ties=ties)
     _same(sr.evaluate(y_true, scores, LABELS, ties=ties), expected)
-    _same(sr.evaluate(y_true.ravel(), scores.ravel(), LABELS, groups=[7] * 5, ties=ties),
-          expected)
+    _same(sr.evaluate(y_true.ravel(), scores.ravel(), LABELS, groups=[7] * 5, ties=ties), expected)
     # The data are such that ties would change the values: the test sees a tie if any.
     tied = sr.evaluate(y_true, np.zeros((1, 5)), LABELS)
     assert expected["mrr"] != tied["mrr"] and expected["ndcg@3"] != tied["ndcg@3"]
@@ -99,8 +129,9 @@ def test_scores_one_ulp_apart_are_not_ties(x, ties):
 
 def test_float32_scores_one_float32_ulp_apart_are_not_ties():
     x = np.float32(0.1)
-    scores = np.array([[x, np.nextafter(x, np.float32(1)), np.nextafter(x, np.float32(0))]],
-                      dtype=np.float32)
+    scores = np.array(
+        [[x, np.nextafter(x, np.float32(1)), np.nextafter(x, np.float32(0))]], dtype=np.float32
+    )
     y_true = [[0, 1, 0]]
     expected = sr.evaluate(y_true, [[2, 3, 1]], LABELS)
     _same(sr.evaluate(y_true, scores, LABELS), expected)
@@ -109,14 +140,14 @@ def test_float32_scores_one_float32_ulp_apart_are_not_ties():
 
 def test_scores_equal_in_float32_but_not_in_float64():
     # Distinct in float64, not ties; score_dtype="float32" rounds them into one tie.
-    scores = [[1.0, 1.0 + 2.0 ** -40]]
+    scores = [[1.0, 1.0 + 2.0**-40]]
     assert sr.evaluate([[1, 0]], scores, ["mrr"]) == {"mrr": 0.5}
     assert sr.evaluate([[1, 0]], scores, ["mrr"], score_dtype="float32") == {"mrr": 0.75}
 
 
 # --- 10^6 items in one query -----------------------------------------------------------------
 
-N = 10 ** 6
+N = 10**6
 POSITIONS = [0, 10, 123_456, N - 1]  # 0-based positions of the relevant items
 GRADES = [3, 1, 2, 1]
 
@@ -151,14 +182,28 @@ def _closed_forms():
     pairs = N * (N - 1) // 2
     tied = (N - R) * (N - R - 1) // 2 + 1
     values = {
-        "precision@3": 1 / 3, "recall@3": 1 / R, "f1@3": 2 * 1 / (3 + R), "hit_rate@3": 1.0,
-        "mrr@3": 1.0, "map@3": ap(3), "cg@3": 3.0, "dcg@3": dcg(3), "ndcg@3": dcg(3) / idcg(3),
+        "precision@3": 1 / 3,
+        "recall@3": 1 / R,
+        "f1@3": 2 * 1 / (3 + R),
+        "hit_rate@3": 1.0,
+        "mrr@3": 1.0,
+        "map@3": ap(3),
+        "cg@3": 3.0,
+        "dcg@3": dcg(3),
+        "ndcg@3": dcg(3) / idcg(3),
         "auc@3": 1.0,  # one relevant item above two non-relevant ones
         "arp": float(Fraction(sum(p + 1 for p in POSITIONS), R * N)),
         "kendall_tau": numerator / math.sqrt(pairs * (pairs - tied)),
-        "precision": float(Fraction(R, N)), "recall": 1.0, "f1": float(Fraction(2 * R, N + R)),
-        "hit_rate": 1.0, "mrr": 1.0, "map": ap(N), "cg": float(sum(GRADES)), "dcg": dcg(N),
-        "ndcg": dcg(N) / idcg(N), "auc": float(Fraction(right, R * (N - R))),
+        "precision": float(Fraction(R, N)),
+        "recall": 1.0,
+        "f1": float(Fraction(2 * R, N + R)),
+        "hit_rate": 1.0,
+        "mrr": 1.0,
+        "map": ap(N),
+        "cg": float(sum(GRADES)),
+        "dcg": dcg(N),
+        "ndcg": dcg(N) / idcg(N),
+        "auc": float(Fraction(right, R * (N - R))),
     }
     assert values.keys() == set(LABELS)
     return values
@@ -172,8 +217,9 @@ def test_a_million_items_in_one_query(form, ties):
         got = sr.evaluate(y_true[None, :], y_score[None, :], LABELS, ties=ties)
     else:
         order = np.random.default_rng(1).permutation(N)  # rows in any order
-        got = sr.evaluate(y_true[order], y_score[order], LABELS, groups=np.zeros(N, dtype=int),
-                          ties=ties)
+        got = sr.evaluate(
+            y_true[order], y_score[order], LABELS, groups=np.zeros(N, dtype=int), ties=ties
+        )
     expected = _closed_forms()
     for name in LABELS:
         assert got[name] == pytest.approx(expected[name], rel=1e-13, abs=0), name
@@ -184,25 +230,34 @@ def test_a_million_tied_items_in_one_query():
     y_true = np.zeros((1, N))
     y_true[0, POSITIONS] = 1.0
     m, k = len(POSITIONS), 10
-    got = sr.evaluate(y_true, np.zeros((1, N)), [f"{name}@{k}" for name in
-                                                 ("precision", "recall", "hit_rate", "mrr",
-                                                  "map", "cg", "ndcg", "auc")]
-                      + ["auc", "arp", "kendall_tau"])
+    got = sr.evaluate(
+        y_true,
+        np.zeros((1, N)),
+        [
+            f"{name}@{k}"
+            for name in ("precision", "recall", "hit_rate", "mrr", "map", "cg", "ndcg", "auc")
+        ]
+        + ["auc", "arp", "kendall_tau"],
+    )
     p_rel = Fraction(m, N)
     p_two = Fraction(m * (m - 1), N * (N - 1))
     discounts = [1.0 / math.log2(p + 1) for p in range(1, k + 1)]
     expected = {
-        f"precision@{k}": p_rel, f"recall@{k}": Fraction(k, N),
+        f"precision@{k}": p_rel,
+        f"recall@{k}": Fraction(k, N),
         f"hit_rate@{k}": 1 - Fraction(math.comb(N - m, k), math.comb(N, k)),
         # P(first relevant item at position j) = C(N - j, m - 1) / C(N, m).
-        f"mrr@{k}": sum(Fraction(math.comb(N - j, m - 1), math.comb(N, m) * j)
-                        for j in range(1, k + 1)),
+        f"mrr@{k}": sum(
+            Fraction(math.comb(N - j, m - 1), math.comb(N, m) * j) for j in range(1, k + 1)
+        ),
         # E[rel(p) * hits up to p] = P(rel p) + (p - 1) P(rel p and rel q), by linearity.
         f"map@{k}": sum((p_rel + (p - 1) * p_two) / p for p in range(1, k + 1)) / m,
         f"cg@{k}": k * p_rel,
         f"ndcg@{k}": float(p_rel) * math.fsum(discounts) / math.fsum(discounts[:m]),
-        f"auc@{k}": Fraction(1, 2), "auc": Fraction(1, 2),
-        "arp": Fraction(N + 1, 2 * N), "kendall_tau": 0,
+        f"auc@{k}": Fraction(1, 2),
+        "auc": Fraction(1, 2),
+        "arp": Fraction(N + 1, 2 * N),
+        "kendall_tau": 0,
     }
     for name, value in expected.items():
         # Binomial ratios go through gammaln, whose rounding grows with the group: the
@@ -211,6 +266,7 @@ def test_a_million_tied_items_in_one_query():
 
 
 # --- 10^6 queries of one item ----------------------------------------------------------------
+
 
 def _one_item_queries(seed=2):
     rng = np.random.default_rng(seed)
@@ -223,9 +279,9 @@ def _one_item_means(relevance):
     relevant = int(np.count_nonzero(relevance))
     share = float(Fraction(relevant, N))
     return {
-        **{name: share for name in ("precision", "recall", "f1", "hit_rate", "mrr", "map",
-                                    "ndcg")},
-        "cg": math.fsum(relevance) / N, "dcg": math.fsum(relevance) / N,
+        **{name: share for name in ("precision", "recall", "f1", "hit_rate", "mrr", "map", "ndcg")},
+        "cg": math.fsum(relevance) / N,
+        "dcg": math.fsum(relevance) / N,
         "auc": float(Fraction(relevant, 2 * N)),  # 0.5 without a pair, 0 without a relevant
         "arp": 1.0,  # queries without a relevant candidate are skipped
         "kendall_tau": 0.0,  # fewer than two candidates
@@ -249,6 +305,7 @@ def test_a_million_one_item_queries_long_and_shuffled():
 
 # --- graded relevance up to 31 with exponential gain -----------------------------------------
 
+
 def _graded_case(seed=5):
     rng = np.random.default_rng(seed)
     relevance = rng.permutation(32)  # every grade 0..31 once
@@ -260,22 +317,30 @@ def _dcg_exponential(relevance, scores, k=None):
     """DCG with gain 2**rel - 1 from exact integer gains, positions by sorting in Python."""
     ranked = [int(r) for _, r in sorted(zip(scores.tolist(), relevance.tolist()), reverse=True)]
     ranked = ranked[:k] if k else ranked
-    return math.fsum((2 ** r - 1) / math.log2(p + 2) for p, r in enumerate(ranked))
+    return math.fsum((2**r - 1) / math.log2(p + 2) for p, r in enumerate(ranked))
 
 
-@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int64, np.int32, np.int8,
-                                   np.uint8], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize(
+    "dtype",
+    [np.float64, np.float32, np.int64, np.int32, np.int8, np.uint8],
+    ids=lambda d: np.dtype(d).name,
+)
 @pytest.mark.parametrize("k", [None, 1, 5, 40])
 def test_exponential_gain_up_to_31(dtype, k):
     relevance, scores = _graded_case()
     y_true = relevance.astype(dtype)[None, :]  # 2**31 overflows int32 if computed there
     suffix = "" if k is None else f"@{k}"
-    got = sr.evaluate(y_true, scores[None, :], ["cg" + suffix, "dcg" + suffix, "ndcg" + suffix],
-                      gain="exponential", ties="stable")
+    got = sr.evaluate(
+        y_true,
+        scores[None, :],
+        ["cg" + suffix, "dcg" + suffix, "ndcg" + suffix],
+        gain="exponential",
+        ties="stable",
+    )
     ranked = [int(r) for _, r in sorted(zip(scores.tolist(), relevance.tolist()), reverse=True)]
     top = ranked[:k] if k else ranked
     # CG is a sum of integers below 2**53: exact.
-    assert got["cg" + suffix] == sum(2 ** r - 1 for r in top)
+    assert got["cg" + suffix] == sum(2**r - 1 for r in top)
     dcg = _dcg_exponential(relevance, scores, k)
     ideal = _dcg_exponential(relevance, relevance.astype(np.float64), k)
     assert got["dcg" + suffix] == pytest.approx(dcg, rel=1e-15)
@@ -303,18 +368,23 @@ def test_exponential_gain_up_to_31_under_tied_scores():
 def test_exponential_gain_at_the_float64_limit():
     # 2**1023 - 1 is finite; 1024 is refused by name; two gains of 2**1023 overflow their
     # sum, which is refused too (never inf or NaN).
-    assert sr.cg_score([[1023]], [[1.0]], gain="exponential") == 2.0 ** 1023
+    assert sr.cg_score([[1023]], [[1.0]], gain="exponential") == 2.0**1023
     dcg = sr.dcg_score([[1023, 1022]], [[2.0, 1.0]], gain="exponential")
-    assert dcg == pytest.approx(2.0 ** 1023 + 2.0 ** 1022 / math.log2(3), rel=1e-15)
-    with pytest.raises(ValueError,
-        match=r"gain='exponential' needs relevance <= 1023 .*; got 1024.0"):
+    assert dcg == pytest.approx(2.0**1023 + 2.0**1022 / math.log2(3), rel=1e-15)
+    with pytest.raises(
+        ValueError, match=r"gain='exponential' needs relevance <= 1023 .*; got 1024.0"
+    ):
         sr.ndcg_score([[1024, 0]], [[1.0, 0.0]], gain="exponential")
-    with pytest.raises(ValueError, match=r"cg: the value of query number 0 is .*inf.*: its "
-                       r"relevance or gains are too large to add up in float64"):
+    with pytest.raises(
+        ValueError,
+        match=r"cg: the value of query number 0 is .*inf.*: its "
+        r"relevance or gains are too large to add up in float64",
+    ):
         sr.cg_score([[1023, 1023]], [[1.0, 0.0]], gain="exponential")
 
 
 # --- sums over many queries ------------------------------------------------------------------
+
 
 def _cg_of_one_item_queries(relevance, **params):
     """Mean of CG@1 over one-item queries: the per-query values are the relevances."""
@@ -343,9 +413,11 @@ def test_weighted_mean_over_a_million_queries_equals_fsum():
     assert got == math.fsum(relevance * weights) / math.fsum(weights)
 
 
-@pytest.mark.parametrize("weights", [None, [1.0, 1.0, 1.0], [1e308, 1e308, 1e308],
-                                     [5e-324, 5e-324, 5e-324], [1.0, 0.0, 3.0]],
-                         ids=["unweighted", "ones", "huge", "subnormal", "mixed"])
+@pytest.mark.parametrize(
+    "weights",
+    [None, [1.0, 1.0, 1.0], [1e308, 1e308, 1e308], [5e-324, 5e-324, 5e-324], [1.0, 0.0, 3.0]],
+    ids=["unweighted", "ones", "huge", "subnormal", "mixed"],
+)
 def test_mean_of_values_near_the_float64_limit(weights):
     # Each value is finite, and so is their mean: np.average returned inf here.
     values = np.array([1e308, 1.5e308, 1.7e308])
@@ -358,24 +430,28 @@ def test_mean_of_values_near_the_float64_limit(weights):
 
 def test_integer_scores_beyond_2_53_rank_exactly_unless_read_as_float32():
     y_true = [[1, 0], [0, 1]]
-    y_score = np.array([[2 ** 54, 0], [16777217, 16777216]])
+    y_score = np.array([[2**54, 0], [16777217, 16777216]])
     # float64: the huge score does not turn the second row into ranks-with-ties.
     np.testing.assert_array_equal(
-        sr.evaluate(y_true, y_score, ["mrr"], per_query=True)["mrr"], [1.0, 0.5])
+        sr.evaluate(y_true, y_score, ["mrr"], per_query=True)["mrr"], [1.0, 0.5]
+    )
     # float32 (trec_eval, XGBoost): 16777217 and 16777216 are one float32, a tie.
     np.testing.assert_array_equal(
         sr.evaluate(y_true, y_score, ["mrr"], score_dtype="float32", per_query=True)["mrr"],
-        [1.0, 0.75])
-    assert sr.mean_reciprocal_rank_score(np.array([[0, 1]]),
-                                         np.array([[2 ** 53, 2 ** 53 + 1]])) == 1.0
+        [1.0, 0.75],
+    )
+    assert sr.mean_reciprocal_rank_score(np.array([[0, 1]]), np.array([[2**53, 2**53 + 1]])) == 1.0
 
 
 def test_whole_relevance_levels_beyond_2_53():
     """Levels too large for float64 to count one by one take the sorting path."""
     np.testing.assert_array_equal(
-        sr.ndcg_score([[2.0 ** 60, 0], [2.0 ** 60 + 256, 2.0 ** 60]], [[1.0, 0.0], [1.0, 0.0]],
-                      per_query=True), [1.0, 1.0])
-    assert sr.ndcg_score([[2.0 ** 53, 0]], [[1.0, 0.0]]) == 1.0
+        sr.ndcg_score(
+            [[2.0**60, 0], [2.0**60 + 256, 2.0**60]], [[1.0, 0.0], [1.0, 0.0]], per_query=True
+        ),
+        [1.0, 1.0],
+    )
+    assert sr.ndcg_score([[2.0**53, 0]], [[1.0, 0.0]]) == 1.0
 
 
 def test_only_tie_averaged_perfect_rankings_snap_to_one():

@@ -50,7 +50,7 @@ def _long_case(rng, max_queries=8, max_items=14, p_relevant=0.4, binary=False):
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     for start, size in zip(starts, sizes):  # some queries with no relevant item
         if rng.random() < 0.2:
-            y[start:start + size] = 0
+            y[start : start + size] = 0
     scores = _tied_scores(rng, n)
     # Increasing, non-consecutive ids (XGBoost needs sorted qid).
     qid = np.repeat(np.cumsum(rng.integers(1, 5, n_queries)), sizes)
@@ -95,18 +95,28 @@ def test_sklearn_ndcg_and_dcg(seed):
         names = ["ndcg", "dcg"] if k is None else [f"ndcg@{k}", f"dcg@{k}"]
         got = sr.evaluate(y_true, y_score, names, sample_weight=weights, convention="sklearn")
         context = (y_true.tolist(), y_score.tolist(), weights, k)
-        _assert_close(got[names[0]], ndcg_score(y_true, y_score, k=k, sample_weight=weights),
-                      SKLEARN_ATOL, context)
-        _assert_close(got[names[1]], dcg_score(y_true, y_score, k=k, sample_weight=weights),
-                      SKLEARN_ATOL, context)
+        _assert_close(
+            got[names[0]],
+            ndcg_score(y_true, y_score, k=k, sample_weight=weights),
+            SKLEARN_ATOL,
+            context,
+        )
+        _assert_close(
+            got[names[1]],
+            dcg_score(y_true, y_score, k=k, sample_weight=weights),
+            SKLEARN_ATOL,
+            context,
+        )
         # Row by row too.
         rows = sr.evaluate(y_true, y_score, names, convention="sklearn", per_query=True)
         for i in range(y_true.shape[0]):
-            one_true, one_score = y_true[i:i + 1], y_score[i:i + 1]
-            _assert_close(rows[names[0]][i], ndcg_score(one_true, one_score, k=k),
-                          SKLEARN_ATOL, (context, i))
-            _assert_close(rows[names[1]][i], dcg_score(one_true, one_score, k=k),
-                          SKLEARN_ATOL, (context, i))
+            one_true, one_score = y_true[i : i + 1], y_score[i : i + 1]
+            _assert_close(
+                rows[names[0]][i], ndcg_score(one_true, one_score, k=k), SKLEARN_ATOL, (context, i)
+            )
+            _assert_close(
+                rows[names[1]][i], dcg_score(one_true, one_score, k=k), SKLEARN_ATOL, (context, i)
+            )
 
 
 # --------------------------------------------------------------------------------------------
@@ -124,15 +134,26 @@ TREC_MEASURES = {
     **{f"success_{k}": f"hit_rate@{k}" for k in CUTS},
 }
 _CUT_LIST = ",".join(map(str, CUTS))
-TREC_REQUEST = {"map", "ndcg", "recip_rank", f"P.{_CUT_LIST}", f"recall.{_CUT_LIST}",
-                f"map_cut.{_CUT_LIST}", f"ndcg_cut.{_CUT_LIST}", f"success.{_CUT_LIST}"}
+TREC_REQUEST = {
+    "map",
+    "ndcg",
+    "recip_rank",
+    f"P.{_CUT_LIST}",
+    f"recall.{_CUT_LIST}",
+    f"map_cut.{_CUT_LIST}",
+    f"ndcg_cut.{_CUT_LIST}",
+    f"success.{_CUT_LIST}",
+}
 
 
 def _trec_scores(rng, size):
     """Few distinct values, some nudged below float32 resolution (ties in trec_eval), some
     nudged above it (not ties)."""
-    scores = rng.choice([-1.0, 0.25, 0.5, 1.0, 3.0], size) if rng.random() < 0.7 else \
-        rng.integers(0, 30, size) / 7.0
+    scores = (
+        rng.choice([-1.0, 0.25, 0.5, 1.0, 3.0], size)
+        if rng.random() < 0.7
+        else rng.integers(0, 30, size) / 7.0
+    )
     nudge = rng.random(size)
     scores = np.where(nudge < 0.15, scores * (1 + 1e-9) + 1e-12 * (scores != 0), scores)
     scores = np.where(nudge > 0.9, scores + 1e-5, scores)
@@ -153,8 +174,9 @@ def _trec_case(rng, n_queries=None):
     """
     if n_queries is None:
         n_queries = int(rng.integers(1, 9))
-    qids = rng.choice(["q1", "q2", "q10", "7", "70", "8", "b", "a", "Q", "q-3"], n_queries,
-                      replace=False)
+    qids = rng.choice(
+        ["q1", "q2", "q10", "7", "70", "8", "b", "a", "Q", "q-3"], n_queries, replace=False
+    )
     qrels, run = {}, {}
     for number, q in enumerate(map(str, qids)):
         style = int(rng.integers(0, 3))
@@ -186,8 +208,9 @@ def _trec_tie_kinds(run):
                 kinds.add("float32")
             names = [doc for _, doc in tied]
             numbers = [re.fullmatch(r"d?([0-9]+)", doc) for doc in names]
-            if all(numbers) and sorted(names) != [n for _, n in sorted(
-                    zip([int(m.group(1)) for m in numbers], names))]:
+            if all(numbers) and sorted(names) != [
+                n for _, n in sorted(zip([int(m.group(1)) for m in numbers], names))
+            ]:
                 kinds.add("docno")
     return kinds
 
@@ -205,8 +228,11 @@ def _as_item_arrays(nested, dtype):
             queries.append(q)
             items.append(d)
             values.append(v)
-    return np.array(queries, dtype=object), np.array(items, dtype=object), np.array(values,
-                                                                                   dtype=dtype)
+    return (
+        np.array(queries, dtype=object),
+        np.array(items, dtype=object),
+        np.array(values, dtype=dtype),
+    )
 
 
 def _library_trec(qrels, run, names, rng):
@@ -241,10 +267,15 @@ def test_trec_eval_measures(seed):
         for measure, name in TREC_MEASURES.items():
             assert len(per_query[name]) == len(values), (context, name)
             for q, i in values.items():
-                _assert_close(per_query[name][i], expected[q][measure], PEER_ATOL,
-                              (context, q, measure))
-            _assert_close(means[name], np.mean([expected[q][measure] for q in expected]),
-                          PEER_ATOL, (context, measure))
+                _assert_close(
+                    per_query[name][i], expected[q][measure], PEER_ATOL, (context, q, measure)
+                )
+            _assert_close(
+                means[name],
+                np.mean([expected[q][measure] for q in expected]),
+                PEER_ATOL,
+                (context, measure),
+            )
     assert exercised == {"float32", "docno"}
 
 
@@ -257,7 +288,7 @@ def test_trec_eval_ignores_judged_queries_missing_from_the_run(seed):
     names = list(TREC_MEASURES.values())
     for _ in range(20):
         qrels, run = _trec_case(rng)
-        for extra in ("z1", "z10", "z9")[:int(rng.integers(1, 4))]:  # judged, not retrieved
+        for extra in ("z1", "z10", "z9")[: int(rng.integers(1, 4))]:  # judged, not retrieved
             docs = [f"d{d}" for d in rng.choice(40, int(rng.integers(1, 6)), replace=False)]
             qrels[extra] = dict(zip(docs, map(int, _relevance(rng, len(docs), 0.7))))
         expected = _pytrec(qrels, run)
@@ -266,8 +297,12 @@ def test_trec_eval_ignores_judged_queries_missing_from_the_run(seed):
         context = (qrels, run)
         for measure, name in TREC_MEASURES.items():
             assert len(per_query[name]) == len(expected), (context, name)
-            _assert_close(means[name], np.mean([expected[q][measure] for q in expected]),
-                          PEER_ATOL, (context, measure))
+            _assert_close(
+                means[name],
+                np.mean([expected[q][measure] for q in expected]),
+                PEER_ATOL,
+                (context, measure),
+            )
 
 
 # --------------------------------------------------------------------------------------------
@@ -289,24 +324,40 @@ def _lightgbm_batch(cases, cuts):
     """
     import lightgbm
 
-    params = {"objective": "lambdarank", "metric": ["ndcg", "map"], "eval_at": list(cuts),
-              "verbose": -1, "num_threads": 1}
+    params = {
+        "objective": "lambdarank",
+        "metric": ["ndcg", "map"],
+        "eval_at": list(cuts),
+        "verbose": -1,
+        "num_threads": 1,
+    }
     train = lightgbm.Dataset(np.zeros((2, 1)), label=[0, 1], group=[2], params=params)
     booster = lightgbm.Booster(params, train_set=train)
     assert booster.current_iteration() == 0
     for c, (y, scores, sizes) in enumerate(cases):
         parts = [("all", slice(None), sizes)]
-        parts += [(i, part, [part.stop - part.start]) for i, part in enumerate(
-            _query_slices(sizes))]
+        parts += [
+            (i, part, [part.stop - part.start]) for i, part in enumerate(_query_slices(sizes))
+        ]
         for name, part, part_sizes in parts:
-            booster.add_valid(lightgbm.Dataset(
-                np.zeros((y[part].size, 1)), label=y[part], group=part_sizes,
-                init_score=scores[part], reference=train, params=params), f"{c}/{name}")
+            booster.add_valid(
+                lightgbm.Dataset(
+                    np.zeros((y[part].size, 1)),
+                    label=y[part],
+                    group=part_sizes,
+                    init_score=scores[part],
+                    reference=train,
+                    params=params,
+                ),
+                f"{c}/{name}",
+            )
     values = {}
     for data_name, metric, value, *_ in booster.eval_valid():
         values.setdefault(data_name, {})[metric] = float(value)
-    return [(values[f"{c}/all"], [values[f"{c}/{i}"] for i in range(len(sizes))])
-            for c, (_y, _scores, sizes) in enumerate(cases)]
+    return [
+        (values[f"{c}/all"], [values[f"{c}/{i}"] for i in range(len(sizes))])
+        for c, (_y, _scores, sizes) in enumerate(cases)
+    ]
 
 
 _XGB_RESULT = re.compile(r"\t([^\t:-]+)-([^\t:]+):([^\t]+)")
@@ -321,23 +372,31 @@ def _xgboost_batch(cases, metrics):
     import xgboost
 
     params = {"objective": "rank:ndcg", "eval_metric": list(metrics), "nthread": 1}
-    dummy = xgboost.DMatrix(np.zeros((2, 1)), label=[0, 1], qid=[0, 0], base_margin=[0., 0.])
+    dummy = xgboost.DMatrix(np.zeros((2, 1)), label=[0, 1], qid=[0, 0], base_margin=[0.0, 0.0])
     booster = xgboost.train(params, dummy, num_boost_round=0)
     evals = []
     for c, (y, scores, sizes) in enumerate(cases):
         qid = np.repeat(np.arange(len(sizes)), sizes)
         parts = [("all", slice(None))] + list(enumerate(_query_slices(sizes)))
         for name, part in parts:
-            data = xgboost.DMatrix(np.zeros((y[part].size, 1)), label=y[part], qid=qid[part],
-                                   base_margin=scores[part], nthread=1)
-            np.testing.assert_array_equal(booster.predict(data, output_margin=True),
-                                          scores[part].astype(np.float32))
+            data = xgboost.DMatrix(
+                np.zeros((y[part].size, 1)),
+                label=y[part],
+                qid=qid[part],
+                base_margin=scores[part],
+                nthread=1,
+            )
+            np.testing.assert_array_equal(
+                booster.predict(data, output_margin=True), scores[part].astype(np.float32)
+            )
             evals.append((data, f"c{c}q{name}"))
     values = {}
     for data_name, metric, value in _XGB_RESULT.findall(booster.eval_set(evals)):
         values.setdefault(data_name, {})[metric] = float(value)
-    return [(values[f"c{c}qall"], [values[f"c{c}q{i}"] for i in range(len(sizes))])
-            for c, (_y, _scores, sizes) in enumerate(cases)]
+    return [
+        (values[f"c{c}qall"], [values[f"c{c}q{i}"] for i in range(len(sizes))])
+        for c, (_y, _scores, sizes) in enumerate(cases)
+    ]
 
 
 def _compare_long(cases, peer_values, pairs, convention, rng):
@@ -362,8 +421,9 @@ def _compare_long(cases, peer_values, pairs, convention, rng):
                 assert len(rows[name]) == len(per_query), where
                 for i, expected in enumerate(per_query):  # query_ids order: qid increases
                     _assert_close(rows[name][i], expected[peer], PEER_ATOL, (where, "query", i))
-                _assert_close(mixed[name], mean[peer], PEER_ATOL,
-                              (where, "interleaved", slots.tolist()))
+                _assert_close(
+                    mixed[name], mean[peer], PEER_ATOL, (where, "interleaved", slots.tolist())
+                )
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -393,8 +453,9 @@ def _xgboost_cases(rng, n_cases, **kwargs):
 
 def _check_xgboost(rng, cases, pairs):
     pytest.importorskip("xgboost")
-    peer = _xgboost_batch([(y, s, sizes) for y, s, _qid, sizes in cases],
-                          [peer for peer, _, _ in pairs])
+    peer = _xgboost_batch(
+        [(y, s, sizes) for y, s, _qid, sizes in cases], [peer for peer, _, _ in pairs]
+    )
     _compare_long(cases, peer, pairs, "xgboost", rng)
 
 
@@ -427,7 +488,14 @@ def test_xgboost_precision(seed):
 def test_xgboost_without_cut_off_is_top_32(seed):
     """XGBoost's ndcg and map without @k stop at 32 rows (LambdaRankParam's default top-k)."""
     rng = np.random.default_rng(7000 + seed)
-    pairs = [("ndcg", "ndcg", {}), ("ndcg-", "ndcg", {"no_relevant": 0.0}), ("map", "map", {}),
-             ("map-", "map", {"no_relevant": 0.0})]
-    _check_xgboost(rng, _xgboost_cases(rng, 30, max_queries=4, max_items=45, p_relevant=0.15,
-                                       binary=True), pairs)
+    pairs = [
+        ("ndcg", "ndcg", {}),
+        ("ndcg-", "ndcg", {"no_relevant": 0.0}),
+        ("map", "map", {}),
+        ("map-", "map", {"no_relevant": 0.0}),
+    ]
+    _check_xgboost(
+        rng,
+        _xgboost_cases(rng, 30, max_queries=4, max_items=45, p_relevant=0.15, binary=True),
+        pairs,
+    )

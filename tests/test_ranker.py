@@ -53,15 +53,28 @@ X_TEST = np.random.default_rng(99).normal(size=(50, 5))
 
 def lgbm_ranker(**params):
     lightgbm = pytest.importorskip("lightgbm")
-    base = dict(n_estimators=15, num_leaves=7, min_child_samples=3, learning_rate=0.2,
-                n_jobs=1, random_state=0, verbose=-1)
+    base = dict(
+        n_estimators=15,
+        num_leaves=7,
+        min_child_samples=3,
+        learning_rate=0.2,
+        n_jobs=1,
+        random_state=0,
+        verbose=-1,
+    )
     return lightgbm.LGBMRanker(**{**base, **params})
 
 
 def xgb_ranker():
     xgboost = pytest.importorskip("xgboost")
-    return xgboost.XGBRanker(n_estimators=10, max_depth=3, learning_rate=0.3,
-                             tree_method="hist", n_jobs=1, random_state=0)
+    return xgboost.XGBRanker(
+        n_estimators=10,
+        max_depth=3,
+        learning_rate=0.3,
+        tree_method="hist",
+        n_jobs=1,
+        random_state=0,
+    )
 
 
 # ---------------------------------------------------------------------------------------
@@ -73,7 +86,12 @@ class RecordGroup(BaseEstimator):
 
     def fit(self, X, y, sample_weight=None, group=None, eval_at=(1, 2, 3)):
         self.X_, self.y_, self.sample_weight_, self.group_, self.eval_at_ = (
-            X, y, sample_weight, group, eval_at)
+            X,
+            y,
+            sample_weight,
+            group,
+            eval_at,
+        )
         return self
 
     def predict(self, X):
@@ -85,7 +103,12 @@ class RecordQid(BaseEstimator):
 
     def fit(self, X, y, *, group=None, qid=None, sample_weight=None):
         self.X_, self.y_, self.group_, self.qid_, self.sample_weight_ = (
-            X, y, group, qid, sample_weight)
+            X,
+            y,
+            group,
+            qid,
+            sample_weight,
+        )
         return self
 
     def predict(self, X):
@@ -167,8 +190,7 @@ def test_ridge_matches_direct_fit_and_gets_no_group():
     direct = Ridge(alpha=0.5).fit(X[order], y[order])
     wrapped = QueryGroupRanker(Ridge(alpha=0.5)).fit(X, y, groups=qid)
     assert wrapped.group_param_ is None
-    np.testing.assert_allclose(wrapped.predict(X_TEST), direct.predict(X_TEST),
-                               rtol=0, atol=1e-12)
+    np.testing.assert_allclose(wrapped.predict(X_TEST), direct.predict(X_TEST), rtol=0, atol=1e-12)
 
 
 # ---------------------------------------------------------------------------------------
@@ -211,8 +233,16 @@ Y6 = np.array([0, 1, 2, 3, 0, 1])
 ORDER6 = [0, 2, 5, 1, 4, 3]  # b (first seen), then a, then c; rows of a query in input order
 
 
-@pytest.mark.parametrize("groups", [STR_IDS, list(STR_IDS), STR_IDS.astype(object),
-                                    np.array([7, 3, 7, -1, 3, 7]), [2.5, 0.5, 2.5, 9.0, 0.5, 2.5]])
+@pytest.mark.parametrize(
+    "groups",
+    [
+        STR_IDS,
+        list(STR_IDS),
+        STR_IDS.astype(object),
+        np.array([7, 3, 7, -1, 3, 7]),
+        [2.5, 0.5, 2.5, 9.0, 0.5, 2.5],
+    ],
+)
 def test_group_sizes_passed_for_interleaved_ids(groups):
     est = QueryGroupRanker(RecordGroup()).fit(X6, Y6, groups=groups)
     rec = est.estimator_
@@ -280,8 +310,9 @@ def test_dataframe_X_is_reordered_and_feature_names_kept():
 def test_sample_weight_reordered_other_params_passed_as_is():
     w = np.arange(6.0) + 1
     eval_at = (1, 2, 3, 4, 5, 6)  # a tuple of length n_rows is not per-row data
-    est = QueryGroupRanker(RecordGroup()).fit(X6, Y6, groups=STR_IDS, sample_weight=w,
-                                              eval_at=eval_at)
+    est = QueryGroupRanker(RecordGroup()).fit(
+        X6, Y6, groups=STR_IDS, sample_weight=w, eval_at=eval_at
+    )
     np.testing.assert_array_equal(est.estimator_.sample_weight_, w[ORDER6])
     assert est.estimator_.eval_at_ == eval_at
     est = QueryGroupRanker(RecordQid()).fit(X6, Y6, groups=STR_IDS, sample_weight=list(w))
@@ -326,8 +357,10 @@ def test_groups_wrong_length():
         QueryGroupRanker(Ridge()).fit(X6, Y6[:4], groups=STR_IDS)
 
 
-@pytest.mark.parametrize("groups", [[1.0, np.nan, 1.0, 2.0, 2.0, 1.0],
-                                    np.array(["a", None, "a", "b", "b", "a"], dtype=object)])
+@pytest.mark.parametrize(
+    "groups",
+    [[1.0, np.nan, 1.0, 2.0, 2.0, 1.0], np.array(["a", None, "a", "b", "b", "a"], dtype=object)],
+)
 def test_missing_query_ids_refused(groups):
     with pytest.raises(ValueError, match="NaN"):
         QueryGroupRanker(Ridge()).fit(X6, Y6, groups=groups)
@@ -398,9 +431,14 @@ def test_tags_follow_the_wrapped_estimator():
 
 def test_grid_search_ridge_with_routing():
     X, y, qid = shuffled()
-    search = GridSearchCV(QueryGroupRanker(Ridge()), {"estimator__alpha": [0.01, 1e4]},
-                          cv=GroupKFold(3), scoring="neg_mean_squared_error", n_jobs=2,
-                          error_score="raise")
+    search = GridSearchCV(
+        QueryGroupRanker(Ridge()),
+        {"estimator__alpha": [0.01, 1e4]},
+        cv=GroupKFold(3),
+        scoring="neg_mean_squared_error",
+        n_jobs=2,
+        error_score="raise",
+    )
     with config_context(enable_metadata_routing=True):
         search.fit(X, y, groups=qid)
     assert search.best_params_ == {"estimator__alpha": 0.01}
@@ -410,14 +448,20 @@ def test_grid_search_ridge_with_routing():
 
 def test_grid_search_lgbm_with_routing_matches_manual_folds():
     X, y, qid = shuffled()
-    search = GridSearchCV(QueryGroupRanker(lgbm_ranker()),
-                          {"estimator__num_leaves": [3, 7]}, cv=GroupKFold(3),
-                          scoring="neg_mean_squared_error", n_jobs=2, error_score="raise")
+    search = GridSearchCV(
+        QueryGroupRanker(lgbm_ranker()),
+        {"estimator__num_leaves": [3, 7]},
+        cv=GroupKFold(3),
+        scoring="neg_mean_squared_error",
+        n_jobs=2,
+        error_score="raise",
+    )
     with config_context(enable_metadata_routing=True):
         search.fit(X, y, groups=qid)
     assert search.best_params_["estimator__num_leaves"] in (3, 7)
-    assert search.best_estimator_.estimator_.num_leaves == search.best_params_[
-        "estimator__num_leaves"]
+    assert (
+        search.best_estimator_.estimator_.num_leaves == search.best_params_["estimator__num_leaves"]
+    )
     # the first split's score equals a hand-made fit on that fold's rows sorted by query
     train, test = next(GroupKFold(3).split(X, y, qid))
     order, sizes, _ = reference_sort(qid[train])
@@ -440,9 +484,14 @@ def test_grid_search_routes_each_folds_training_groups_to_fit():
     X, y, qid = shuffled()
     X = np.column_stack([qid, X])
     ids = np.array([f"query-{q:02d}" for q in qid])  # string ids, the query's number
-    search = GridSearchCV(QueryGroupRanker(CheckRuns()), {"estimator__alpha": [1.0, 2.0]},
-                          cv=GroupKFold(3), scoring=_fold_check_scorer, n_jobs=2,
-                          error_score="raise")
+    search = GridSearchCV(
+        QueryGroupRanker(CheckRuns()),
+        {"estimator__alpha": [1.0, 2.0]},
+        cv=GroupKFold(3),
+        scoring=_fold_check_scorer,
+        n_jobs=2,
+        error_score="raise",
+    )
     with config_context(enable_metadata_routing=True):
         search.fit(X, y, groups=ids)  # the assertions run in the workers
     assert len(search.cv_results_["split2_test_score"]) == 2
@@ -453,9 +502,15 @@ def test_grid_search_routes_each_folds_training_groups_to_fit():
 def test_cross_validate_with_routing():
     X, y, qid = shuffled()
     with config_context(enable_metadata_routing=True):
-        res = cross_validate(QueryGroupRanker(Ridge()), X, y, cv=GroupKFold(3),
-                             scoring="neg_mean_squared_error", params={"groups": qid},
-                             error_score="raise")
+        res = cross_validate(
+            QueryGroupRanker(Ridge()),
+            X,
+            y,
+            cv=GroupKFold(3),
+            scoring="neg_mean_squared_error",
+            params={"groups": qid},
+            error_score="raise",
+        )
     assert res["test_score"].shape == (3,)
 
 
@@ -465,9 +520,13 @@ def test_cross_validate_with_routing():
 
 def test_grid_search_without_routing_raises_the_clear_error():
     X, y, qid = shuffled()
-    search = GridSearchCV(QueryGroupRanker(Ridge()), {"estimator__alpha": [1.0]},
-                          cv=GroupKFold(3), scoring="neg_mean_squared_error",
-                          error_score="raise")
+    search = GridSearchCV(
+        QueryGroupRanker(Ridge()),
+        {"estimator__alpha": [1.0]},
+        cv=GroupKFold(3),
+        scoring="neg_mean_squared_error",
+        error_score="raise",
+    )
     with config_context(enable_metadata_routing=False):
         with pytest.raises(ValueError, match=r"groups=query_ids\).*enable_metadata_routing"):
             search.fit(X, y, groups=qid)

@@ -20,9 +20,9 @@ import scipy.stats
 import sklearn.metrics
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from reference import METRICS, reference_mean, reference_per_query
 
 import sklearn_rank as sr
-from reference import METRICS, reference_mean, reference_per_query
 
 TOL = 1e-9
 
@@ -55,15 +55,24 @@ HIVEMALL_TABLE = {
 @pytest.mark.parametrize("metric", sorted(HIVEMALL_TABLE))
 def test_reference_hivemall_binary(metric, ties):
     for k, expected in zip((4, 2), HIVEMALL_TABLE[metric]):
-        got = reference_per_query(metric, HIVEMALL_REL, HIVEMALL_SCORE, HIVEMALL_EXTRA, k=k,
-                                  ties=ties, ap_denominator="relevant")
+        got = reference_per_query(
+            metric,
+            HIVEMALL_REL,
+            HIVEMALL_SCORE,
+            HIVEMALL_EXTRA,
+            k=k,
+            ties=ties,
+            ap_denominator="relevant",
+        )
         assert _close(got, expected, 1e-12), (metric, k, got, expected)
     # binary labels: exponential gain is the same as linear gain
     for k in (2, 4):
-        lin = reference_per_query("ndcg", HIVEMALL_REL, HIVEMALL_SCORE, HIVEMALL_EXTRA, k=k,
-                                  ties=ties)
-        exp = reference_per_query("ndcg", HIVEMALL_REL, HIVEMALL_SCORE, HIVEMALL_EXTRA, k=k,
-                                  ties=ties, gain="exponential")
+        lin = reference_per_query(
+            "ndcg", HIVEMALL_REL, HIVEMALL_SCORE, HIVEMALL_EXTRA, k=k, ties=ties
+        )
+        exp = reference_per_query(
+            "ndcg", HIVEMALL_REL, HIVEMALL_SCORE, HIVEMALL_EXTRA, k=k, ties=ties, gain="exponential"
+        )
         assert _close(lin, exp, 1e-12)
 
 
@@ -167,13 +176,15 @@ def test_reference_no_relevant_item_rules():
 def test_reference_short_lists_and_f1():
     rel, score = [1, 0], [2, 1]  # n = 2 < k = 5, R = 1 + 1 extra = 2
     assert reference_per_query("precision", rel, score, [1], k=5) == pytest.approx(1 / 5)
-    assert reference_per_query("precision", rel, score, [1], k=5,
-                               short_lists="length") == pytest.approx(1 / 2)
+    assert reference_per_query(
+        "precision", rel, score, [1], k=5, short_lists="length"
+    ) == pytest.approx(1 / 2)
     p, r = 1 / 5, 1 / 2
     assert reference_per_query("f1", rel, score, [1], k=5) == pytest.approx(2 * p * r / (p + r))
     p = 1 / 2
-    assert reference_per_query("f1", rel, score, [1], k=5,
-                               short_lists="length") == pytest.approx(2 * p * r / (p + r))
+    assert reference_per_query("f1", rel, score, [1], k=5, short_lists="length") == pytest.approx(
+        2 * p * r / (p + r)
+    )
 
 
 def test_reference_arp_cg_dcg_log_base():
@@ -182,8 +193,11 @@ def test_reference_arp_cg_dcg_log_base():
     assert reference_per_query("cg", rel, score, k=2) == 2.0
     assert reference_per_query("cg", rel, score, k=2, gain="exponential") == 3.0
     assert reference_per_query("dcg", rel, score, k=3, log_base=10) == pytest.approx(
-        2 / math.log10(3))
-    assert reference_per_query("dcg", rel, score) == pytest.approx(2 / math.log2(3) + 1 / math.log2(5))
+        2 / math.log10(3)
+    )
+    assert reference_per_query("dcg", rel, score) == pytest.approx(
+        2 / math.log2(3) + 1 / math.log2(5)
+    )
 
 
 # ---- against scikit-learn and scipy ----------------------------------------------------------
@@ -225,8 +239,7 @@ def sklearn_rows(draw):
 
 
 @settings(max_examples=60, deadline=None)
-@given(sklearn_rows(), st.sampled_from([None, 1, 2, 3, 5, 10]),
-       st.sampled_from([2, 10, math.e]))
+@given(sklearn_rows(), st.sampled_from([None, 1, 2, 3, 5, 10]), st.sampled_from([2, 10, math.e]))
 def test_reference_matches_sklearn_ndcg_and_dcg(rows, k, log_base):
     rel, score = rows
     weights = [1.0 + i for i in range(len(rel))]
@@ -246,8 +259,7 @@ def test_reference_matches_sklearn_ndcg_and_dcg(rows, k, log_base):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.integers(2, 7).flatmap(
-    lambda n: st.tuples(rel_row(n), st.permutations(range(n)))))
+@given(st.integers(2, 7).flatmap(lambda n: st.tuples(rel_row(n), st.permutations(range(n)))))
 def test_reference_kendall_tau_strict_matches_scipy(data):
     rel, perm = data
     score = [float(p) for p in perm]  # distinct scores: a strict ordering
@@ -382,8 +394,13 @@ def ref_value(metric, rel, score, extra, conv, *, for_evaluate=False):
         if p == "log_base" and for_evaluate:
             continue  # evaluate has no log_base
         params[p] = conv[p]
-    return _ref_cached(metric, tuple(float(r) for r in rel), tuple(float(s) for s in score),
-                       tuple(float(e) for e in extra), tuple(sorted(params.items())))
+    return _ref_cached(
+        metric,
+        tuple(float(r) for r in rel),
+        tuple(float(s) for s in score),
+        tuple(float(e) for e in extra),
+        tuple(sorted(params.items())),
+    )
 
 
 def lib_kwargs(metric, conv, no_relevant):
@@ -414,7 +431,9 @@ def assert_per_query(actual, expected, context):
             assert math.isnan(a), (f"query {i}: expected NaN (skipped), got {a}", context)
         else:
             assert not math.isnan(a) and _close(a, e), (
-                f"query {i}: expected {e!r}, got {a!r}", context)
+                f"query {i}: expected {e!r}, got {a!r}",
+                context,
+            )
 
 
 def assert_mean(compute, expected, context):
@@ -451,8 +470,18 @@ NO_RELEVANT = st.sampled_from([0.0, 1.0, "skip"])
 NO_RELEVANT_EVALUATE = st.sampled_from([None, 0.0, 1.0, "skip"])
 
 
-def check_all(y_true, y_score, queries, conv, data, *, groups=None, weights_for_lib=None,
-              weights_per_query=None, context=None):
+def check_all(
+    y_true,
+    y_score,
+    queries,
+    conv,
+    data,
+    *,
+    groups=None,
+    weights_for_lib=None,
+    weights_per_query=None,
+    context=None,
+):
     """Compare every metric, per query and averaged, through the individual functions and
     through evaluate, with the reference.
 
@@ -462,8 +491,14 @@ def check_all(y_true, y_score, queries, conv, data, *, groups=None, weights_for_
     common = {}
     if groups is not None:
         common["groups"] = groups
-    context = {"y_true": y_true, "y_score": y_score, "groups": groups,
-               "sample_weight": weights_for_lib, "conv": conv, **(context or {})}
+    context = {
+        "y_true": y_true,
+        "y_score": y_score,
+        "groups": groups,
+        "sample_weight": weights_for_lib,
+        "conv": conv,
+        **(context or {}),
+    }
 
     # ---- individual functions
     for metric in METRICS:
@@ -472,19 +507,28 @@ def check_all(y_true, y_score, queries, conv, data, *, groups=None, weights_for_
         fn = getattr(lib, FUNCTIONS[metric])
         kw = lib_kwargs(metric, conv, no_relevant)
         ref = [ref_value(metric, *q, conv) for q in queries]
-        ctx = {"metric": metric, "function": FUNCTIONS[metric], "kwargs": kw, "reference": ref,
-               **context}
+        ctx = {
+            "metric": metric,
+            "function": FUNCTIONS[metric],
+            "kwargs": kw,
+            "reference": ref,
+            **context,
+        }
         got = fn(y_true, y_score, per_query=True, **common, **kw)
         assert_per_query(got, expected_per_query(ref, nr), ctx)
-        assert_mean(lambda: fn(y_true, y_score, sample_weight=weights_for_lib, **common, **kw),
-                    reference_mean(ref, weights_per_query, nr), ctx)
+        assert_mean(
+            lambda fn=fn, kw=kw: fn(y_true, y_score, sample_weight=weights_for_lib, **common, **kw),
+            reference_mean(ref, weights_per_query, nr),
+            ctx,
+        )
 
     # ---- evaluate, every metric at once, each with its own k
     no_relevant = data.draw(NO_RELEVANT_EVALUATE, label="no_relevant[evaluate]")
     ks = {m: data.draw(st.sampled_from(K_VALUES), label=f"k[{m}]") for m in METRICS}
     names = [evaluate_name(m, ks[m]) for m in METRICS]
-    kw = {p: conv[p] for p in ("ties", "gain", "ap_denominator", "relevance_threshold",
-                               "short_lists")}
+    kw = {
+        p: conv[p] for p in ("ties", "gain", "ap_denominator", "relevance_threshold", "short_lists")
+    }
     kw["no_relevant"] = no_relevant
     refs = {}
     for metric, name in zip(METRICS, names):
@@ -496,8 +540,11 @@ def check_all(y_true, y_score, queries, conv, data, *, groups=None, weights_for_
     assert set(got_pq) == set(names), (names, got_pq)
     # metrics whose mean exists, all at once; the others (every query skipped) one by one
     with_mean = [name for name in names if not math.isnan(refs[name][2])]
-    got_mean = lib.evaluate(y_true, y_score, with_mean, sample_weight=weights_for_lib,
-                            **common, **kw) if with_mean else {}
+    got_mean = (
+        lib.evaluate(y_true, y_score, with_mean, sample_weight=weights_for_lib, **common, **kw)
+        if with_mean
+        else {}
+    )
     assert set(got_mean) == set(with_mean), (with_mean, got_mean)
     for name in names:
         ref, expected_pq, expected_mean = refs[name]
@@ -505,11 +552,17 @@ def check_all(y_true, y_score, queries, conv, data, *, groups=None, weights_for_
         assert_per_query(got_pq[name], expected_pq, ctx)
         if name in got_mean:
             assert _close(float(got_mean[name]), expected_mean), (
-                f"mean: expected {expected_mean!r}, got {got_mean[name]!r}", ctx)
+                f"mean: expected {expected_mean!r}, got {got_mean[name]!r}",
+                ctx,
+            )
         else:
-            assert_mean(lambda: lib.evaluate(y_true, y_score, [name],
-                                             sample_weight=weights_for_lib, **common, **kw),
-                        expected_mean, ctx)
+            assert_mean(
+                lambda name=name, kw=kw: lib.evaluate(
+                    y_true, y_score, [name], sample_weight=weights_for_lib, **common, **kw
+                ),
+                expected_mean,
+                ctx,
+            )
 
 
 WEIGHT_VALUES = [0.5, 1.0, 2.0, 3.0]
@@ -517,20 +570,27 @@ WEIGHT_VALUES = [0.5, 1.0, 2.0, 3.0]
 
 # ---- dense form --------------------------------------------------------------------------------
 
+
 @st.composite
 def dense_inputs(draw):
     n_queries = draw(st.integers(1, 4), label="n_queries")
     n_items = draw(st.integers(1, 7), label="n_items")
     rel = [draw(rel_row(n_items)) for _ in range(n_queries)]
     score = [draw(tie_limited_scores(n_items)) for _ in range(n_queries)]
-    weights = draw(st.one_of(
-        st.none(), st.lists(st.sampled_from(WEIGHT_VALUES), min_size=n_queries,
-                            max_size=n_queries)))
+    weights = draw(
+        st.one_of(
+            st.none(),
+            st.lists(st.sampled_from(WEIGHT_VALUES), min_size=n_queries, max_size=n_queries),
+        )
+    )
     return rel, score, weights
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(dense_inputs(), conventions(), st.data())
 def test_library_dense(inputs, conv, data):
     rel, score, weights = inputs
@@ -538,25 +598,35 @@ def test_library_dense(inputs, conv, data):
     as_array = data.draw(st.booleans(), label="as numpy arrays")
     y_true = np.array(rel, dtype=float) if as_array else rel
     y_score = np.array(score, dtype=float) if as_array else score
-    check_all(y_true, y_score, queries, conv, data, weights_for_lib=weights,
-              weights_per_query=weights)
+    check_all(
+        y_true, y_score, queries, conv, data, weights_for_lib=weights, weights_per_query=weights
+    )
 
 
 # ---- long form ---------------------------------------------------------------------------------
+
 
 @st.composite
 def long_inputs(draw):
     n_queries = draw(st.integers(1, 4), label="n_queries")
     id_kind = draw(st.sampled_from(["str", "negint", "int"]), label="id kind")
     if id_kind == "str":
-        ids = draw(st.lists(st.text(alphabet="ab-_ Q", min_size=1, max_size=4),
-                            min_size=n_queries, max_size=n_queries, unique=True))
+        ids = draw(
+            st.lists(
+                st.text(alphabet="ab-_ Q", min_size=1, max_size=4),
+                min_size=n_queries,
+                max_size=n_queries,
+                unique=True,
+            )
+        )
     elif id_kind == "negint":
-        ids = draw(st.lists(st.integers(-(2**62), -(2**40)), min_size=n_queries,
-                            max_size=n_queries, unique=True))
+        ids = draw(
+            st.lists(
+                st.integers(-(2**62), -(2**40)), min_size=n_queries, max_size=n_queries, unique=True
+            )
+        )
     else:
-        ids = draw(st.lists(st.integers(0, 9), min_size=n_queries, max_size=n_queries,
-                            unique=True))
+        ids = draw(st.lists(st.integers(0, 9), min_size=n_queries, max_size=n_queries, unique=True))
     rows = []  # (id, rel, score)
     for qid in ids:
         n = draw(st.integers(1, 6))
@@ -570,8 +640,11 @@ def long_inputs(draw):
     return rows, weight_kind, weight_of
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(long_inputs(), conventions(), st.data())
 def test_library_long(inputs, conv, data):
     lib = sr
@@ -598,9 +671,17 @@ def test_library_long(inputs, conv, data):
         weights_for_lib = np.array([weight_of[r[0]] for r in rows])
     else:
         weights_for_lib = weights_per_query
-    check_all(y_true, y_score, queries, conv, data, groups=groups,
-              weights_for_lib=weights_for_lib, weights_per_query=weights_per_query,
-              context={"rows": rows})
+    check_all(
+        y_true,
+        y_score,
+        queries,
+        conv,
+        data,
+        groups=groups,
+        weights_for_lib=weights_for_lib,
+        weights_per_query=weights_per_query,
+        context={"rows": rows},
+    )
 
 
 # ---- list form ---------------------------------------------------------------------------------
@@ -620,17 +701,23 @@ def list_inputs(draw):
         if truth_kind == "set":
             truths.append(draw(st.sets(st.sampled_from(items), max_size=5)))
         else:
-            truths.append(draw(st.dictionaries(st.sampled_from(items),
-                                               st.sampled_from(REL_VALUES), max_size=5)))
+            truths.append(
+                draw(
+                    st.dictionaries(st.sampled_from(items), st.sampled_from(REL_VALUES), max_size=5)
+                )
+            )
         ranked = draw(st.lists(st.sampled_from(items), unique=True, max_size=6))
         if ranking_kind == "sequence":
             rankings.append(ranked)
         else:
             scores = draw(tie_limited_scores(len(ranked)))
             rankings.append(dict(zip(ranked, scores)))
-    weights = draw(st.one_of(
-        st.none(), st.lists(st.sampled_from(WEIGHT_VALUES), min_size=n_queries,
-                            max_size=n_queries)))
+    weights = draw(
+        st.one_of(
+            st.none(),
+            st.lists(st.sampled_from(WEIGHT_VALUES), min_size=n_queries, max_size=n_queries),
+        )
+    )
     return truths, rankings, truth_kind, ranking_kind, weights
 
 
@@ -649,19 +736,24 @@ def _list_query(truth, ranking):
     return rel, score, extra
 
 
-@settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 @given(list_inputs(), conventions(), st.data())
 def test_library_lists(inputs, conv, data):
     truths, rankings, truth_kind, ranking_kind, weights = inputs
     if truth_kind == "set":
         conv = dict(conv, relevance_threshold=None)  # binary truth: no threshold
     queries = [_list_query(t, r) for t, r in zip(truths, rankings)]
-    check_all(truths, rankings, queries, conv, data, weights_for_lib=weights,
-              weights_per_query=weights)
+    check_all(
+        truths, rankings, queries, conv, data, weights_for_lib=weights, weights_per_query=weights
+    )
 
 
 # ---- no_relevant="error" -----------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("metric", METRICS)
 def test_library_no_relevant_error(metric):

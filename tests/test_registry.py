@@ -14,8 +14,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 sys.path.insert(0, str(DOCS))
 import update_tables  # noqa: E402
 
-CONVENTION_PARAMETERS = {"relevance_threshold", "short_lists", "ap_denominator", "gain",
-                         "log_base"}
+CONVENTION_PARAMETERS = {"relevance_threshold", "short_lists", "ap_denominator", "gain", "log_base"}
 
 
 @pytest.mark.parametrize("name", sorted(METRICS))
@@ -44,8 +43,9 @@ def test_function_equals_evaluate(name):
         kwargs = {"k": 3} if metric.takes_k else {}
         label = f"{name}@3" if metric.takes_k else name
         direct = function(y_true, y_score, ties=ties, per_query=True, **kwargs)
-        shared = sr.evaluate(y_true, y_score, [label, "ndcg@2", "map"], ties=ties,
-                             per_query=True)[label]
+        shared = sr.evaluate(y_true, y_score, [label, "ndcg@2", "map"], ties=ties, per_query=True)[
+            label
+        ]
         np.testing.assert_array_equal(direct, shared)
 
 

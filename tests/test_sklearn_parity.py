@@ -27,7 +27,8 @@ def test_default_equals_sklearn_with_heavy_ties(seed, k):
         for theirs, ours in PAIRS:
             expected = theirs(y_true, y_score, k=k, sample_weight=weights)
             assert ours(y_true, y_score, k=k, sample_weight=weights) == pytest.approx(
-                expected, abs=1e-12)
+                expected, abs=1e-12
+            )
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -50,12 +51,13 @@ def test_dcg_log_base_matches_sklearn():
     y_true, y_score = rng.integers(0, 4, (5, 8)), rng.integers(0, 3, (5, 8))
     for base in (2, 3.5, 10):
         assert sr.dcg_score(y_true, y_score, k=4, log_base=base) == pytest.approx(
-            skm.dcg_score(y_true, y_score, k=4, log_base=base), abs=1e-12)
+            skm.dcg_score(y_true, y_score, k=4, log_base=base), abs=1e-12
+        )
 
 
 def test_per_query_values_match_sklearn_row_by_row():
     rng = np.random.default_rng(3)
     y_true, y_score = rng.integers(0, 3, (6, 7)), rng.integers(0, 2, (6, 7))
     per_query = sr.ndcg_score(y_true, y_score, k=3, per_query=True)
-    expected = [skm.ndcg_score(y_true[i:i + 1], y_score[i:i + 1], k=3) for i in range(6)]
+    expected = [skm.ndcg_score(y_true[i : i + 1], y_score[i : i + 1], k=3) for i in range(6)]
     np.testing.assert_allclose(per_query, expected, atol=1e-12, rtol=0)

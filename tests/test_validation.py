@@ -11,21 +11,24 @@ Y_TRUE = [[1, 0, 2], [0, 1, 0]]
 Y_SCORE = [[0.3, 0.2, 0.1], [0.5, 0.6, 0.7]]
 
 
-@pytest.mark.parametrize("y_true, y_score, groups, message", [
-    ([[1, 0]], [[1, 0, 0]], None, r"same shape; got \(1, 2\) and \(1, 3\)"),
-    ([1, 0, 1], [0.1, 0.2, 0.3], None, "need groups"),
-    ([[1, 0]], [[0.1, 0.2]], [0, 0], "groups must be None for 2-D"),
-    ([1, 0, 1], [0.1, 0.2, 0.3], [0, 0], "one query id per row"),
-    ([1, 0], [0.1, 0.2], [0.0, np.nan], "groups must not contain NaN"),
-    ([[1, np.nan]], [[0.1, 0.2]], None, r"y_true must contain only finite numbers; got nan"),
-    ([[1, 0]], [[0.1, np.inf]], None, r"y_score must contain only finite numbers; got inf"),
-    ([[1, 0]], [[0.1, -np.inf]], None, r"y_score must contain only finite numbers; got -inf"),
-    ([[1, 0]], [["a", "b"]], None, "y_score must contain real numbers"),
-    ([[[1]]], [[[1]]], None, "got 3-D input"),
-    ([[]], [[]], None, "at least one query and one item"),
-    ([], [], [], "y_true is empty"),
-    ([[1, 0], [1]], [[1, 0], [1]], None, "y_true must be a rectangular array"),
-])
+@pytest.mark.parametrize(
+    "y_true, y_score, groups, message",
+    [
+        ([[1, 0]], [[1, 0, 0]], None, r"same shape; got \(1, 2\) and \(1, 3\)"),
+        ([1, 0, 1], [0.1, 0.2, 0.3], None, "need groups"),
+        ([[1, 0]], [[0.1, 0.2]], [0, 0], "groups must be None for 2-D"),
+        ([1, 0, 1], [0.1, 0.2, 0.3], [0, 0], "one query id per row"),
+        ([1, 0], [0.1, 0.2], [0.0, np.nan], "groups must not contain NaN"),
+        ([[1, np.nan]], [[0.1, 0.2]], None, r"y_true must contain only finite numbers; got nan"),
+        ([[1, 0]], [[0.1, np.inf]], None, r"y_score must contain only finite numbers; got inf"),
+        ([[1, 0]], [[0.1, -np.inf]], None, r"y_score must contain only finite numbers; got -inf"),
+        ([[1, 0]], [["a", "b"]], None, "y_score must contain real numbers"),
+        ([[[1]]], [[[1]]], None, "got 3-D input"),
+        ([[]], [[]], None, "at least one query and one item"),
+        ([], [], [], "y_true is empty"),
+        ([[1, 0], [1]], [[1, 0], [1]], None, "y_true must be a rectangular array"),
+    ],
+)
 def test_bad_arrays(y_true, y_score, groups, message):
     with pytest.raises(ValueError, match=message):
         sr.ndcg_score(y_true, y_score, groups=groups)
@@ -33,7 +36,9 @@ def test_bad_arrays(y_true, y_score, groups, message):
 
 @pytest.mark.parametrize("k", [0, -1, 2.5, True, "3", np.float64(2.0)])
 def test_bad_k(k):
-    with pytest.raises(ValueError, match=r"k must be a positive integer \(up to 2\*\*62\) or None; got"):
+    with pytest.raises(
+        ValueError, match=r"k must be a positive integer \(up to 2\*\*62\) or None; got"
+    ):
         sr.precision_at_k_score(Y_TRUE, Y_SCORE, k=k)
 
 
@@ -41,26 +46,42 @@ def test_numpy_integer_k_is_accepted():
     assert sr.precision_at_k_score(Y_TRUE, Y_SCORE, k=np.int32(1)) == 0.5
 
 
-@pytest.mark.parametrize("params, message", [
-    ({"ties": "random"}, "ties must be one of 'average', 'stable'; got 'random'"),
-    ({"gain": "log"}, "gain must be one of 'linear', 'exponential'; got 'log'"),
-    ({"ap_denominator": "R"}, "ap_denominator must be one of"),
-    ({"short_lists": "pad"}, "short_lists must be one of"),
-    ({"no_relevant": "ignore"}, "no_relevant must be one of 'skip', 'error'; got 'ignore'"),
-    ({"no_relevant": np.nan}, "no_relevant must be a finite number"),
-    ({"no_relevant": True}, "no_relevant must be a finite number"),
-    ({"relevance_threshold": 0}, "relevance_threshold must be None or a positive"),
-    ({"relevance_threshold": "2"}, "relevance_threshold must be None or a positive"),
-    ({"log_base": 1}, "log_base must be a finite number greater than 1; got 1"),
-    ({"per_query": "yes"}, "per_query must be True or False; got 'yes'"),
-])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"ties": "random"}, "ties must be one of 'average', 'stable'; got 'random'"),
+        ({"gain": "log"}, "gain must be one of 'linear', 'exponential'; got 'log'"),
+        ({"ap_denominator": "R"}, "ap_denominator must be one of"),
+        ({"short_lists": "pad"}, "short_lists must be one of"),
+        ({"no_relevant": "ignore"}, "no_relevant must be one of 'skip', 'error'; got 'ignore'"),
+        ({"no_relevant": np.nan}, "no_relevant must be a finite number"),
+        ({"no_relevant": True}, "no_relevant must be a finite number"),
+        ({"relevance_threshold": 0}, "relevance_threshold must be None or a positive"),
+        ({"relevance_threshold": "2"}, "relevance_threshold must be None or a positive"),
+        ({"log_base": 1}, "log_base must be a finite number greater than 1; got 1"),
+        ({"per_query": "yes"}, "per_query must be True or False; got 'yes'"),
+    ],
+)
 def test_bad_conventions(params, message):
     with pytest.raises(ValueError, match=message):
         sr.evaluate(Y_TRUE, Y_SCORE, ["ndcg@2", "map"], **params)
 
 
-@pytest.mark.parametrize("name", ["foo", "ndcg@0", "ndcg@x", "ndcg@", "arp@3", "NDCG@2",
-                                  "kendall_tau@2", "@3", "ndcg@-1", "ndcg@2.5"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "foo",
+        "ndcg@0",
+        "ndcg@x",
+        "ndcg@",
+        "arp@3",
+        "NDCG@2",
+        "kendall_tau@2",
+        "@3",
+        "ndcg@-1",
+        "ndcg@2.5",
+    ],
+)
 def test_bad_metric_names(name):
     with pytest.raises(ValueError, match="metric name|takes no cut-off|must be a positive"):
         sr.evaluate(Y_TRUE, Y_SCORE, [name])
@@ -73,13 +94,16 @@ def test_bad_metric_list():
         sr.evaluate(Y_TRUE, Y_SCORE, [10])
 
 
-@pytest.mark.parametrize("weights, message", [
-    ([1.0, -1.0], "sample_weight must be non-negative; got -1.0"),
-    ([0.0, 0.0], "must not be all zero"),
-    ([1.0, 2.0, 3.0], "sample_weight must have length 2 \\(one per query\\); got 3"),
-    ([1.0, np.nan], "sample_weight must contain only finite numbers"),
-    ([[1.0, 2.0]], "sample_weight must be 1-D"),
-])
+@pytest.mark.parametrize(
+    "weights, message",
+    [
+        ([1.0, -1.0], "sample_weight must be non-negative; got -1.0"),
+        ([0.0, 0.0], "must not be all zero"),
+        ([1.0, 2.0, 3.0], "sample_weight must have length 2 \\(one per query\\); got 3"),
+        ([1.0, np.nan], "sample_weight must contain only finite numbers"),
+        ([[1.0, 2.0]], "sample_weight must be 1-D"),
+    ],
+)
 def test_bad_sample_weight(weights, message):
     with pytest.raises(ValueError, match=message):
         sr.ndcg_score(Y_TRUE, Y_SCORE, sample_weight=weights)
@@ -87,8 +111,9 @@ def test_bad_sample_weight(weights, message):
 
 def test_skipped_queries_with_zero_weight_left():
     with pytest.raises(ValueError, match="sample_weight 0"):
-        sr.ndcg_score([[0, 0], [1, 0]], [[1, 2], [1, 2]], no_relevant="skip",
-                      sample_weight=[1.0, 0.0])
+        sr.ndcg_score(
+            [[0, 0], [1, 0]], [[1, 2], [1, 2]], no_relevant="skip", sample_weight=[1.0, 0.0]
+        )
 
 
 def test_all_queries_skipped_is_an_error_not_nan():
@@ -152,11 +177,13 @@ def test_no_nan_on_degenerate_queries(name, ties):
     y_score = [[1, 1, 1], [0.1, 0.2, 0.3], [5, 5, 5], [9, 0, 0]]
     metric = METRICS[name]
     label = f"{name}@10" if metric.takes_k else name
-    values = sr.evaluate(y_true, y_score, [label], ties=ties, no_relevant=0.0,
-                         per_query=True)[label]
+    values = sr.evaluate(y_true, y_score, [label], ties=ties, no_relevant=0.0, per_query=True)[
+        label
+    ]
     assert np.isfinite(values).all()
-    single = sr.evaluate([1, 0], [0.3, 0.1], [label], groups=[1, 2], ties=ties,
-                         no_relevant=0.0, per_query=True)[label]
+    single = sr.evaluate(
+        [1, 0], [0.3, 0.1], [label], groups=[1, 2], ties=ties, no_relevant=0.0, per_query=True
+    )[label]
     assert np.isfinite(single).all()
 
 
@@ -164,7 +191,7 @@ def test_huge_cut_offs_are_refused_clearly():
     with pytest.raises(ValueError, match="must be a positive integer up to 2\\*\\*62"):
         sr.evaluate(Y_TRUE, Y_SCORE, ["hit_rate@99999999999999999999"])
     with pytest.raises(ValueError, match="up to 2\\*\\*62"):
-        sr.hit_rate_score(Y_TRUE, Y_SCORE, k=2 ** 70)
+        sr.hit_rate_score(Y_TRUE, Y_SCORE, k=2**70)
 
 
 def test_overflowing_values_raise_instead_of_vanishing_from_the_mean():
@@ -177,8 +204,9 @@ def test_overflowing_values_raise_instead_of_vanishing_from_the_mean():
 
 def test_mixed_type_ids_stay_distinct():
     assert sr.query_ids(["1", 1, "1"]).tolist() == ["1", 1]
-    values = sr.hit_rate_score([1, 0, 0, 1], [0.9, 0.1, 0.2, 0.3], groups=["1", 1, 1, "1"],
-                               k=1, per_query=True)
+    values = sr.hit_rate_score(
+        [1, 0, 0, 1], [0.9, 0.1, 0.2, 0.3], groups=["1", 1, 1, "1"], k=1, per_query=True
+    )
     assert values.tolist() == [1.0, 0.0]
 
 

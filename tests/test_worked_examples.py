@@ -7,12 +7,18 @@ import sklearn_rank as sr
 
 # Hivemall's "Ranking Measures" page: the twelve binary values, verbatim.
 HIVEMALL_BINARY = {
-    "recall@4": 0.6666666666666666, "recall@2": 0.3333333333333333,
-    "precision@4": 0.5, "precision@2": 0.5,
-    "map@4": 0.5555555555555555, "map@2": 0.3333333333333333,
-    "auc@4": 0.75, "auc@2": 1.0,
-    "mrr@4": 1.0, "mrr@2": 1.0,
-    "ndcg@4": 0.7039180890341349, "ndcg@2": 0.6131471927654585,
+    "recall@4": 0.6666666666666666,
+    "recall@2": 0.3333333333333333,
+    "precision@4": 0.5,
+    "precision@2": 0.5,
+    "map@4": 0.5555555555555555,
+    "map@2": 0.3333333333333333,
+    "auc@4": 0.75,
+    "auc@2": 1.0,
+    "mrr@4": 1.0,
+    "mrr@2": 1.0,
+    "ndcg@4": 0.7039180890341349,
+    "ndcg@2": 0.6131471927654585,
 }
 HIVEMALL_GRADED = {"ndcg@2": 0.8128912838590544, "ndcg@3": 0.9187707805346093}
 
@@ -28,8 +34,13 @@ def _assert_values(got, expected):
 
 @pytest.mark.parametrize("ties", ["average", "stable"])
 def test_hivemall_binary_ranked_lists(ties):
-    got = sr.evaluate([{1, 2, 4}] * 3, [[1, 3, 2, 6]] * 3, list(HIVEMALL_BINARY),
-                      ap_denominator="relevant", ties=ties)
+    got = sr.evaluate(
+        [{1, 2, 4}] * 3,
+        [[1, 3, 2, 6]] * 3,
+        list(HIVEMALL_BINARY),
+        ap_denominator="relevant",
+        ties=ties,
+    )
     _assert_values(got, HIVEMALL_BINARY)
 
 
@@ -43,8 +54,7 @@ def test_hivemall_binary_long_format_shuffled():
     y_score = np.ravel(DENSE_SCORE)
     groups = np.repeat(["ann", "bob", "cy"], 6)
     order = np.random.default_rng(0).permutation(y_true.size)
-    got = sr.evaluate(y_true[order], y_score[order], list(HIVEMALL_BINARY),
-                      groups=groups[order])
+    got = sr.evaluate(y_true[order], y_score[order], list(HIVEMALL_BINARY), groups=groups[order])
     _assert_values(got, HIVEMALL_BINARY)
 
 
@@ -54,11 +64,13 @@ def test_hivemall_binary_individual_functions():
         assert sr.recall_at_k_score(truth, ranked, k=k) == HIVEMALL_BINARY[f"recall@{k}"]
         assert sr.precision_at_k_score(truth, ranked, k=k) == HIVEMALL_BINARY[f"precision@{k}"]
         assert sr.mean_average_precision_score(truth, ranked, k=k) == pytest.approx(
-            HIVEMALL_BINARY[f"map@{k}"], abs=1e-12)
+            HIVEMALL_BINARY[f"map@{k}"], abs=1e-12
+        )
         assert sr.ranking_auc_score(truth, ranked, k=k) == HIVEMALL_BINARY[f"auc@{k}"]
         assert sr.mean_reciprocal_rank_score(truth, ranked, k=k) == HIVEMALL_BINARY[f"mrr@{k}"]
         assert sr.ndcg_score(truth, ranked, k=k) == pytest.approx(
-            HIVEMALL_BINARY[f"ndcg@{k}"], abs=1e-12)
+            HIVEMALL_BINARY[f"ndcg@{k}"], abs=1e-12
+        )
 
 
 def test_hivemall_graded_exponential_gain():
@@ -67,8 +79,9 @@ def test_hivemall_graded_exponential_gain():
     got = sr.evaluate(truth, scores, ["ndcg@2", "ndcg@3"], gain="exponential")
     _assert_values(got, HIVEMALL_GRADED)
     # Dense form: items 1, 2, 3, 4, 6 as columns.
-    dense = sr.evaluate([[5, 4, 2, 3, 1]], [[10, 6, 8, 1, 2]], ["ndcg@2", "ndcg@3"],
-                        gain="exponential")
+    dense = sr.evaluate(
+        [[5, 4, 2, 3, 1]], [[10, 6, 8, 1, 2]], ["ndcg@2", "ndcg@3"], gain="exponential"
+    )
     _assert_values(dense, HIVEMALL_GRADED)
 
 
@@ -83,9 +96,14 @@ def test_hivemall_short_list_precision_divides_by_length():
 CASE_A = ([[1, 0, 1, 0, 1, 1]], [[6, 5, 4, 3, 2, 1]])
 
 
-@pytest.mark.parametrize("denominator, expected", [
-    ("relevant", 0.4167), ("min_k", 0.5556), ("hits", 0.8333),
-])
+@pytest.mark.parametrize(
+    "denominator, expected",
+    [
+        ("relevant", 0.4167),
+        ("min_k", 0.5556),
+        ("hits", 0.8333),
+    ],
+)
 def test_case_a_ap_denominators(denominator, expected):
     value = sr.mean_average_precision_score(*CASE_A, k=3, ap_denominator=denominator)
     assert value == pytest.approx(expected, abs=5e-5)
@@ -94,9 +112,9 @@ def test_case_a_ap_denominators(denominator, expected):
 def test_case_a_other_values():
     # Closed forms: AP = (1 + 2/3 + 3/5 + 4/6) / 4, NDCG@3 = (1 + 1/2) / (1 + 1/log2 3 + 1/2).
     assert sr.mean_average_precision_score(*CASE_A) == pytest.approx(
-        (1 + 2 / 3 + 3 / 5 + 4 / 6) / 4, abs=1e-15)
-    assert sr.ndcg_score(*CASE_A, k=3) == pytest.approx(
-        1.5 / (1 + 1 / np.log2(3) + 0.5), abs=1e-15)
+        (1 + 2 / 3 + 3 / 5 + 4 / 6) / 4, abs=1e-15
+    )
+    assert sr.ndcg_score(*CASE_A, k=3) == pytest.approx(1.5 / (1 + 1 / np.log2(3) + 0.5), abs=1e-15)
     assert sr.ndcg_score(*CASE_A, k=3) == pytest.approx(0.7039, abs=5e-5)
     assert sr.precision_at_k_score(*CASE_A, k=3) == pytest.approx(2 / 3, abs=1e-15)
     assert sr.recall_at_k_score(*CASE_A, k=3) == 0.5
@@ -116,7 +134,8 @@ def test_case_c_gain():
     y_true, y_score = [[3, 2, 0, 1]], [[3, 4, 1, 2]]
     assert sr.ndcg_score(y_true, y_score, k=2) == pytest.approx(0.9134, abs=5e-5)
     assert sr.ndcg_score(y_true, y_score, k=2, gain="exponential") == pytest.approx(
-        0.8340, abs=5e-5)
+        0.8340, abs=5e-5
+    )
 
 
 def test_case_d_no_relevant():
@@ -135,6 +154,7 @@ def test_hivemall_code_divides_ap_by_hits():
     # Hivemall's AveragePrecision (since HIVEMALL-124) divides by the hits in the top k;
     # its unit test asserts (1/1 + 2/3) / 2 on this example.
     truth, ranked = [{1, 2, 4}], [[1, 3, 2, 6]]
-    assert sr.mean_average_precision_score(truth, ranked, k=4, ap_denominator="hits") == \
-        pytest.approx((1 + 2 / 3) / 2, abs=1e-15)
+    assert sr.mean_average_precision_score(
+        truth, ranked, k=4, ap_denominator="hits"
+    ) == pytest.approx((1 + 2 / 3) / 2, abs=1e-15)
     assert sr.mean_average_precision_score(truth, ranked, k=2, ap_denominator="hits") == 1.0

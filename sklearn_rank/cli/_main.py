@@ -39,7 +39,9 @@ def _parameter_type(parameter):
         except ValueError:
             raise argparse.ArgumentTypeError(
                 f"expected a number, {', '.join(repr(w) for w in words[:-1])} or "
-                f"{words[-1]!r}; got {text!r}") from None
+                f"{words[-1]!r}; got {text!r}"
+            ) from None
+
     return convert
 
 
@@ -47,8 +49,11 @@ def _convention_options():
     """(flag, evaluate's parameter, type, help) of every convention, from its declaration."""
     from ..conventions import CONVENTION, CONVENTIONS
 
-    return tuple((p.flag, p.name, _parameter_type(p), p.cli)
-                 for p in (CONVENTION, *CONVENTIONS.values()) if p.cli is not None)
+    return tuple(
+        (p.flag, p.name, _parameter_type(p), p.cli)
+        for p in (CONVENTION, *CONVENTIONS.values())
+        if p.cli is not None
+    )
 
 
 _EPILOG = f"""\
@@ -61,6 +66,7 @@ examples:
 
 exit status: 0 on success, 2 on a usage error or on input that cannot be read or evaluated.
 """
+
 
 class _UsageError(Exception):
     """A combination of options that cannot work; reported like argparse's own errors."""
@@ -123,56 +129,90 @@ def _build_parser():
         "evaluate",
         help="evaluate a run (TREC file or table) against judgments",
         description="Evaluate a run against judgments and print one value per metric: the "
-                    "mean over queries.",
+        "mean over queries.",
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     truth = evaluate.add_argument_group(
-        "inputs", "judgments from --qrels or --truth, the run from --run or --predictions "
-                  "(TREC files and tables may be mixed), or --example; files may be "
-                  "gzip-compressed")
-    truth.add_argument("--qrels", metavar="FILE",
-                       help="TREC qrels: lines 'qid iter docno rel' (integer rel)")
-    truth.add_argument("--run", metavar="FILE",
-                       help="TREC run: lines 'qid Q0 docno rank score tag' (the score ranks, "
-                            "the rank field is ignored)")
-    truth.add_argument("--truth", metavar="FILE",
-                       help="judgments table (CSV/TSV with a header row): query and item "
-                            "columns, optional relevance column")
-    truth.add_argument("--predictions", metavar="FILE",
-                       help="run table (CSV/TSV with a header row): query and item columns, "
-                            "optional score column")
-    truth.add_argument("--example", action="store_true",
-                       help="Hivemall's worked example (built in): without -m, --format "
-                            "json, --per-query or a convention option, prints the table of "
-                            "`python -m sklearn_rank`")
+        "inputs",
+        "judgments from --qrels or --truth, the run from --run or --predictions "
+        "(TREC files and tables may be mixed), or --example; files may be "
+        "gzip-compressed",
+    )
+    truth.add_argument(
+        "--qrels", metavar="FILE", help="TREC qrels: lines 'qid iter docno rel' (integer rel)"
+    )
+    truth.add_argument(
+        "--run",
+        metavar="FILE",
+        help="TREC run: lines 'qid Q0 docno rank score tag' (the score ranks, "
+        "the rank field is ignored)",
+    )
+    truth.add_argument(
+        "--truth",
+        metavar="FILE",
+        help="judgments table (CSV/TSV with a header row): query and item "
+        "columns, optional relevance column",
+    )
+    truth.add_argument(
+        "--predictions",
+        metavar="FILE",
+        help="run table (CSV/TSV with a header row): query and item columns, optional score column",
+    )
+    truth.add_argument(
+        "--example",
+        action="store_true",
+        help="Hivemall's worked example (built in): without -m, --format "
+        "json, --per-query or a convention option, prints the table of "
+        "`python -m sklearn_rank`",
+    )
     columns = evaluate.add_argument_group("table columns (for --truth and --predictions)")
-    columns.add_argument("--query-column", metavar="NAME",
-                         help="query (user) id column in both tables (default: query)")
-    columns.add_argument("--item-column", metavar="NAME",
-                         help="item id column in both tables (default: item)")
-    columns.add_argument("--score-column", metavar="NAME",
-                         help="score column of --predictions, higher ranks first (default: "
-                              "none, the rows of each query are in rank order)")
-    columns.add_argument("--relevance-column", metavar="NAME",
-                         help="relevance column of --truth (default: none, every row is "
-                              "relevant with relevance 1)")
+    columns.add_argument(
+        "--query-column",
+        metavar="NAME",
+        help="query (user) id column in both tables (default: query)",
+    )
+    columns.add_argument(
+        "--item-column", metavar="NAME", help="item id column in both tables (default: item)"
+    )
+    columns.add_argument(
+        "--score-column",
+        metavar="NAME",
+        help="score column of --predictions, higher ranks first (default: "
+        "none, the rows of each query are in rank order)",
+    )
+    columns.add_argument(
+        "--relevance-column",
+        metavar="NAME",
+        help="relevance column of --truth (default: none, every row is relevant with relevance 1)",
+    )
     metrics = evaluate.add_argument_group("metrics and conventions")
     metrics.add_argument(
-        "-m", "--metrics", metavar="NAME", nargs="+", action="extend",
+        "-m",
+        "--metrics",
+        metavar="NAME",
+        nargs="+",
+        action="extend",
         help=f"metric names, space- or comma-separated (default: "
-             f"{' '.join(DEFAULT_METRICS)}); known: {', '.join(get_metric_names())}, "
-             "K a positive integer",
+        f"{' '.join(DEFAULT_METRICS)}); known: {', '.join(get_metric_names())}, "
+        "K a positive integer",
     )
     for flag, dest, kind, text in _convention_options():
         metrics.add_argument(flag, dest=dest, metavar="VALUE", type=kind, help=text)
     output = evaluate.add_argument_group("output")
-    output.add_argument("--format", choices=("table", "json"), default="table",
-                        help="table (default): aligned metric and value columns; json: an "
-                             "object metric name -> value (null for NaN)")
-    output.add_argument("--per-query", metavar="FILE",
-                        help="also write per-query values as CSV: the query id (column "
-                             "named by --query-column, else query), then one column per metric")
+    output.add_argument(
+        "--format",
+        choices=("table", "json"),
+        default="table",
+        help="table (default): aligned metric and value columns; json: an "
+        "object metric name -> value (null for NaN)",
+    )
+    output.add_argument(
+        "--per-query",
+        metavar="FILE",
+        help="also write per-query values as CSV: the query id (column "
+        "named by --query-column, else query), then one column per metric",
+    )
     return parser, evaluate
 
 
@@ -192,9 +232,16 @@ def _metric_names(values):
 
 def _check_inputs(args):
     if args.example:
-        others = [flag for flag, value in (("--qrels", args.qrels), ("--run", args.run),
-                                            ("--truth", args.truth),
-                                            ("--predictions", args.predictions)) if value]
+        others = [
+            flag
+            for flag, value in (
+                ("--qrels", args.qrels),
+                ("--run", args.run),
+                ("--truth", args.truth),
+                ("--predictions", args.predictions),
+            )
+            if value
+        ]
         if others:
             raise _UsageError(f"--example takes no input files; got {' '.join(others)}")
     else:
@@ -203,23 +250,32 @@ def _check_inputs(args):
         if args.run and args.predictions:
             raise _UsageError("give the run once: --run or --predictions, not both")
         if not (args.qrels or args.truth):
-            raise _UsageError("the judgments are missing: give --qrels FILE or --truth FILE "
-                              "(or --example)")
+            raise _UsageError(
+                "the judgments are missing: give --qrels FILE or --truth FILE (or --example)"
+            )
         if not (args.run or args.predictions):
-            raise _UsageError("the run is missing: give --run FILE or --predictions FILE "
-                              "(or --example)")
+            raise _UsageError(
+                "the run is missing: give --run FILE or --predictions FILE (or --example)"
+            )
     unused = []
     if not args.truth and not args.predictions:
-        unused += [flag for flag, value in (("--query-column", args.query_column),
-                                             ("--item-column", args.item_column))
-                   if value is not None]
+        unused += [
+            flag
+            for flag, value in (
+                ("--query-column", args.query_column),
+                ("--item-column", args.item_column),
+            )
+            if value is not None
+        ]
     if not args.predictions and args.score_column is not None:
         unused.append("--score-column")
     if not args.truth and args.relevance_column is not None:
         unused.append("--relevance-column")
     if unused:
-        raise _UsageError(f"{' '.join(unused)} only apply to tables: --truth / --predictions "
-                          "(--score-column to --predictions, --relevance-column to --truth)")
+        raise _UsageError(
+            f"{' '.join(unused)} only apply to tables: --truth / --predictions "
+            "(--score-column to --predictions, --relevance-column to --truth)"
+        )
 
 
 def _table_columns(args):
@@ -233,8 +289,13 @@ def _read_truth(args, progress):
     if args.qrels:
         return ItemJudgments(*_parse_trec_qrels(args.qrels, progress.reading(args.qrels)))
     query, item = _table_columns(args)
-    table = _parse_table(args.truth, query=query, item=item, relevance=args.relevance_column,
-                         progress=progress.reading(args.truth))
+    table = _parse_table(
+        args.truth,
+        query=query,
+        item=item,
+        relevance=args.relevance_column,
+        progress=progress.reading(args.truth),
+    )
     return ItemJudgments(table.queries, table.items, table.relevance)
 
 
@@ -245,8 +306,13 @@ def _read_run(args, progress):
     if args.run:
         return ItemRanking(*_parse_trec_run(args.run, progress.reading(args.run)))
     query, item = _table_columns(args)
-    table = _parse_table(args.predictions, query=query, item=item, score=args.score_column,
-                         progress=progress.reading(args.predictions))
+    table = _parse_table(
+        args.predictions,
+        query=query,
+        item=item,
+        score=args.score_column,
+        progress=progress.reading(args.predictions),
+    )
     if args.score_column is None:
         _warn_unused_scores(args.predictions)
     return ItemRanking(table.queries, table.items, table.scores)
@@ -258,8 +324,10 @@ def _warn_unused_scores(path):
 
     named = [name for name in _table_header(path) if name.lower() in ("score", "scores")]
     if named:
-        _warn(f"{path} has a column {named[0]!r} but no --score-column was given: the rows of "
-              "each query are taken in rank order, first row best")
+        _warn(
+            f"{path} has a column {named[0]!r} but no --score-column was given: the rows of "
+            "each query are taken in rank order, first row best"
+        )
 
 
 def _warn(message):
@@ -272,8 +340,10 @@ def _check_overlap(args, truth, run):
     if judged.isdisjoint(run.queries.tolist()):
         truth_file = args.qrels or args.truth
         run_file = args.run or args.predictions
-        _warn(f"no query id of {run_file} appears in {truth_file}; check the query ids "
-              "(and the columns)")
+        _warn(
+            f"no query id of {run_file} appears in {truth_file}; check the query ids "
+            "(and the columns)"
+        )
 
 
 def _format_value(value):
@@ -290,8 +360,7 @@ def _print_table(results, stream):
 
 
 def _print_json(results, stream):
-    clean = {name: (None if math.isnan(value) else float(value))
-             for name, value in results.items()}
+    clean = {name: (None if math.isnan(value) else float(value)) for name, value in results.items()}
     stream.write(json.dumps(clean, indent=2, allow_nan=False) + "\n")
 
 
@@ -299,12 +368,14 @@ def _per_query_ids(truth, run, n_queries, conventions):
     """Query ids in the order of the per-query values."""
     from ..inputs import query_ids
 
-    chosen = {name: conventions[name] for name in ("convention", "query_set")
-              if name in conventions}
+    chosen = {
+        name: conventions[name] for name in ("convention", "query_set") if name in conventions
+    }
     ids = query_ids(truth, run, **chosen)
     if len(ids) != n_queries:  # pragma: no cover - query_ids and evaluate disagree
-        raise ValueError(f"cannot name the {n_queries} per-query values: query_ids gives "
-                         f"{len(ids)} queries")
+        raise ValueError(
+            f"cannot name the {n_queries} per-query values: query_ids gives {len(ids)} queries"
+        )
     return ids
 
 
@@ -321,8 +392,11 @@ def _write_per_query(path, truth, run, per_query, query_header, conventions):
 
 
 def _conventions(args):
-    return {dest: getattr(args, dest) for _flag, dest, _kind, _text in _convention_options()
-            if getattr(args, dest) is not None}
+    return {
+        dest: getattr(args, dest)
+        for _flag, dest, _kind, _text in _convention_options()
+        if getattr(args, dest) is not None
+    }
 
 
 def _evaluate(args, stdout, progress):
@@ -345,13 +419,15 @@ def _evaluate(args, stdout, progress):
     try:
         try:
             results = evaluate(truth, run, names, **conventions)
-            per_query = (evaluate(truth, run, names, per_query=True, **conventions)
-                         if args.per_query else None)
+            per_query = (
+                evaluate(truth, run, names, per_query=True, **conventions)
+                if args.per_query
+                else None
+            )
         except (ValueError, TypeError) as exc:
             raise ValueError(_name_inputs(str(exc), args)) from None
         if per_query is not None:
-            _write_per_query(args.per_query, truth, run, per_query, query_header,
-                             conventions)
+            _write_per_query(args.per_query, truth, run, per_query, query_header, conventions)
     finally:
         progress.clear()
     if args.format == "json":
@@ -370,8 +446,13 @@ def _name_inputs(message, args):
 
 
 def _wants_example_table(args):
-    return (args.example and args.metrics is None and args.format == "table"
-            and args.per_query is None and not _conventions(args))
+    return (
+        args.example
+        and args.metrics is None
+        and args.format == "table"
+        and args.per_query is None
+        and not _conventions(args)
+    )
 
 
 def _error_message(exc):

@@ -7,6 +7,6 @@ generated from these declarations. Imports only `sklearn_rank.utils`.
 """
 
 from ._declarations import CONVENTION, CONVENTIONS, PRESETS, Parameter, check_k, resolve
-from ._docs import _fill_doc
+from ._docs import _fill_doc as _fill_doc
 
 __all__ = ["CONVENTION", "CONVENTIONS", "PRESETS", "Parameter", "check_k", "resolve"]

@@ -11,9 +11,9 @@ The presets (``convention="trec_eval"``...) are data over the same names.
 """
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Integral, Real
-from typing import Callable
 
 import numpy as np
 
@@ -65,8 +65,11 @@ class _Number:
                 return value
             allowed = ", ".join(repr(w) for w in self.words)
             raise ValueError(f"{name} must be one of {allowed}; got {value!r}.")
-        bound = (value >= self.low if self.inclusive else value > self.low) if (
-            _is_real(value) and _finite(value)) else False
+        bound = (
+            (value >= self.low if self.inclusive else value > self.low)
+            if (_is_real(value) and _finite(value))
+            else False
+        )
         if not bound:
             raise ValueError(f"{name} must be {self.text()}; got {value!r}.")
         return float(value)
@@ -77,10 +80,8 @@ class _Number:
         number = "a finite number"
         if self.low != -math.inf:
             number += f" {'at least' if self.inclusive else 'greater than'} {self.low:g}"
-        options = ([number] + [repr(w) for w in self.words]
-                   + (["None"] if self.optional else []))
-        return options[0] if len(options) == 1 else (
-            ", ".join(options[:-1]) + " or " + options[-1])
+        options = [number] + [repr(w) for w in self.words] + (["None"] if self.optional else [])
+        return options[0] if len(options) == 1 else (", ".join(options[:-1]) + " or " + options[-1])
 
     def describe(self):
         kinds = ["float"] + [f'"{w}"' for w in self.words] + (["None"] if self.optional else [])
@@ -125,29 +126,36 @@ class Parameter:
         shown = self.default if default is None else default
         shown = f'"{shown}"' if isinstance(shown, str) else repr(shown)
         return f"{self.name} : {kind}, default={shown}\n" + "\n".join(
-            "    " + line for line in self.doc.splitlines())
+            "    " + line for line in self.doc.splitlines()
+        )
 
 
 _TIES = Parameter(
-    "ties", _Choice(("average", "stable")), "average",
+    "ties",
+    _Choice(("average", "stable")),
+    "average",
     '"average": the exact expected value over all orderings of items with equal scores\n'
     '(McSherry & Najork, 2008), as scikit-learn does for DCG/NDCG. "stable": ties broken by\n'
     "input order (column order, row order, or list order).",
     cli="average (expected value over orderings of tied scores, the default) or stable "
-        "(ties keep the input order)",
-    elsewhere="scikit-learn `ignore_ties=True` is `ties=\"stable\"`; ranx, LightGBM, "
-              "XGBoost: stable; trec_eval: stable by docno descending",
+    "(ties keep the input order)",
+    elsewhere='scikit-learn `ignore_ties=True` is `ties="stable"`; ranx, LightGBM, '
+    "XGBoost: stable; trec_eval: stable by docno descending",
 )
 _GAIN = Parameter(
-    "gain", _Choice(("linear", "exponential")), "linear",
+    "gain",
+    _Choice(("linear", "exponential")),
+    "linear",
     "Gain of relevance ``rel``: ``rel`` (scikit-learn, trec_eval) or ``2**rel - 1``\n"
     "(Burges et al.; LightGBM, XGBoost, Hivemall).",
     cli="linear (default) or exponential (2^rel - 1): CG, DCG, NDCG",
     elsewhere="ranx `ndcg` / `ndcg_burges`; XGBoost `ndcg_exp_gain`; ir_measures "
-              "`nDCG(dcg='exp-log2')`",
+    "`nDCG(dcg='exp-log2')`",
 )
 _AP_DENOMINATOR = Parameter(
-    "ap_denominator", _Choice(("relevant", "min_k", "hits")), "relevant",
+    "ap_denominator",
+    _Choice(("relevant", "min_k", "hits")),
+    "relevant",
     "What the sum of precisions at relevant positions is divided by: the number of relevant\n"
     "items R (trec_eval, Hivemall), min(k, R) (LightGBM, XGBoost, Spark's MAP@k), or the\n"
     "number of relevant items in the top k (torchmetrics).",
@@ -155,65 +163,89 @@ _AP_DENOMINATOR = Parameter(
     elsewhere="trec_eval `map_cut_k`: relevant; LightGBM/XGBoost `map@k`: min_k",
 )
 _NO_RELEVANT = Parameter(
-    "no_relevant", _Number(-math.inf, words=("skip", "error")), 0.0,
+    "no_relevant",
+    _Number(-math.inf, words=("skip", "error")),
+    0.0,
     "Value of a query with no relevant item (for NDCG: no positive gain; for CG, DCG and\n"
     'Kendall tau: no non-zero relevance). "skip" leaves such queries out of the mean (NaN in\n'
     'per-query output); "error" raises.',
     cli="value of a query with no relevant item: a number, skip (left out of the mean) or "
-        "error (default: each metric's own, 0 and skip for arp)",
+    "error (default: each metric's own, 0 and skip for arp)",
     elsewhere="LightGBM/XGBoost `ndcg@k`: 1; XGBoost `ndcg@k-`: 0; torchmetrics "
-              "`empty_target_action`",
+    "`empty_target_action`",
 )
 _RELEVANCE_THRESHOLD = Parameter(
     "relevance_threshold",
-    _Number(0.0, optional=True, wording="None or a positive finite number"), None,
+    _Number(0.0, optional=True, wording="None or a positive finite number"),
+    None,
     "An item is relevant when ``rel >= relevance_threshold``; None means ``rel > 0``.",
     cli="relevant means rel >= this number (default: rel > 0)",
     elsewhere="trec_eval `-l`; ir_measures `rel=`",
 )
 _SHORT_LISTS = Parameter(
-    "short_lists", _Choice(("k", "length")), "k",
-    "Denominator of Precision@k for a query with fewer than k candidates: \"k\" (trec_eval,\n"
+    "short_lists",
+    _Choice(("k", "length")),
+    "k",
+    'Denominator of Precision@k for a query with fewer than k candidates: "k" (trec_eval,\n'
     'Spark: as if the list were padded with non-relevant items) or "length" (Hivemall).',
     cli="k (default) or length: Precision@k of a query with fewer than k candidates divides "
-        "by k or by the list length",
+    "by k or by the list length",
 )
 _LOG_BASE = Parameter(
-    "log_base", _Number(1.0), 2,
+    "log_base",
+    _Number(1.0),
+    2,
     "Base of the logarithm in the discount (as scikit-learn's ``dcg_score``).",
     cli="base of the logarithm in DCG (default 2)",
     elsewhere="scikit-learn `dcg_score(log_base=)`",
 )
 _TIE_BREAK = Parameter(
-    "tie_break", _Choice(("input", "item_descending")), "input",
+    "tie_break",
+    _Choice(("input", "item_descending")),
+    "input",
     'With ``ties="stable"``: the order that breaks ties. "item_descending" orders tied\n'
     "items by item id descending, ids compared as strings (trec_eval's docno rule); for\n"
     "matrices the id is the column number. Long format has no item ids.",
     cli="with --ties stable: input (default) or item_descending (trec_eval: tied items by "
-        "item id descending, compared as strings)",
+    "item id descending, compared as strings)",
 )
 _QUERY_SET = Parameter(
-    "query_set", _Choice(("all", "judged", "both")), "all",
+    "query_set",
+    _Choice(("all", "judged", "both")),
+    "all",
     "Which queries count, for items with ids: all queries of the judgments and the run;\n"
     '"judged" leaves out queries without judgments (trec_eval -c); "both" also leaves out\n'
     "judged queries absent from the run (trec_eval).",
     cli="which queries count: all (default: every query of the judgments and the run), "
-        "judged (only queries with judgments, trec_eval -c) or both (only queries in both, "
-        "trec_eval)",
+    "judged (only queries with judgments, trec_eval -c) or both (only queries in both, "
+    "trec_eval)",
 )
 _SCORE_DTYPE = Parameter(
-    "score_dtype", _Choice(("float64", "float32")), "float64",
+    "score_dtype",
+    _Choice(("float64", "float32")),
+    "float64",
     '"float32" rounds scores to 32-bit floats first, so that scores equal in float32 tie\n'
     "(trec_eval 9.x, XGBoost).",
     cli="float64 (default) or float32: round scores to 32-bit floats first, so that scores "
-        "equal in float32 tie (trec_eval, XGBoost)",
+    "equal in float32 tie (trec_eval, XGBoost)",
 )
 
 #: Every convention, in the order of signatures and of the command line's options.
-CONVENTIONS = {p.name: p for p in (
-    _TIES, _GAIN, _AP_DENOMINATOR, _NO_RELEVANT, _RELEVANCE_THRESHOLD, _SHORT_LISTS,
-    _LOG_BASE, _TIE_BREAK, _QUERY_SET, _SCORE_DTYPE,
-)}
+CONVENTIONS = {
+    p.name: p
+    for p in (
+        _TIES,
+        _GAIN,
+        _AP_DENOMINATOR,
+        _NO_RELEVANT,
+        _RELEVANCE_THRESHOLD,
+        _SHORT_LISTS,
+        _LOG_BASE,
+        _TIE_BREAK,
+        _QUERY_SET,
+        _SCORE_DTYPE,
+    )
+}
 
 # What each tool does, as read from its source and checked by running it
 # (docs/reproducing_other_tools.md); tests/test_peers.py compares against the tools.
@@ -222,28 +254,51 @@ CONVENTIONS = {p.name: p for p in (
 # given without one.
 PRESETS = {
     "sklearn": {"ties": "average", "gain": "linear"},
-    "trec_eval": {"ties": "stable", "tie_break": "item_descending", "score_dtype": "float32",
-                  "query_set": "both", "gain": "linear",
-                  "ap_denominator": "relevant", "short_lists": "k"},
+    "trec_eval": {
+        "ties": "stable",
+        "tie_break": "item_descending",
+        "score_dtype": "float32",
+        "query_set": "both",
+        "gain": "linear",
+        "ap_denominator": "relevant",
+        "short_lists": "k",
+    },
     # Hivemall's AUC is 0.5 for a query without a relevant item.
-    "hivemall": {"ties": "stable", "gain": "exponential", "ap_denominator": "hits",
-                 "short_lists": "length", "metric_no_relevant": {"auc": 0.5}},
+    "hivemall": {
+        "ties": "stable",
+        "gain": "exponential",
+        "ap_denominator": "hits",
+        "short_lists": "length",
+        "metric_no_relevant": {"auc": 0.5},
+    },
     # Their ndcg@k and map@k score a query with no relevant item 1; other metrics 0.
-    "lightgbm": {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k",
-                 "metric_no_relevant": {"ndcg": 1.0, "map": 1.0}},
+    "lightgbm": {
+        "ties": "stable",
+        "gain": "exponential",
+        "ap_denominator": "min_k",
+        "metric_no_relevant": {"ndcg": 1.0, "map": 1.0},
+    },
     # XGBoost's metrics without @k stop at 32 (LambdaRankParam's default top-k).
-    "xgboost": {"ties": "stable", "gain": "exponential", "ap_denominator": "min_k",
-                "short_lists": "length", "score_dtype": "float32",
-                "metric_no_relevant": {"ndcg": 1.0, "map": 1.0}, "default_k": 32},
+    "xgboost": {
+        "ties": "stable",
+        "gain": "exponential",
+        "ap_denominator": "min_k",
+        "short_lists": "length",
+        "score_dtype": "float32",
+        "metric_no_relevant": {"ndcg": 1.0, "map": 1.0},
+        "default_k": 32,
+    },
 }
 
 CONVENTION = Parameter(
-    "convention", _Choice(tuple(PRESETS)), None,
+    "convention",
+    _Choice(tuple(PRESETS)),
+    None,
     "Set the convention parameters to reproduce that tool (see\n"
     "docs/reproducing_other_tools.md); the parameters given explicitly still win. None\n"
     "uses the defaults.",
     cli="reproduce a tool: " + ", ".join(PRESETS) + " (sets the options below; options "
-        "given explicitly still win)",
+    "given explicitly still win)",
     type_text="{" + ", ".join(f'"{name}"' for name in PRESETS) + "} or None",
 )
 
@@ -278,7 +333,7 @@ def check_k(k, name="k"):
     """A cut-off as a Python int, or None; 0, negatives, floats and bools are refused."""
     if k is None:
         return None
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, Integral) or not 0 < k <= 2 ** 62:
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, Integral) or not 0 < k <= 2**62:
         # positions are int64
         raise ValueError(f"{name} must be a positive integer (up to 2**62) or None; got {k!r}.")
     return int(k)

@@ -15,9 +15,10 @@ y_true : array-like of shape (n_queries, n_items), or (n_rows,) with groups, or 
     True relevance (gain) of each item: binary or graded, non-negative (negative values
     only for cg_score and dcg_score with linear gain, and kendall_tau_score); a
     scipy.sparse matrix is read without densifying. A 2-D array is one query per row; a
-    1-D array needs ``groups``; an `ItemJudgments` goes with an `ItemRanking`. A list of sets (relevant item ids) or of
-    dicts (item id -> relevance), one per query, goes with ranked lists in ``y_score``;
-    judged items that were never ranked still count as relevant items.""",
+    1-D array needs ``groups``; an `ItemJudgments` goes with an `ItemRanking`. A list of
+    sets (relevant item ids) or of dicts (item id -> relevance), one per query, goes with
+    ranked lists in ``y_score``; judged items that were never ranked still count as
+    relevant items.""",
     "y_score": """\
 y_score : array-like of the same shape as y_true, list or ItemRanking
     Predicted scores, higher ranks first. With list ``y_true``: per query a sequence of

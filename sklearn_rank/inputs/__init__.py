@@ -8,5 +8,11 @@ from ._files import read_table, read_trec_qrels, read_trec_run
 from ._normalise import query_ids
 from ._tables import ItemJudgments, ItemRanking
 
-__all__ = ["ItemJudgments", "ItemRanking", "query_ids", "read_table", "read_trec_qrels",
-           "read_trec_run"]
+__all__ = [
+    "ItemJudgments",
+    "ItemRanking",
+    "query_ids",
+    "read_table",
+    "read_trec_qrels",
+    "read_trec_run",
+]

@@ -337,7 +337,7 @@ def _int_problem(text, what):
         value = int(text)
     except ValueError:
         return f"{what} must be an integer; got {text!r}"
-    if not -2 ** 63 <= value < 2 ** 63:
+    if not -(2**63) <= value < 2**63:
         return f"{what} must be an integer between -2**63 and 2**63 - 1; got {text!r}"
     return None
 
@@ -382,7 +382,8 @@ def _check_unique(path, queries, items, lines, noun):
         seen = first.setdefault(key, row)
         if seen != row:
             raise _error(
-                path, lines[row],
+                path,
+                lines[row],
                 f"{noun} {key[1]!r} appears twice for query {key[0]!r} "
                 f"(first at line {lines[seen]})",
             )
@@ -443,8 +444,7 @@ def _field_count_message(fields, n_fields, layout):
 @_without_gc
 def _parse_trec_run(path, progress=None):
     """``(queries, docnos, scores)`` arrays of a TREC run file."""
-    (queries, docnos, scores), lines = _parse_trec(
-        path, 6, TREC_RUN_FORMAT, (0, 2, 4), progress)
+    (queries, docnos, scores), lines = _parse_trec(path, 6, TREC_RUN_FORMAT, (0, 2, 4), progress)
     values = _to_floats(path, scores, lines, "score (field 5)")
     _check_unique(path, queries, docnos, lines, "document")
     return _object_array(queries), _object_array(docnos), values
@@ -453,8 +453,7 @@ def _parse_trec_run(path, progress=None):
 @_without_gc
 def _parse_trec_qrels(path, progress=None):
     """``(queries, docnos, relevance)`` arrays of a TREC qrels file."""
-    (queries, docnos, rels), lines = _parse_trec(
-        path, 4, TREC_QRELS_FORMAT, (0, 2, 3), progress)
+    (queries, docnos, rels), lines = _parse_trec(path, 4, TREC_QRELS_FORMAT, (0, 2, 3), progress)
     values = _to_ints(path, rels, lines, "relevance (field 4)")
     _check_unique(path, queries, docnos, lines, "document")
     return _object_array(queries), _object_array(docnos), values
@@ -487,11 +486,15 @@ def _read_header(path, handle):
         if header_line.strip():
             break
     if not header_line.strip():
-        raise _error(path, max(lineno, 1), "empty file; expected a header row of column "
-                                            "names, then data rows")
+        raise _error(
+            path,
+            max(lineno, 1),
+            "empty file; expected a header row of column names, then data rows",
+        )
     delimiter = _delimiter(path, header_line)
-    fields = next(csv.reader([header_line.rstrip("\r\n")], delimiter=delimiter,
-                             skipinitialspace=True))
+    fields = next(
+        csv.reader([header_line.rstrip("\r\n")], delimiter=delimiter, skipinitialspace=True)
+    )
     return [name.strip() for name in fields], delimiter, lineno
 
 
@@ -526,13 +529,15 @@ def _parse_table(path, *, query, item, score=None, relevance=None, progress=None
             if column not in header:
                 found = ", ".join(repr(name) for name in header)
                 raise _error(
-                    path, header_at,
+                    path,
+                    header_at,
                     f"no column {column!r} (the {role} column) in the header; columns found "
                     f"({_DELIMITER_NAMES[delimiter]}-separated): {found}",
                 )
             if header.count(column) > 1:
-                raise _error(path, header_at, f"column {column!r} appears more than once "
-                                              "in the header")
+                raise _error(
+                    path, header_at, f"column {column!r} appears more than once in the header"
+                )
             indices[role] = header.index(column)
         n_fields = len(header)
         roles = list(indices)  # query and item at least, so `pick` returns tuples
@@ -546,8 +551,9 @@ def _parse_table(path, *, query, item, score=None, relevance=None, progress=None
             if len(fields) != n_fields:
                 if not fields or (len(fields) == 1 and not fields[0].strip()):
                     continue  # a blank line
-                raise _error(path, lineno,
-                             f"expected {n_fields} fields like the header, got {len(fields)}")
+                raise _error(
+                    path, lineno, f"expected {n_fields} fields like the header, got {len(fields)}"
+                )
             add_row(pick(fields))
             add_line(lineno)
             if progress is not None and not lineno % _PROGRESS_EVERY:
@@ -557,8 +563,7 @@ def _parse_table(path, *, query, item, score=None, relevance=None, progress=None
         progress(lineno, done=True)
     if not rows:
         raise _error(path, lineno, "no data rows after the header")
-    picked = {role: [value.strip() for value in column]
-              for role, column in zip(roles, zip(*rows))}
+    picked = {role: [value.strip() for value in column] for role, column in zip(roles, zip(*rows))}
     first = next((role for role in roles if indices[role] == 0), None)
     if first is not None and "\ufeff" in "".join(picked[first]):
         # A byte-order mark inside the file (files joined with cat) starts a line, so the
@@ -569,12 +574,16 @@ def _parse_table(path, *, query, item, score=None, relevance=None, progress=None
         values = picked[role]
         if not all(values):
             row = values.index("")
-            raise _error(path, lines[row], f"empty {role} id in column {indices[role] + 1} "
-                                            f"({header[indices[role]]!r})")
+            raise _error(
+                path,
+                lines[row],
+                f"empty {role} id in column {indices[role] + 1} ({header[indices[role]]!r})",
+            )
     _check_unique(path, picked["query"], picked["item"], lines, "item")
     numbers = {
         role: _to_floats(path, picked[role], lines, f"{role} (column {header[indices[role]]!r})")
-        for role in ("score", "relevance") if role in picked
+        for role in ("score", "relevance")
+        if role in picked
     }
     return Table(
         _object_array(picked["query"]),

@@ -19,7 +19,7 @@ _BLOCK = 1 << 16  # ranked items joined per block of top-N rows
 def _sparse_keys(exclude):
     """Entry numbers (row * n_columns + column) of the excluded (query, item) pairs."""
     coo = scipy.sparse.coo_matrix(exclude)
-    if int(coo.shape[0]) * int(coo.shape[1]) >= 2 ** 63:
+    if int(coo.shape[0]) * int(coo.shape[1]) >= 2**63:
         # Keys row * n_columns + column would wrap around in int64 and collide.
         raise ValueError(
             f"exclude has shape {coo.shape}: rows x columns must be below 2**63; use "
@@ -50,8 +50,16 @@ def _as_ranking(y_score):
     )
 
 
-def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="input",
-                query_set="all", score_dtype="float64"):
+def _from_items(
+    truth,
+    run,
+    *,
+    known_queries=None,
+    exclude=None,
+    tie_break="input",
+    query_set="all",
+    score_dtype="float64",
+):
     """Join a run with its judgments by (query, item) keys, vectorised.
 
     Queries are numbered once, first (``known_queries`` first: rows of a sparse truth
@@ -71,7 +79,7 @@ def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="inpu
         parts = [true_q, run_q] if known_queries is None else [known_queries, true_q, run_q]
         codes, ids = _factorize(_concat_ids(parts), sum(p.size for p in parts))
         start = codes.size - true_q.size - run_q.size
-        true_code, run_code = codes[start:start + true_q.size], codes[start + true_q.size:]
+        true_code, run_code = codes[start : start + true_q.size], codes[start + true_q.size :]
     if query_set != "all":
         # "judged": only queries with judgments (trec_eval -c); "both": only queries also
         # in the run (trec_eval's default).
@@ -84,12 +92,12 @@ def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="inpu
         renumber = np.cumsum(kept) - 1
         keep_run, keep_true = kept[run_code], kept[true_code]
         run_q, run_i, score, run_code = (a[keep_run] for a in (run_q, run_i, score, run_code))
-        true_q, true_i, rel, true_code = (
-            a[keep_true] for a in (true_q, true_i, rel, true_code))
+        true_q, true_i, rel, true_code = (a[keep_true] for a in (true_q, true_i, rel, true_code))
         run_code, true_code, ids = renumber[run_code], renumber[true_code], ids[kept]
     if exclude is not None:
         (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code) = _exclude_items(
-            exclude, (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code))
+            exclude, (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code)
+        )
     true_item, run_item, n_items = _item_codes(true_i, run_i)
     true_key = true_code * n_items + true_item
     run_key = run_code * n_items + run_item
@@ -117,13 +125,23 @@ def _from_items(truth, run, *, known_queries=None, exclude=None, tie_break="inpu
     n_queries = len(ids)
     if n_queries == 0:
         raise ValueError(
-            "No query left to evaluate: " + ("the judgments and the run share no query "
-            f"(query_set={query_set!r})." if query_set != "all" else "both inputs are empty.")
+            "No query left to evaluate: "
+            + (
+                f"the judgments and the run share no query (query_set={query_set!r})."
+                if query_set != "all"
+                else "both inputs are empty."
+            )
         )
     return (
-        _Queries(n_queries=n_queries, score=_scores_as(score, score_dtype), rel=cand_rel,
-                 codes=run_code, n_cand=np.bincount(run_code, minlength=n_queries),
-                 extra_codes=true_code[~matched], extra_rel=rel[~matched]),
+        _Queries(
+            n_queries=n_queries,
+            score=_scores_as(score, score_dtype),
+            rel=cand_rel,
+            codes=run_code,
+            n_cand=np.bincount(run_code, minlength=n_queries),
+            extra_codes=true_code[~matched],
+            extra_rel=rel[~matched],
+        ),
         ids,
     )
 
@@ -143,7 +161,7 @@ def _topn_applies(truth, run, known_queries, exclude, query_set):
         return False
     if not _are_row_numbers(known_queries, truth.queries):
         return False
-    return all(not a.size or (a.min() >= 0 and a.max() < 2 ** 31) for a in (top, truth.items))
+    return all(not a.size or (a.min() >= 0 and a.max() < 2**31) for a in (top, truth.items))
 
 
 def _from_topn(truth, top):
@@ -167,7 +185,7 @@ def _from_topn(truth, top):
     entries, values = [], []
     step = max(1, _BLOCK // width)
     for first in range(0, n_queries, step):
-        block = top[first:first + step]
+        block = top[first : first + step]
         # Each row's ids in order: duplicates sit side by side, and (row, id) keys of the
         # whole block come out sorted, so the block's sorted judgments search them in
         # one pass.
@@ -180,8 +198,9 @@ def _from_topn(truth, top):
         low, high = bounds[first], bounds[first + block.shape[0]]
         if low == high:
             continue
-        keys = (np.arange(first, first + block.shape[0], dtype=np.int64)[:, None] * n_items
-                + items).ravel()
+        keys = (
+            np.arange(first, first + block.shape[0], dtype=np.int64)[:, None] * n_items + items
+        ).ravel()
         at = np.minimum(np.searchsorted(keys, true_key[low:high]), keys.size - 1)
         found = np.flatnonzero(keys[at] == true_key[low:high])
         judged, at = found + low, at[found]
@@ -193,10 +212,15 @@ def _from_topn(truth, top):
         values.append(rel[judged][keep][by_entry])
     empty = np.zeros(0, dtype=np.int64)
     return _Queries(
-        n_queries=n_queries, score=None, n_cand=np.full(n_queries, width, dtype=np.int64),
-        width=width, truth_keys=np.concatenate(entries) if entries else empty,
+        n_queries=n_queries,
+        score=None,
+        n_cand=np.full(n_queries, width, dtype=np.int64),
+        width=width,
+        truth_keys=np.concatenate(entries) if entries else empty,
         truth_rel=np.concatenate(values) if values else np.zeros(0),
-        extra_codes=true_q[~matched], extra_rel=rel[~matched], ranked=True,
+        extra_codes=true_q[~matched],
+        extra_rel=rel[~matched],
+        ranked=True,
     )
 
 
@@ -207,8 +231,10 @@ def _are_row_numbers(known_queries, *others):
     n = known_queries.size
     if not np.array_equal(known_queries, np.arange(n)):
         return False
-    return all(ids.dtype.kind in "iu" and (not ids.size or (ids.min() >= 0 and ids.max() < n))
-               for ids in others)
+    return all(
+        ids.dtype.kind in "iu" and (not ids.size or (ids.min() >= 0 and ids.max() < n))
+        for ids in others
+    )
 
 
 def _item_codes(true_items, run_items):
@@ -220,11 +246,16 @@ def _item_codes(true_items, run_items):
     if true_items.dtype.kind in "iu" and run_items.dtype.kind in "iu":
         low = min(true_items.min(initial=0), run_items.min(initial=0))
         high = max(true_items.max(initial=0), run_items.max(initial=0))
-        if low >= 0 and high < 2 ** 31:
-            return true_items.astype(np.int64, copy=False), run_items.astype(np.int64, copy=False), np.int64(int(high) + 1)
-    codes, items = _factorize(_concat_ids([true_items, run_items]),
-                              true_items.size + run_items.size, "item ids")
-    return codes[: true_items.size], codes[true_items.size:], np.int64(max(len(items), 1))
+        if low >= 0 and high < 2**31:
+            return (
+                true_items.astype(np.int64, copy=False),
+                run_items.astype(np.int64, copy=False),
+                np.int64(int(high) + 1),
+            )
+    codes, items = _factorize(
+        _concat_ids([true_items, run_items]), true_items.size + run_items.size, "item ids"
+    )
+    return codes[: true_items.size], codes[true_items.size :], np.int64(max(len(items), 1))
 
 
 def _refuse_duplicates(keys, queries, items, what):
@@ -268,7 +299,8 @@ def _from_lists(truth, rankings):
     if isinstance(rankings, (str, bytes)) or not isinstance(rankings, (Sequence, np.ndarray)):
         raise ValueError(
             "y_score must be a list with one ranking per query (a sequence of item ids in rank "
-            f"order, or a dict item id -> score) when y_true is a list; got {type(rankings).__name__}."
+            "order, or a dict item id -> score) when y_true is a list; got "
+            f"{type(rankings).__name__}."
         )
     if len(rankings) != len(truth):
         raise ValueError(
@@ -285,29 +317,39 @@ def _from_lists(truth, rankings):
         run_q.extend([q] * len(items))
         run_i.extend(items)
         run_score.extend(scores)
-    return (ItemJudgments(np.asarray(true_q, dtype=np.int64), _id_array(true_i), true_rel),
-            ItemRanking(np.asarray(run_q, dtype=np.int64), _id_array(run_i), run_score))
+    return (
+        ItemJudgments(np.asarray(true_q, dtype=np.int64), _id_array(true_i), true_rel),
+        ItemRanking(np.asarray(run_q, dtype=np.int64), _id_array(run_i), run_score),
+    )
 
 
 def _finite_number(value, where, item, what):
-    if (isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number))
-            or not np.isfinite(value)):
-        raise ValueError(f"{where} maps item {item!r} to {value!r}; {what} must be a finite number.")
+    if (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, (int, float, np.number))
+        or not np.isfinite(value)
+    ):
+        raise ValueError(
+            f"{where} maps item {item!r} to {value!r}; {what} must be a finite number."
+        )
     return float(value)
 
 
 def _truth_gains(judged, q):
     if isinstance(judged, Mapping):
-        return {item: _finite_number(value, f"y_true[{q}]", item, "relevance")
-                for item, value in judged.items()}
+        return {
+            item: _finite_number(value, f"y_true[{q}]", item, "relevance")
+            for item, value in judged.items()
+        }
     return dict.fromkeys(judged, 1.0)
 
 
 def _ranking_items(ranked, q):
     if isinstance(ranked, Mapping):
         items = list(ranked)
-        return items, [_finite_number(ranked[item], f"y_score[{q}]", item, "a score")
-                       for item in items]
+        return items, [
+            _finite_number(ranked[item], f"y_score[{q}]", item, "a score") for item in items
+        ]
     if isinstance(ranked, (str, bytes)) or not isinstance(ranked, (Sequence, np.ndarray)):
         raise ValueError(
             f"y_score[{q}] must be a sequence of item ids in rank order or a dict item id -> "

@@ -32,8 +32,16 @@ def _is_list_form(y_true):
     return False
 
 
-def _normalise(y_true, y_score, groups=None, exclude=None, *, tie_break="input",
-               query_set="all", score_dtype="float64"):
+def _normalise(
+    y_true,
+    y_score,
+    groups=None,
+    exclude=None,
+    *,
+    tie_break="input",
+    query_set="all",
+    score_dtype="float64",
+):
     """Turn any accepted input form into a `_Queries`; return it with the query ids.
 
     The ids are None for matrices (queries are rows) and for ranked lists (list order).
@@ -46,9 +54,15 @@ def _normalise(y_true, y_score, groups=None, exclude=None, *, tie_break="input",
             )
         # A sparse truth matrix's rows are the queries, in row order, judged or not.
         rows = np.arange(y_true.shape[0]) if scipy.sparse.issparse(y_true) else None
-        return _from_items(_as_judgments(y_true), _as_ranking(y_score), known_queries=rows,
-                           exclude=exclude, tie_break=tie_break, query_set=query_set,
-                           score_dtype=score_dtype)
+        return _from_items(
+            _as_judgments(y_true),
+            _as_ranking(y_score),
+            known_queries=rows,
+            exclude=exclude,
+            tie_break=tie_break,
+            query_set=query_set,
+            score_dtype=score_dtype,
+        )
     if _is_list_form(y_true):
         if groups is not None:
             raise ValueError(
@@ -56,9 +70,15 @@ def _normalise(y_true, y_score, groups=None, exclude=None, *, tie_break="input",
                 "(each list element is already one query)."
             )
         truth, run = _from_lists(y_true, y_score)
-        queries, _ = _from_items(truth, run, known_queries=np.arange(len(y_true)),
-                                 exclude=exclude, tie_break=tie_break,
-                                 query_set=query_set, score_dtype=score_dtype)
+        queries, _ = _from_items(
+            truth,
+            run,
+            known_queries=np.arange(len(y_true)),
+            exclude=exclude,
+            tie_break=tie_break,
+            query_set=query_set,
+            score_dtype=score_dtype,
+        )
         return queries, None
     if isinstance(y_true, (list, tuple)) and any(isinstance(t, (Set, Mapping)) for t in y_true):
         raise ValueError(
@@ -115,9 +135,14 @@ def _from_long(true, score, groups, score_dtype):
         )
     codes, ids = _factorize(groups, true.size)
     return (
-        _Queries(n_queries=len(ids), score=_scores_as(score, score_dtype), rel=true,
-                 codes=codes, n_cand=np.bincount(codes, minlength=len(ids)),
-                 n_rows=true.size),
+        _Queries(
+            n_queries=len(ids),
+            score=_scores_as(score, score_dtype),
+            rel=true,
+            codes=codes,
+            n_cand=np.bincount(codes, minlength=len(ids)),
+            n_rows=true.size,
+        ),
         ids,
     )
 
@@ -166,15 +191,23 @@ def _from_matrices(true, score, exclude, tie_break, score_dtype):
             keep = ~fields["excluded"][fields["truth_keys"]]
             fields["truth_keys"] = fields["truth_keys"][keep]
             fields["truth_rel"] = fields["truth_rel"][keep]
-    return _Queries(n_queries=n_queries, score=score, n_cand=n_cand, width=width,
-                    descending_ties=tie_break == "item_descending", **fields)
+    return _Queries(
+        n_queries=n_queries,
+        score=score,
+        n_cand=n_cand,
+        width=width,
+        descending_ties=tie_break == "item_descending",
+        **fields,
+    )
 
 
 def _dense_mask(exclude, shape):
     """``exclude`` (dense or sparse, queries x items) as a dense boolean mask."""
     if scipy.sparse.issparse(exclude):
         if exclude.shape != shape:
-            raise ValueError(f"exclude must have the shape of y_score {shape}; got {exclude.shape}.")
+            raise ValueError(
+                f"exclude must have the shape of y_score {shape}; got {exclude.shape}."
+            )
         coo = scipy.sparse.coo_matrix(exclude)
         stored = coo.data != 0
         mask = np.zeros(shape, dtype=bool)  # straight to booleans: no float copy

@@ -118,10 +118,12 @@ def _scores_as(score, score_dtype):
     float32 they are rounded as the tools that read float32 do.
     """
     if score.dtype.kind in "iu":
-        if score_dtype == "float64" and score.size and (
-                score.max() > 2 ** 53 or score.min() < -(2 ** 53)):
-            return np.unique(score, return_inverse=True)[1].reshape(score.shape).astype(
-                np.float64)
+        if (
+            score_dtype == "float64"
+            and score.size
+            and (score.max() > 2**53 or score.min() < -(2**53))
+        ):
+            return np.unique(score, return_inverse=True)[1].reshape(score.shape).astype(np.float64)
         score = score.astype(np.float64)
     # trec_eval 9.x and XGBoost read scores as float32: scores equal in float32 then tie.
     if score_dtype == "float32":

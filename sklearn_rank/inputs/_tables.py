@@ -40,7 +40,9 @@ def _rows(queries, items):
 def _per_row(name, values, n_rows, convert=_as_float_array):
     values = convert(name, values)
     if values.shape != (n_rows,):
-        raise ValueError(f"{name} must have one value per row ({n_rows}); got shape {values.shape}.")
+        raise ValueError(
+            f"{name} must have one value per row ({n_rows}); got shape {values.shape}."
+        )
     _check_finite(name, values)
     return values
 
@@ -95,8 +97,11 @@ class ItemRanking:
 
     def __init__(self, queries, items, scores=None):
         self.queries, self.items = _rows(queries, items)
-        self.scores = None if scores is None else _per_row("scores", scores, self.queries.size,
-                                                           _as_score_array)
+        self.scores = (
+            None
+            if scores is None
+            else _per_row("scores", scores, self.queries.size, _as_score_array)
+        )
         self._topn = None
 
     @property
@@ -148,12 +153,17 @@ class ItemRanking:
                     f"lists; got {_shown(ids)}."
                 )
             ids = list(ids)  # a generator is read once: keep its rows
-            bad = next((row for row in ids if isinstance(row, (str, bytes))
-                        or not hasattr(row, "__iter__")), None)
+            bad = next(
+                (
+                    row
+                    for row in ids
+                    if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__")
+                ),
+                None,
+            )
             if bad is not None:  # a string row would be read as one id per character
                 raise ValueError(
-                    "ids must hold one sequence of ranked item ids per query; got a row "
-                    f"{bad!r}."
+                    f"ids must hold one sequence of ranked item ids per query; got a row {bad!r}."
                 )
             rows = [list(row) for row in ids]
             lengths = np.array([len(row) for row in rows], dtype=np.int64)
@@ -168,7 +178,9 @@ class ItemRanking:
         n_queries = lengths.size
         names = np.arange(n_queries) if queries is None else _ids("queries", queries)
         if names.size != n_queries:
-            raise ValueError(f"queries must have one id per row of ids ({n_queries}); got {names.size}.")
+            raise ValueError(
+                f"queries must have one id per row of ids ({n_queries}); got {names.size}."
+            )
         return cls(np.repeat(names, lengths), flat)
 
     @classmethod
@@ -218,8 +230,11 @@ class ItemJudgments:
 
     def __init__(self, queries, items, relevance=None):
         self.queries, self.items = _rows(queries, items)
-        self.relevance = (np.ones(self.queries.size) if relevance is None
-                          else _per_row("relevance", relevance, self.queries.size))
+        self.relevance = (
+            np.ones(self.queries.size)
+            if relevance is None
+            else _per_row("relevance", relevance, self.queries.size)
+        )
 
     @classmethod
     def from_sparse(cls, matrix):

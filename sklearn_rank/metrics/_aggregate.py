@@ -31,7 +31,9 @@ def _query_weights(sample_weight, queries, ids=None):
         np.maximum.at(high, codes, weights)
         if (low != high).any():
             query = int(np.flatnonzero(low != high)[0])
-            name = f"query number {query}" if ids is None else f"query {_python_value(ids[query])!r}"
+            name = (
+                f"query number {query}" if ids is None else f"query {_python_value(ids[query])!r}"
+            )
             raise ValueError(
                 "sample_weight given per row must be constant within each query "
                 f"(it weights whole queries); {name} has weights from "
@@ -98,7 +100,7 @@ def _mean(values, weights=None):
     weights = np.ldexp(weights, -np.frexp(weights.max())[1])  # largest weight in [0.5, 1)
     largest = float(np.abs(values).max(initial=0.0))
     # Partial sums never exceed the sum of |value|, at most n * largest: keep it finite.
-    shift = int(np.ceil(np.log2(values.size))) + 1 if largest > 2.0 ** 1020 / values.size else 0
+    shift = int(np.ceil(np.log2(values.size))) + 1 if largest > 2.0**1020 / values.size else 0
     total = _accurate_sum(np.ldexp(values, -shift) * weights)
     return float(np.ldexp(total / _accurate_sum(weights), shift))
 
@@ -120,7 +122,7 @@ def _accurate_sum(x):
         x = np.concatenate((x, np.zeros(size - x.size)))
     error = 0.0
     while x.size > 1:
-        a, b = x[: x.size // 2], x[x.size // 2:]
+        a, b = x[: x.size // 2], x[x.size // 2 :]
         s = a + b
         b_virtual = s - a
         a_error = s - b_virtual

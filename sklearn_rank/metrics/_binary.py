@@ -10,9 +10,20 @@ from ._evaluate import _score
 
 
 @_fill_doc
-def precision_at_k_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
-                         ties="average", relevance_threshold=None, short_lists="k",
-                         no_relevant=0.0, per_query=False):
+def precision_at_k_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    ties="average",
+    relevance_threshold=None,
+    short_lists="k",
+    no_relevant=0.0,
+    per_query=False,
+):
     """Precision@k: the share of the top k items that are relevant, averaged over queries.
 
     Parameters
@@ -52,16 +63,36 @@ def precision_at_k_score(y_true, y_score, *, k=None, groups=None, exclude=None, 
     >>> precision_at_k_score([[1, 0, 1, 0]], [[0.9, 0.5, 0.5, 0.1]], k=2, ties="stable")
     0.5
     """
-    return _score("precision", y_true, y_score, k=k, groups=groups, exclude=exclude,
-                  sample_weight=sample_weight, ties=ties,
-                  relevance_threshold=relevance_threshold, short_lists=short_lists,
-                  no_relevant=no_relevant, per_query=per_query)
+    return _score(
+        "precision",
+        y_true,
+        y_score,
+        k=k,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        ties=ties,
+        relevance_threshold=relevance_threshold,
+        short_lists=short_lists,
+        no_relevant=no_relevant,
+        per_query=per_query,
+    )
 
 
 @_fill_doc
-def recall_at_k_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
-                      ties="average", relevance_threshold=None, no_relevant=0.0,
-                      per_query=False):
+def recall_at_k_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    ties="average",
+    relevance_threshold=None,
+    no_relevant=0.0,
+    per_query=False,
+):
     """Recall@k: the share of a query's relevant items found in its top k.
 
     Relevant items that were never scored count in the denominator.
@@ -101,16 +132,36 @@ def recall_at_k_score(y_true, y_score, *, k=None, groups=None, exclude=None, sam
     ...                   groups=["q1", "q1", "q2", "q2"], per_query=True)
     array([1. , 0.5])
     """
-    return _score("recall", y_true, y_score, k=k, groups=groups, exclude=exclude,
-                  sample_weight=sample_weight, ties=ties,
-                  relevance_threshold=relevance_threshold, no_relevant=no_relevant,
-                  per_query=per_query)
+    return _score(
+        "recall",
+        y_true,
+        y_score,
+        k=k,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        ties=ties,
+        relevance_threshold=relevance_threshold,
+        no_relevant=no_relevant,
+        per_query=per_query,
+    )
 
 
 @_fill_doc
-def f1_at_k_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
-                  ties="average", relevance_threshold=None, short_lists="k",
-                  no_relevant=0.0, per_query=False):
+def f1_at_k_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    ties="average",
+    relevance_threshold=None,
+    short_lists="k",
+    no_relevant=0.0,
+    per_query=False,
+):
     """F1@k: per query the harmonic mean of Precision@k and Recall@k, then averaged.
 
     A query with no relevant item in its top k scores 0. The mean is of per-query F1
@@ -148,16 +199,36 @@ def f1_at_k_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_
     >>> round(f1_at_k_score([{1, 2, 4}], [[1, 3, 2, 6]], k=4), 6)
     0.571429
     """
-    return _score("f1", y_true, y_score, k=k, groups=groups, exclude=exclude,
-                  sample_weight=sample_weight,
-                  ties=ties, relevance_threshold=relevance_threshold,
-                  short_lists=short_lists, no_relevant=no_relevant, per_query=per_query)
+    return _score(
+        "f1",
+        y_true,
+        y_score,
+        k=k,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        ties=ties,
+        relevance_threshold=relevance_threshold,
+        short_lists=short_lists,
+        no_relevant=no_relevant,
+        per_query=per_query,
+    )
 
 
 @_fill_doc
-def hit_rate_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
-                   ties="average", relevance_threshold=None, no_relevant=0.0,
-                   per_query=False):
+def hit_rate_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    ties="average",
+    relevance_threshold=None,
+    no_relevant=0.0,
+    per_query=False,
+):
     """Hit rate@k (1-call@k, success@k): 1 if the top k holds a relevant item, else 0.
 
     With ``ties="average"`` it is the probability of a hit over orderings of tied items.
@@ -196,17 +267,35 @@ def hit_rate_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample
     >>> hit_rate_score([[0, 1, 0], [1, 0, 0]], [[0.9, 0.8, 0.7], [0.1, 0.9, 0.8]], k=2)
     0.5
     """
-    return _score("hit_rate", y_true, y_score, k=k, groups=groups, exclude=exclude,
-                  sample_weight=sample_weight, ties=ties,
-                  relevance_threshold=relevance_threshold, no_relevant=no_relevant,
-                  per_query=per_query)
+    return _score(
+        "hit_rate",
+        y_true,
+        y_score,
+        k=k,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        ties=ties,
+        relevance_threshold=relevance_threshold,
+        no_relevant=no_relevant,
+        per_query=per_query,
+    )
 
 
 @_fill_doc
-def mean_reciprocal_rank_score(y_true, y_score, *, k=None, groups=None, exclude=None,
-                               sample_weight=None,
-                               ties="average", relevance_threshold=None, no_relevant=0.0,
-                               per_query=False):
+def mean_reciprocal_rank_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    ties="average",
+    relevance_threshold=None,
+    no_relevant=0.0,
+    per_query=False,
+):
     """Mean reciprocal rank: 1 / rank of the first relevant item (0 if not in the top k).
 
     Parameters
@@ -242,17 +331,36 @@ def mean_reciprocal_rank_score(y_true, y_score, *, k=None, groups=None, exclude=
     >>> round(mean_reciprocal_rank_score([[0, 0, 1]], [[0.5, 0.5, 0.5]]), 6)  # E[1/rank]
     0.611111
     """
-    return _score("mrr", y_true, y_score, k=k, groups=groups, exclude=exclude,
-                  sample_weight=sample_weight,
-                  ties=ties, relevance_threshold=relevance_threshold,
-                  no_relevant=no_relevant, per_query=per_query)
+    return _score(
+        "mrr",
+        y_true,
+        y_score,
+        k=k,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        ties=ties,
+        relevance_threshold=relevance_threshold,
+        no_relevant=no_relevant,
+        per_query=per_query,
+    )
 
 
 @_fill_doc
-def mean_average_precision_score(y_true, y_score, *, k=None, groups=None, exclude=None,
-                                 sample_weight=None,
-                                 ties="average", relevance_threshold=None,
-                                 ap_denominator="relevant", no_relevant=0.0, per_query=False):
+def mean_average_precision_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    ties="average",
+    relevance_threshold=None,
+    ap_denominator="relevant",
+    no_relevant=0.0,
+    per_query=False,
+):
     """Mean average precision (MAP, AP@k): mean precision at the ranks of relevant items.
 
     Per query, the sum of Precision@rank over relevant items ranked in the top k, divided
@@ -297,17 +405,36 @@ def mean_average_precision_score(y_true, y_score, *, k=None, groups=None, exclud
     >>> round(mean_average_precision_score(y_true, y_score), 4)
     0.7333
     """
-    return _score("map", y_true, y_score, k=k, groups=groups, exclude=exclude,
-                  sample_weight=sample_weight,
-                  ties=ties, relevance_threshold=relevance_threshold,
-                  ap_denominator=ap_denominator, no_relevant=no_relevant,
-                  per_query=per_query)
+    return _score(
+        "map",
+        y_true,
+        y_score,
+        k=k,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        ties=ties,
+        relevance_threshold=relevance_threshold,
+        ap_denominator=ap_denominator,
+        no_relevant=no_relevant,
+        per_query=per_query,
+    )
 
 
 @_fill_doc
-def ranking_auc_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
-                      ties="average", relevance_threshold=None, no_relevant=0.0,
-                      per_query=False):
+def ranking_auc_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    ties="average",
+    relevance_threshold=None,
+    no_relevant=0.0,
+    per_query=False,
+):
     """Ranking AUC: the share of (relevant, non-relevant) pairs ranked in the right order.
 
     Pairs are formed among the scored candidates of each query; pairs of tied items count
@@ -343,16 +470,34 @@ def ranking_auc_score(y_true, y_score, *, k=None, groups=None, exclude=None, sam
     >>> ranking_auc_score([[1, 0, 1, 0]], [[0.9, 0.8, 0.8, 0.1]])
     0.875
     """
-    return _score("auc", y_true, y_score, k=k, groups=groups, exclude=exclude,
-                  sample_weight=sample_weight,
-                  ties=ties, relevance_threshold=relevance_threshold,
-                  no_relevant=no_relevant, per_query=per_query)
+    return _score(
+        "auc",
+        y_true,
+        y_score,
+        k=k,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        ties=ties,
+        relevance_threshold=relevance_threshold,
+        no_relevant=no_relevant,
+        per_query=per_query,
+    )
 
 
 @_fill_doc
-def average_relative_position(y_true, y_score, *, groups=None, exclude=None, sample_weight=None,
-                              ties="average", relevance_threshold=None, no_relevant="skip",
-                              per_query=False):
+def average_relative_position(
+    y_true,
+    y_score,
+    *,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    ties="average",
+    relevance_threshold=None,
+    no_relevant="skip",
+    per_query=False,
+):
     """Average relative position (ARP): where the relevant items sit, lower is better.
 
     Per query, the mean over relevant candidates of position / number of candidates.
@@ -384,7 +529,15 @@ def average_relative_position(y_true, y_score, *, groups=None, exclude=None, sam
     >>> average_relative_position([[1, 0, 1, 0]], [[4, 3, 2, 1]])
     0.5
     """
-    return _score("arp", y_true, y_score, groups=groups, exclude=exclude,
-                  sample_weight=sample_weight,
-                  ties=ties, relevance_threshold=relevance_threshold,
-                  no_relevant=no_relevant, per_query=per_query)
+    return _score(
+        "arp",
+        y_true,
+        y_score,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        ties=ties,
+        relevance_threshold=relevance_threshold,
+        no_relevant=no_relevant,
+        per_query=per_query,
+    )

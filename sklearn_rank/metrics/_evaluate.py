@@ -23,6 +23,7 @@ def _exponential(rel):
 _GAIN_FUNCTIONS = {"linear": _linear, "exponential": _exponential}
 _LARGEST_EXPONENT = 1023  # 2.0 ** 1024 is inf in float64
 
+
 def _no_relevant_rule(conventions, metric):
     """The no_relevant value of one metric: the value given, the preset's value for this
     metric, or the metric's own default."""
@@ -31,8 +32,17 @@ def _no_relevant_rule(conventions, metric):
     return conventions["metric_no_relevant"].get(metric.name, metric.no_relevant_default)
 
 
-def _compute(requests, y_true, y_score, *, groups=None, exclude=None, sample_weight=None,
-             per_query=False, conventions):
+def _compute(
+    requests,
+    y_true,
+    y_score,
+    *,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    per_query=False,
+    conventions,
+):
     """Compute several metrics on one input with one sort.
 
     requests : list of (label, registry entry, k).
@@ -41,10 +51,15 @@ def _compute(requests, y_true, y_score, *, groups=None, exclude=None, sample_wei
     per_query = _check_per_query(per_query)
     gain = conventions["gain"]
     threshold = conventions["relevance_threshold"]
-    queries, ids = _normalise(y_true, y_score, groups, exclude,
-                              tie_break=conventions["tie_break"],
-                              query_set=conventions["query_set"],
-                              score_dtype=conventions["score_dtype"])
+    queries, ids = _normalise(
+        y_true,
+        y_score,
+        groups,
+        exclude,
+        tie_break=conventions["tie_break"],
+        query_set=conventions["query_set"],
+        score_dtype=conventions["score_dtype"],
+    )
     _codes, judged = queries.judged()
     lowest = float(judged.min()) if judged.size else 0.0
     if gain == "exponential" and judged.size and judged.max() > _LARGEST_EXPONENT:
@@ -81,21 +96,55 @@ def _compute(requests, y_true, y_score, *, groups=None, exclude=None, sample_wei
     return results
 
 
-def _score(name, y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
-           per_query=False, **conventions):
+def _score(
+    name,
+    y_true,
+    y_score,
+    *,
+    k=None,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    per_query=False,
+    **conventions,
+):
     """One metric by registry name, as the public metric functions call it."""
     metric = METRICS[name]
     k = check_k(k) if metric.takes_k else None
-    return _compute([(name, metric, k)], y_true, y_score, groups=groups, exclude=exclude,
-                    sample_weight=sample_weight, per_query=per_query,
-                    conventions=resolve(None, conventions))[name]
+    return _compute(
+        [(name, metric, k)],
+        y_true,
+        y_score,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        per_query=per_query,
+        conventions=resolve(None, conventions),
+    )[name]
 
 
 @_fill_doc
-def evaluate(y_true, y_score, metrics, *, groups=None, exclude=None, sample_weight=None,
-             convention=None, ties=None, gain=None, ap_denominator=None, no_relevant=None,
-             relevance_threshold=None, short_lists=None, log_base=2, tie_break=None,
-             query_set=None, score_dtype=None, per_query=False):
+def evaluate(
+    y_true,
+    y_score,
+    metrics,
+    *,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    convention=None,
+    ties=None,
+    gain=None,
+    ap_denominator=None,
+    no_relevant=None,
+    relevance_threshold=None,
+    short_lists=None,
+    log_base=2,
+    tie_break=None,
+    query_set=None,
+    score_dtype=None,
+    per_query=False,
+):
     """Compute several ranking metrics at once, sharing one sort of the input.
 
     Parameters
@@ -145,7 +194,8 @@ def evaluate(y_true, y_score, metrics, *, groups=None, exclude=None, sample_weig
     array([1., 1.])
     """
     if isinstance(metrics, (bytes, Mapping)) or not (
-            isinstance(metrics, str) or hasattr(metrics, "__iter__")):
+        isinstance(metrics, str) or hasattr(metrics, "__iter__")
+    ):
         raise ValueError(
             "metrics must be a metric name or a list of names such as ['ndcg@10', 'map']; "
             f"got {metrics!r}."
@@ -157,16 +207,34 @@ def evaluate(y_true, y_score, metrics, *, groups=None, exclude=None, sample_weig
     for name in names:
         metric, k = _parse_name(name)
         requests.append((name, metric, k))
-    conventions = resolve(convention, {
-        "ties": ties, "gain": gain, "ap_denominator": ap_denominator,
-        "no_relevant": no_relevant, "relevance_threshold": relevance_threshold,
-        "short_lists": short_lists, "log_base": log_base, "tie_break": tie_break,
-        "query_set": query_set, "score_dtype": score_dtype,
-    })
+    conventions = resolve(
+        convention,
+        {
+            "ties": ties,
+            "gain": gain,
+            "ap_denominator": ap_denominator,
+            "no_relevant": no_relevant,
+            "relevance_threshold": relevance_threshold,
+            "short_lists": short_lists,
+            "log_base": log_base,
+            "tie_break": tie_break,
+            "query_set": query_set,
+            "score_dtype": score_dtype,
+        },
+    )
     default_k = conventions["default_k"]
     if default_k is not None:
-        requests = [(label, metric, default_k if k is None and metric.takes_k else k)
-                    for label, metric, k in requests]
-    return _compute(requests, y_true, y_score, groups=groups, exclude=exclude,
-                    sample_weight=sample_weight, per_query=per_query,
-                    conventions=conventions)
+        requests = [
+            (label, metric, default_k if k is None and metric.takes_k else k)
+            for label, metric, k in requests
+        ]
+    return _compute(
+        requests,
+        y_true,
+        y_score,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        per_query=per_query,
+        conventions=conventions,
+    )

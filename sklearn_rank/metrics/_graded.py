@@ -9,9 +9,19 @@ from ._evaluate import _score
 
 
 @_fill_doc
-def cg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
-             ties="average",
-             gain="linear", no_relevant=0.0, per_query=False):
+def cg_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    ties="average",
+    gain="linear",
+    no_relevant=0.0,
+    per_query=False,
+):
     """Cumulative gain CG@k: the sum of the gains of the top k items.
 
     Parameters
@@ -48,15 +58,36 @@ def cg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weigh
     >>> cg_score([[3, 2, 0, 1]], [[4, 3, 2, 1]], k=2, gain="exponential")
     10.0
     """
-    return _score("cg", y_true, y_score, k=k, groups=groups, exclude=exclude,
-                  sample_weight=sample_weight,
-                  ties=ties, gain=gain, no_relevant=no_relevant, per_query=per_query)
+    return _score(
+        "cg",
+        y_true,
+        y_score,
+        k=k,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        ties=ties,
+        gain=gain,
+        no_relevant=no_relevant,
+        per_query=per_query,
+    )
 
 
 @_fill_doc
-def dcg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
-              ties="average",
-              gain="linear", log_base=2, no_relevant=0.0, per_query=False):
+def dcg_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    ties="average",
+    gain="linear",
+    log_base=2,
+    no_relevant=0.0,
+    per_query=False,
+):
     """Discounted cumulative gain DCG@k: sum of gain / log(position + 1) over the top k.
 
     With default parameters this equals `sklearn.metrics.dcg_score`.
@@ -98,16 +129,36 @@ def dcg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weig
     >>> round(dcg_score([[1, 0]], [[0.5, 0.5]]), 4)  # tied: the expected value
     0.8155
     """
-    return _score("dcg", y_true, y_score, k=k, groups=groups, exclude=exclude,
-                  sample_weight=sample_weight,
-                  ties=ties, gain=gain, log_base=log_base, no_relevant=no_relevant,
-                  per_query=per_query)
+    return _score(
+        "dcg",
+        y_true,
+        y_score,
+        k=k,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        ties=ties,
+        gain=gain,
+        log_base=log_base,
+        no_relevant=no_relevant,
+        per_query=per_query,
+    )
 
 
 @_fill_doc
-def ndcg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_weight=None,
-               ties="average",
-               gain="linear", no_relevant=0.0, per_query=False):
+def ndcg_score(
+    y_true,
+    y_score,
+    *,
+    k=None,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    ties="average",
+    gain="linear",
+    no_relevant=0.0,
+    per_query=False,
+):
     """Normalized DCG@k: DCG@k divided by the DCG@k of the ideal ordering.
 
     The ideal ordering sorts all judged items by relevance, including relevant items that
@@ -152,15 +203,33 @@ def ndcg_score(y_true, y_score, *, k=None, groups=None, exclude=None, sample_wei
     >>> round(ndcg_score([[0, 0, 1, 1]], [[1, 1, 1, 1]], k=2), 4)
     0.5
     """
-    return _score("ndcg", y_true, y_score, k=k, groups=groups, exclude=exclude,
-                  sample_weight=sample_weight,
-                  ties=ties, gain=gain, no_relevant=no_relevant, per_query=per_query)
+    return _score(
+        "ndcg",
+        y_true,
+        y_score,
+        k=k,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        ties=ties,
+        gain=gain,
+        no_relevant=no_relevant,
+        per_query=per_query,
+    )
 
 
 @_fill_doc
-def kendall_tau_score(y_true, y_score, *, groups=None, exclude=None, sample_weight=None,
-                      ties="average",
-                      no_relevant=0.0, per_query=False):
+def kendall_tau_score(
+    y_true,
+    y_score,
+    *,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    ties="average",
+    no_relevant=0.0,
+    per_query=False,
+):
     """Kendall tau-b rank correlation between the scores and the relevance, per query.
 
     With no tied scores this is `scipy.stats.kendalltau`. With tied scores,
@@ -196,6 +265,14 @@ def kendall_tau_score(y_true, y_score, *, groups=None, exclude=None, sample_weig
     >>> kendall_tau_score([[3, 2, 1, 0]], [[0.9, 0.7, 0.8, 0.1]])
     0.6666666666666666
     """
-    return _score("kendall_tau", y_true, y_score, groups=groups, exclude=exclude,
-                  sample_weight=sample_weight,
-                  ties=ties, no_relevant=no_relevant, per_query=per_query)
+    return _score(
+        "kendall_tau",
+        y_true,
+        y_score,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        ties=ties,
+        no_relevant=no_relevant,
+        per_query=per_query,
+    )

@@ -17,7 +17,6 @@ value over all orderings of its items (McSherry & Najork, ECIR 2008).
 import numpy as np
 from scipy.special import gammaln
 
-
 _BLOCK = 1 << 18  # entries per block of matrix rows (2 MB of floats: stays in cache)
 
 
@@ -59,7 +58,7 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None):
     step = max(1, _BLOCK // width)
     parts = []
     for first in range(0, n, step):
-        block = scores[first:first + step]
+        block = scores[first : first + step]
         entry = queries.nonzero_entries(first * width, (first + block.shape[0]) * width)
         if entry.size == 0:
             continue
@@ -67,7 +66,8 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None):
         value = block[row, col]
         if first_relevant:
             entry, row, col, value, start, size = _first_relevant_group(
-                queries, block, entry, row, col, value, threshold)
+                queries, block, entry, row, col, value, threshold
+            )
         elif full:
             start, size = _tie_groups(np.sort(block, axis=1), row, value)
         else:
@@ -75,14 +75,13 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None):
             kth = part[:, width - k]
             reach = np.flatnonzero(value >= kth[row])
             entry, row, col, value = entry[reach], row[reach], col[reach], value[reach]
-            start, size = _tie_groups(np.sort(part[:, width - k:], axis=1), row, value)
+            start, size = _tie_groups(np.sort(part[:, width - k :], axis=1), row, value)
             # The partition may leave copies of the k-th largest score on its left.
             at_kth = np.flatnonzero(value == kth[row])
             if at_kth.size:
                 rows = np.unique(row[at_kth])
                 left = np.zeros(block.shape[0], dtype=np.int64)
-                left[rows] = np.count_nonzero(
-                    part[rows, :width - k] == kth[rows, None], axis=1)
+                left[rows] = np.count_nonzero(part[rows, : width - k] == kth[rows, None], axis=1)
                 size[at_kth] += left[row[at_kth]]
         if stable:
             start = _stable_positions(block, row, col, start, size, queries.descending_ties)
@@ -353,9 +352,7 @@ class _Ranking:
         owner = np.repeat(np.arange(first.size), reach)
         offset = np.arange(reach.sum()) - np.repeat(np.cumsum(reach) - reach, reach) + 1
         n, m = n[owner], m[owner]
-        prob = np.where(
-            n == 1, 1.0, np.exp(_log_comb(n - offset, m - 1) - _log_comb(n, m))
-        )
+        prob = np.where(n == 1, 1.0, np.exp(_log_comb(n - offset, m - 1) - _log_comb(n, m)))
         return self.query[first][owner], s[owner] + offset - 1, prob
 
     # --- truth side: every judged item, scored or not ---------------------------------
@@ -386,8 +383,7 @@ class _Ranking:
         if key not in self._cache:
             codes, rel = self._judged()
             positive = rel > 0
-            self._cache[key] = _ideal_dcg(codes[positive], rel[positive], self.n_queries,
-                                          k, gain)
+            self._cache[key] = _ideal_dcg(codes[positive], rel[positive], self.n_queries, k, gain)
         return self._cache[key]
 
 
@@ -402,7 +398,7 @@ def _ideal_dcg(query, rel, n_queries, k, gain):
         return np.zeros(n_queries)
     low, high = rel.min(), rel.max()
     # Whole levels below 2**53, where float64 still counts them one by one.
-    if high - low < 1 << 16 and high < 2 ** 53 and np.array_equal(rel, np.floor(rel)):
+    if high - low < 1 << 16 and high < 2**53 and np.array_equal(rel, np.floor(rel)):
         levels = np.arange(low, high + 1)
         level = (rel - low).astype(np.int64)
     else:
@@ -424,8 +420,11 @@ def _ideal_dcg(query, rel, n_queries, k, gain):
         row, column = np.nonzero(length)
         count = length[row, column]
         query = np.repeat(row, count)
-        position = (np.repeat(begin[row, column], count) + np.arange(count.sum())
-                    - np.repeat(np.cumsum(count) - count, count))
+        position = (
+            np.repeat(begin[row, column], count)
+            + np.arange(count.sum())
+            - np.repeat(np.cumsum(count) - count, count)
+        )
         rel = levels[::-1].astype(np.float64)[np.repeat(column, count)]
     else:
         order = np.argsort(key)
@@ -463,8 +462,9 @@ def _ordered_pair_signs(segment, value, n_segments):
         base = pair[right] * n_levels
         mine = keys[right]
         smaller = np.searchsorted(left, mine, "left") - np.searchsorted(left, base, "left")
-        greater = (np.searchsorted(left, base + n_levels, "left")
-                   - np.searchsorted(left, mine, "right"))
+        greater = np.searchsorted(left, base + n_levels, "left") - np.searchsorted(
+            left, mine, "right"
+        )
         total += _sum_by(segment[right], greater - smaller, n_segments)
         width *= 2
     return total

@@ -38,8 +38,9 @@ def _span(sums, start, taken, single):
 
 def _discounts(r, start, taken, log_base=2.0):
     """Sum of 1 / log_b(p + 2) over positions p in [start, start + taken)."""
-    return _span(_discount_sums(r, log_base), start, taken,
-                 lambda p: np.log(log_base) / np.log(p + 2.0))
+    return _span(
+        _discount_sums(r, log_base), start, taken, lambda p: np.log(log_base) / np.log(p + 2.0)
+    )
 
 
 def _reciprocals(r, start, taken):
@@ -81,9 +82,7 @@ def f1(r, k, *, relevance_threshold, short_lists):
     # 2PR / (P + R) with P = h / D and R = h / |rel| is 2h / (D + |rel|): linear in the
     # hits h, so its expectation over tie orderings needs only the expected hits.
     hits = _expected_hits(r, k, relevance_threshold)
-    denominator = _precision_denominator(r, k, short_lists) + r.relevant_count(
-        relevance_threshold
-    )
+    denominator = _precision_denominator(r, k, short_lists) + r.relevant_count(relevance_threshold)
     return _ratio(2.0 * hits, denominator), _has_relevant(r, relevance_threshold)
 
 
@@ -141,7 +140,9 @@ def _average_precision_over_hits(r, k, threshold):
     b = t - (s + 1.0) * a
     query, x, prob = _hypergeometric(n, m, t)
     tq, hits = t[query].astype(np.float64), fixed_hits[query]
-    part = _ratio(x, tq) * (hits + 1.0) * a[query] + _ratio(x * (x - 1.0), tq * (tq - 1.0)) * b[query]
+    part = (
+        _ratio(x, tq) * (hits + 1.0) * a[query] + _ratio(x * (x - 1.0), tq * (tq - 1.0)) * b[query]
+    )
     value = prob * _ratio(fixed_sum[query] + part, hits + x)
     return np.bincount(query, value, r.n_queries).astype(np.float64)
 
@@ -231,8 +232,7 @@ def kendall_tau(r, k=None):
     zeros_after = (r.n_cand[r.query] - r.start - r.size) - (
         nonzero_total[r.query] - nonzero_before - nonzero
     )
-    numerator = _sum_by(query, np.sign(r.rel) * (zeros_after - zeros_before)[group],
-                        r.n_queries)
+    numerator = _sum_by(query, np.sign(r.rel) * (zeros_after - zeros_before)[group], r.n_queries)
     numerator += _ordered_pair_signs(query, r.rel, r.n_queries)
     numerator -= r.per_query(_ordered_pair_signs(group, r.rel, r.n_groups))
     levels, level = np.unique(r.rel, return_inverse=True)

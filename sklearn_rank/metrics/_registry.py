@@ -1,8 +1,8 @@
 """The one registry of metrics: evaluate, the public functions, tests and docs read it."""
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -67,48 +67,112 @@ _SIGNED = "[0, inf); (-inf, inf) with negative relevance"
 METRICS = {
     m.name: m
     for m in (
-        _Metric("precision", "precision_at_k_score", _reductions.precision,
-                "hits in the top k / k", conventions=_THRESHOLD + ("short_lists",),
-                ranks_without_k=False),
-        _Metric("recall", "recall_at_k_score", _reductions.recall,
-                "hits in the top k / number of relevant items", conventions=_THRESHOLD,
-                ranks_without_k=False),
-        _Metric("f1", "f1_at_k_score", _reductions.f1,
-                "per-query harmonic mean of Precision@k and Recall@k",
-                conventions=_THRESHOLD + ("short_lists",), ranks_without_k=False),
-        _Metric("hit_rate", "hit_rate_score", _reductions.hit_rate,
-                "1 if a relevant item is in the top k (1-call@k)", conventions=_THRESHOLD,
-                ranks_without_k=False, first_relevant_only=True),
-        _Metric("mrr", "mean_reciprocal_rank_score", _reductions.reciprocal_rank,
-                "1 / rank of the first relevant item (0 if none in the top k)",
-                conventions=_THRESHOLD, first_relevant_only=True),
-        _Metric("map", "mean_average_precision_score", _reductions.average_precision,
-                "mean of Precision@rank over relevant items ranked in the top k, / denominator",
-                conventions=_THRESHOLD + ("ap_denominator",)),
-        _Metric("cg", "cg_score", _reductions.cumulative_gain,
-                "sum of gains in the top k", conventions=("gain",),
-                value_range=_SIGNED, negative_relevance=True, ranks_without_k=False),
-        _Metric("dcg", "dcg_score", _reductions.discounted_cumulative_gain,
-                "sum of gain / log2(position + 1) over the top k",
-                conventions=("gain", "log_base"), value_range=_SIGNED,
-                negative_relevance=True),
-        _Metric("ndcg", "ndcg_score", _reductions.normalized_dcg,
-                "DCG@k / DCG@k of the ideal ordering of all judged items",
-                conventions=("gain",)),
-        _Metric("auc", "ranking_auc_score", _reductions.ranking_auc,
-                "share of (relevant, non-relevant) pairs ranked in the right order; "
-                "with @k only pairs inside the top k (Hivemall)", conventions=_THRESHOLD),
-        _Metric("arp", "average_relative_position", _reductions.average_relative_position,
-                "mean position of the relevant items / number of candidates (lower is better)",
-                takes_k=False, conventions=_THRESHOLD, greater_is_better=False,
-                value_range="(0, 1]", no_relevant_default="skip"),
-        _Metric("kendall_tau", "kendall_tau_score", _reductions.kendall_tau,
-                "Kendall tau-b between the ranking and the relevance",
-                takes_k=False, value_range="[-1, 1]", negative_relevance=True),
+        _Metric(
+            "precision",
+            "precision_at_k_score",
+            _reductions.precision,
+            "hits in the top k / k",
+            conventions=_THRESHOLD + ("short_lists",),
+            ranks_without_k=False,
+        ),
+        _Metric(
+            "recall",
+            "recall_at_k_score",
+            _reductions.recall,
+            "hits in the top k / number of relevant items",
+            conventions=_THRESHOLD,
+            ranks_without_k=False,
+        ),
+        _Metric(
+            "f1",
+            "f1_at_k_score",
+            _reductions.f1,
+            "per-query harmonic mean of Precision@k and Recall@k",
+            conventions=_THRESHOLD + ("short_lists",),
+            ranks_without_k=False,
+        ),
+        _Metric(
+            "hit_rate",
+            "hit_rate_score",
+            _reductions.hit_rate,
+            "1 if a relevant item is in the top k (1-call@k)",
+            conventions=_THRESHOLD,
+            ranks_without_k=False,
+            first_relevant_only=True,
+        ),
+        _Metric(
+            "mrr",
+            "mean_reciprocal_rank_score",
+            _reductions.reciprocal_rank,
+            "1 / rank of the first relevant item (0 if none in the top k)",
+            conventions=_THRESHOLD,
+            first_relevant_only=True,
+        ),
+        _Metric(
+            "map",
+            "mean_average_precision_score",
+            _reductions.average_precision,
+            "mean of Precision@rank over relevant items ranked in the top k, / denominator",
+            conventions=_THRESHOLD + ("ap_denominator",),
+        ),
+        _Metric(
+            "cg",
+            "cg_score",
+            _reductions.cumulative_gain,
+            "sum of gains in the top k",
+            conventions=("gain",),
+            value_range=_SIGNED,
+            negative_relevance=True,
+            ranks_without_k=False,
+        ),
+        _Metric(
+            "dcg",
+            "dcg_score",
+            _reductions.discounted_cumulative_gain,
+            "sum of gain / log2(position + 1) over the top k",
+            conventions=("gain", "log_base"),
+            value_range=_SIGNED,
+            negative_relevance=True,
+        ),
+        _Metric(
+            "ndcg",
+            "ndcg_score",
+            _reductions.normalized_dcg,
+            "DCG@k / DCG@k of the ideal ordering of all judged items",
+            conventions=("gain",),
+        ),
+        _Metric(
+            "auc",
+            "ranking_auc_score",
+            _reductions.ranking_auc,
+            "share of (relevant, non-relevant) pairs ranked in the right order; "
+            "with @k only pairs inside the top k (Hivemall)",
+            conventions=_THRESHOLD,
+        ),
+        _Metric(
+            "arp",
+            "average_relative_position",
+            _reductions.average_relative_position,
+            "mean position of the relevant items / number of candidates (lower is better)",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            greater_is_better=False,
+            value_range="(0, 1]",
+            no_relevant_default="skip",
+        ),
+        _Metric(
+            "kendall_tau",
+            "kendall_tau_score",
+            _reductions.kendall_tau,
+            "Kendall tau-b between the ranking and the relevance",
+            takes_k=False,
+            value_range="[-1, 1]",
+            negative_relevance=True,
+        ),
     )
 }
 
-_LARGEST_K = 2 ** 62  # cut-offs are int64 positions
+_LARGEST_K = 2**62  # cut-offs are int64 positions
 _NAME = re.compile(r"^([a-z_0-9]+?)(?:@([0-9]+))?$")
 
 

@@ -32,9 +32,7 @@ def _fit_parameters(estimator):
         params = inspect.signature(estimator.fit).parameters.values()
     except (TypeError, ValueError, AttributeError):
         return set()
-    return {
-        p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-    }
+    return {p.name for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)}
 
 
 def _fit_takes(estimator, name):
@@ -212,8 +210,7 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
                 f"got group_param={self.group_param!r}."
             )
         if self.group_param != "auto":
-            if self.group_param is not None and not _fit_takes(self.estimator,
-                                                               self.group_param):
+            if self.group_param is not None and not _fit_takes(self.estimator, self.group_param):
                 raise ValueError(
                     f"QueryGroupRanker: group_param={self.group_param!r} but "
                     f"{type(self.estimator).__name__}.fit has no parameter "
@@ -287,8 +284,7 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
             )
         if y is not None and _num_rows(y) != n_rows:
             raise ValueError(
-                f"y must have one label per row of X: X has {n_rows} rows but y has "
-                f"{_num_rows(y)}."
+                f"y must have one label per row of X: X has {n_rows} rows but y has {_num_rows(y)}."
             )
         codes, query_ids = _factorize(ids, n_rows)
 

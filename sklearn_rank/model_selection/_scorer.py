@@ -94,8 +94,8 @@ class RankingScorer:
     Create it with `make_ranking_scorer` or `get_scorer`. It is called as
     ``scorer(estimator, X, y, groups=query_ids)``: it scores the rows of ``X`` (with
     ``predict``; a classifier with ``decision_function`` or the probability of its last
-    class, as its hard labels would tie), ranks the rows of each query, computes the metric per query and returns the
-    (weighted) mean, negated for lower-is-better metrics (``neg_arp``).
+    class, as its hard labels would tie), ranks the rows of each query, computes the metric
+    per query and returns the (weighted) mean, negated for lower-is-better metrics (``neg_arp``).
 
     Query ids reach it through scikit-learn's metadata routing under the name ``groups``,
     which it requests by default: the same ``groups`` that a `GroupKFold` splitter uses.
@@ -144,8 +144,9 @@ class RankingScorer:
 
     def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None):
         if groups is None:
-            raise ValueError(f"Scorer {self.name!r} was called without query ids. "
-                             + _HOW_TO_PASS_GROUPS)
+            raise ValueError(
+                f"Scorer {self.name!r} was called without query ids. " + _HOW_TO_PASS_GROUPS
+            )
         n_rows = _n_rows(y_true, f"Scorer {self.name!r}: y")
         shape = _shape(groups)
         if len(shape) != 1 or shape[0] != n_rows:
@@ -154,12 +155,16 @@ class RankingScorer:
                 f"Scorer {self.name!r} got {got} (groups) for {n_rows} rows; pass one "
                 "query id per row of X."
             )
-        y_pred = _checked_predictions(self.name, estimator, _ranking_scores(estimator, X),
-                                      n_rows)
+        y_pred = _checked_predictions(self.name, estimator, _ranking_scores(estimator, X), n_rows)
         metric = METRICS[self.metric]
-        value = _compute([(self.name, metric, self.k)], y_true, y_pred, groups=groups,
-                         sample_weight=sample_weight,
-                         conventions=resolve(None, self.conventions))
+        value = _compute(
+            [(self.name, metric, self.k)],
+            y_true,
+            y_pred,
+            groups=groups,
+            sample_weight=sample_weight,
+            conventions=resolve(None, self.conventions),
+        )
         return self.sign * value[self.name]
 
     def get_metadata_routing(self):
@@ -193,8 +198,9 @@ class RankingScorer:
         return self
 
     def __repr__(self):
-        params = "".join(f", {key}={value!r}" for key, value in self.conventions.items()
-                         if value is not None)
+        params = "".join(
+            f", {key}={value!r}" for key, value in self.conventions.items() if value is not None
+        )
         return f"make_ranking_scorer({self.name!r}{params})"
 
 
@@ -277,7 +283,7 @@ def _resolve_metric(metric, params):
             )
         label = metric
         if isinstance(metric, str) and metric.startswith("neg_"):
-            label = metric[len("neg_"):]
+            label = metric[len("neg_") :]
         entry, k = _parse_name(label)
     if k is None and not entry.ranks_without_k:
         raise ValueError(
@@ -286,9 +292,7 @@ def _resolve_metric(metric, params):
         )
     negated = isinstance(metric, str) and metric.startswith("neg_")
     if entry.greater_is_better and negated:
-        raise ValueError(
-            f"{metric!r}: {entry.name!r} is greater-is-better already; use {label!r}."
-        )
+        raise ValueError(f"{metric!r}: {entry.name!r} is greater-is-better already; use {label!r}.")
     if not entry.greater_is_better:
         if not negated and isinstance(metric, str):
             raise ValueError(
@@ -345,7 +349,7 @@ def get_scorer_names():
 
 def _is_ranking_name(name):
     """Our names, except scikit-learn's own scorer names ('precision', 'recall', 'f1')."""
-    base = name[len("neg_"):] if name.startswith("neg_") else name
+    base = name[len("neg_") :] if name.startswith("neg_") else name
     if "@" not in base and name in sklearn.metrics.get_scorer_names():
         return False
     return base.split("@")[0].strip() in METRICS
@@ -356,6 +360,7 @@ def _resolve_scoring(scoring):
 
     Other strings (scikit-learn's own scorer names) and callables are left as they are.
     """
+
     def one(value):
         if isinstance(value, str) and _is_ranking_name(value):
             return get_scorer(value)

@@ -84,8 +84,7 @@ def _fold_indices(cv, number, side, indices, n_rows):
     bad = (indices < 0) | (indices >= n_rows)
     if bad.any():
         raise ValueError(
-            f"{where} holds row index {int(indices[bad][0])}; indices must be in "
-            f"[0, {n_rows})."
+            f"{where} holds row index {int(indices[bad][0])}; indices must be in [0, {n_rows})."
         )
     return indices
 
@@ -146,8 +145,7 @@ def _check_groups(groups, X):
     """Query ids as a 1-D array, one per row of X; 1 and "1" stay different ids."""
     if groups is None:
         raise ValueError(
-            "groups is required: pass the query id of every row of X (groups=query_ids); "
-            "got None."
+            "groups is required: pass the query id of every row of X (groups=query_ids); got None."
         )
     n_rows = _num_rows(X)
     if isinstance(groups, (list, tuple)):
@@ -157,8 +155,7 @@ def _check_groups(groups, X):
         ids = np.asarray(groups)
     if ids.ndim != 1 or ids.shape[0] != n_rows:
         raise ValueError(
-            f"groups must hold one query id per row of X ({n_rows} rows); got shape "
-            f"{ids.shape}."
+            f"groups must hold one query id per row of X ({n_rows} rows); got shape {ids.shape}."
         )
     return ids
 
@@ -190,9 +187,21 @@ def _consumes_groups(router, method):
     return "groups" in router.consumes(method, ["groups"])
 
 
-def grouped_cross_validate(estimator, X, y, *, groups, scoring, cv=None, n_jobs=None,
-                           params=None, return_train_score=False, return_estimator=False,
-                           error_score=np.nan, verbose=0):
+def grouped_cross_validate(
+    estimator,
+    X,
+    y,
+    *,
+    groups,
+    scoring,
+    cv=None,
+    n_jobs=None,
+    params=None,
+    return_train_score=False,
+    return_estimator=False,
+    error_score=np.nan,
+    verbose=0,
+):
     """Cross-validate a model by ranking metrics computed per query, never splitting a query.
 
     Like `sklearn.model_selection.cross_validate`, with the query id of every row given
@@ -263,17 +272,28 @@ def grouped_cross_validate(estimator, X, y, *, groups, scoring, cv=None, n_jobs=
     with _routing():
         router = (
             MetadataRouter(owner="grouped_cross_validate")
-            .add(estimator=estimator,
-                 method_mapping=MethodMapping().add(caller="fit", callee="fit"))
-            .add(scorer=check_scoring(estimator, scoring=scoring),
-                 method_mapping=MethodMapping().add(caller="fit", callee="score"))
+            .add(
+                estimator=estimator, method_mapping=MethodMapping().add(caller="fit", callee="fit")
+            )
+            .add(
+                scorer=check_scoring(estimator, scoring=scoring),
+                method_mapping=MethodMapping().add(caller="fit", callee="score"),
+            )
         )
         if _consumes_groups(router, "fit"):
             params["groups"] = groups
         return model_selection.cross_validate(
-            estimator, X, y, scoring=scoring, cv=folds, n_jobs=n_jobs, params=params,
-            return_train_score=return_train_score, return_estimator=return_estimator,
-            error_score=error_score, verbose=verbose,
+            estimator,
+            X,
+            y,
+            scoring=scoring,
+            cv=folds,
+            n_jobs=n_jobs,
+            params=params,
+            return_train_score=return_train_score,
+            return_estimator=return_estimator,
+            error_score=error_score,
+            verbose=verbose,
         )
 
 

@@ -57,22 +57,28 @@ def _factorize(groups, n_rows, name="groups"):
 
     ``n_rows`` None accepts any length.
     """
-    if (hasattr(groups, "to_numpy") and isinstance(getattr(groups, "dtype", None), np.dtype)
-            and not isinstance(groups, np.ndarray)):
+    if (
+        hasattr(groups, "to_numpy")
+        and isinstance(getattr(groups, "dtype", None), np.dtype)
+        and not isinstance(groups, np.ndarray)
+    ):
         # A numpy-backed pandas column has one type already: no Python pass over the ids.
         # (Nullable and other extension columns take the list path, which keeps <NA>.)
         groups = groups.to_numpy()
     if not isinstance(groups, np.ndarray):
-        if (isinstance(groups, (str, bytes, Set, Mapping))
-                or not hasattr(groups, "__iter__")):  # sets have no row order
+        if isinstance(groups, (str, bytes, Set, Mapping)) or not hasattr(
+            groups, "__iter__"
+        ):  # sets have no row order
             raise ValueError(
-                f"{name} must be a 1-D array-like with one query id per row; got "
-                f"{_shown(groups)}."
+                f"{name} must be a 1-D array-like with one query id per row; got {_shown(groups)}."
             )
         # Mixed ids (1 and "1") must not become strings, nor tuple ids columns.
         groups = _id_array(list(groups))
-        if groups.dtype == object and groups.size and all(
-                isinstance(v, (list, np.ndarray)) for v in groups):
+        if (
+            groups.dtype == object
+            and groups.size
+            and all(isinstance(v, (list, np.ndarray)) for v in groups)
+        ):
             raise ValueError(
                 f"{name} must be 1-D with one query id per row; got a nested sequence "
                 f"(row 0 is {groups[0]!r})."
@@ -135,6 +141,7 @@ def _concat_ids(parts):
     kinds = {p.dtype.kind for p in parts if p.size}
     if len(kinds) > 1:
         fits_int64 = kinds <= set("iu") and all(
-            p.dtype.kind == "i" or not p.size or p.max() < 2 ** 63 for p in parts)
+            p.dtype.kind == "i" or not p.size or p.max() < 2**63 for p in parts
+        )
         parts = [p.astype(np.int64 if fits_int64 else object) for p in parts]
     return np.concatenate(parts)

@@ -7,6 +7,7 @@ with the parameter's name and the value, never as an error from deep inside nump
 
 import numpy as np
 
+
 def _check_per_query(value):
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"per_query must be True or False; got {value!r}.")
@@ -28,7 +29,7 @@ def _shown(value, width=60):
     """The type and a short repr of a bad argument, for error messages."""
     text = repr(value)
     if len(text) > width:
-        text = text[:width - 3] + "..."
+        text = text[: width - 3] + "..."
     return f"{type(value).__name__} {text}"
 
 
@@ -46,7 +47,8 @@ def _check_finite(name, array):
         index = np.unravel_index(bad, array.shape)
         where = index[0] if len(index) == 1 else tuple(int(i) for i in index)
         raise ValueError(
-            f"{name} must contain only finite numbers; got {float(array.ravel()[bad])!r} at index {where}."
+            f"{name} must contain only finite numbers; got {float(array.ravel()[bad])!r} at "
+            f"index {where}."
         )
 
 
@@ -76,9 +78,11 @@ def _as_float_array(name, values, keep_numeric=False):
         raise ValueError(f"{name} must be a rectangular array of numbers: {exc}") from None
     # Dates and durations would become counts of their unit, strings and complex numbers
     # are not relevance or scores.
-    if array.dtype.kind in "cUSVMm" or (array.dtype == object and array.size and any(
-        isinstance(v, (str, bytes, complex)) for v in array.ravel()[:1000]
-    )):
+    if array.dtype.kind in "cUSVMm" or (
+        array.dtype == object
+        and array.size
+        and any(isinstance(v, (str, bytes, complex)) for v in array.ravel()[:1000])
+    ):
         raise ValueError(f"{name} must contain real numbers; got an array of dtype {array.dtype}.")
     if array.dtype == object:
         missing = np.flatnonzero(np.equal(array.ravel(), None))
