@@ -1,19 +1,24 @@
-"""Regenerate the metric table of docs/metrics.md from the registry.
+"""Regenerate the tables of docs/metrics.md: metrics from the registry, conventions from
+their declarations.
 
-Run `python docs/update_tables.py`; tests/test_registry.py fails when the table is stale.
+Run `python docs/update_tables.py`; tests/test_registry.py fails when a table is stale.
 """
 
 import re
 from pathlib import Path
 
-from sklearn_rank.metrics._registry import _markdown_table
+from sklearn_rank.conventions._declarations import _markdown_table as conventions_table
+from sklearn_rank.metrics._registry import _markdown_table as metrics_table
 
 PAGE = Path(__file__).with_name("metrics.md")
-BLOCK = re.compile(r"(<!-- registry:start[^>]*-->\n).*?(<!-- registry:end -->)", re.S)
+TABLES = {"registry": metrics_table, "conventions": conventions_table}
 
 
 def render(text):
-    return BLOCK.sub(lambda m: m.group(1) + _markdown_table() + m.group(2), text)
+    for name, table in TABLES.items():
+        block = re.compile(rf"(<!-- {name}:start[^>]*-->\n).*?(<!-- {name}:end -->)", re.S)
+        text = block.sub(lambda m, table=table: m.group(1) + table() + m.group(2), text)
+    return text
 
 
 if __name__ == "__main__":

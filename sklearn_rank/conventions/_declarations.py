@@ -329,6 +329,23 @@ def resolve(convention=None, explicit=None):
     return resolved
 
 
+def _markdown_table():
+    """The conventions table of docs/metrics.md, generated from the declarations."""
+    rows = [
+        "| parameter | values | default | meaning | command line | in other tools |",
+        "|---|---|---|---|---|---|",
+    ]
+    for parameter in (CONVENTION, *CONVENTIONS.values()):
+        kind = parameter.type_text or parameter.check.describe()
+        meaning = " ".join(parameter.doc.split())
+        flag = f"`{parameter.flag}`" if parameter.cli else ""
+        rows.append(
+            f"| `{parameter.name}` | {kind} | `{parameter.default!r}` | {meaning} | {flag} | "
+            f"{parameter.elsewhere} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
 def check_k(k, name="k"):
     """A cut-off as a Python int, or None; 0, negatives, floats and bools are refused."""
     if k is None:

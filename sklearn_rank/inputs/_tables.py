@@ -9,7 +9,7 @@ representation.
 import numpy as np
 import scipy.sparse
 
-from ..utils._ids import _first_missing, _id_array
+from ..utils._ids import _first_missing, _id_array, _missing_text
 from ..utils._validation import _as_float_array, _as_score_array, _check_finite, _shown
 
 
@@ -24,7 +24,9 @@ def _ids(name, values):
         raise ValueError(f"{name} must be 1-D; got shape {ids.shape}.")
     row = _first_missing(ids)
     if row is not None:
-        raise ValueError(f"{name} must not contain None or NaN; got {ids[row]!r} at row {row}.")
+        raise ValueError(
+            f"{name} must not contain None or NaN; got {_missing_text(ids[row])} at row {row}."
+        )
     return ids
 
 

@@ -36,6 +36,15 @@ def _is_missing(value):
         return type(value).__name__ == "NAType"
 
 
+def _missing_text(value):
+    """A missing id as messages show it, the same under every numpy version."""
+    if isinstance(value, (float, np.floating)):
+        return "NaN"
+    if isinstance(value, (np.datetime64, np.timedelta64)):
+        return "NaT"
+    return repr(value)
+
+
 def _first_missing(ids):
     """Row of the first None or NaN among ids, or None when there is none."""
     if ids.dtype.kind == "f":
@@ -91,7 +100,7 @@ def _factorize(groups, n_rows, name="groups"):
         )
     row = _first_missing(ids)
     if row is not None:
-        shown = "NaN" if ids.dtype.kind == "f" else repr(ids[row])
+        shown = _missing_text(ids[row])
         what = "NaN" if ids.dtype.kind == "f" else "None or NaN"
         raise ValueError(f"{name} must not contain {what}; got {shown} at row {row}.")
     if ids.dtype.kind == "c" or ids.dtype.kind == "V":
