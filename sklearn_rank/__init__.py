@@ -32,6 +32,7 @@ _EXPORTS = {
     "make_ranking_scorer": "model_selection",
     "mean_average_precision_score": "metrics",
     "mean_reciprocal_rank_score": "metrics",
+    "metric_at_k_curve": "metrics",
     "ndcg_score": "metrics",
     "precision_at_k_score": "metrics",
     "query_ids": "inputs",
