@@ -113,7 +113,7 @@ def test_every_display_draws_the_library_values_and_reuses_axes(display_name, co
     legend = [text.get_text() for text in first.ax_.get_legend().get_texts()]
     assert len(legend) == 2
     assert legend[0].startswith("strong") and legend[1].startswith("weak")
-    label = first.ax_.get_ylabel()
+    label = first.ax_.get_xlabel()
     assert ("ties=stable" if conventions else "ties=average") in label
     # plot() draws the stored arrays again, on a new figure.
     again = first.plot(name="again")
@@ -126,14 +126,14 @@ def test_metric_at_k_labels_and_legend():
     display = sr.MetricAtKDisplay.from_predictions(
         y_true, strong, metric="ndcg", k_max=10, name="bm25", gain="exponential"
     )
-    assert display.ax_.get_xlabel() == "cut-off k"
-    assert display.ax_.get_ylabel() == "ndcg@k\n(ties=average, gain=exponential)"
+    assert display.ax_.get_xlabel() == "cut-off k\n(ties=average, gain=exponential)"
+    assert display.ax_.get_ylabel() == "ndcg@k"
     expected = sr.evaluate(y_true, strong, ["ndcg@10"], gain="exponential")["ndcg@10"]
     assert display.line_.get_label() == f"bm25 (ndcg@10 = {expected:.3f})"
     preset = sr.MetricAtKDisplay.from_predictions(
         y_true, strong, metric="map", k_max=5, convention="lightgbm", no_relevant=0.0
     )
-    assert preset.ax_.get_ylabel() == "map@k\n(convention=lightgbm, no_relevant=0)"
+    assert preset.ax_.get_xlabel() == "cut-off k\n(convention=lightgbm, no_relevant=0)"
 
 
 def test_iprec_display_reproduces_pytrec_eval():
@@ -163,7 +163,8 @@ def test_iprec_display_reproduces_pytrec_eval():
         np.mean([results[q][f"iprec_at_recall_{p:.2f}"] for q in qrels]) for p in np.arange(11) / 10
     ]
     np.testing.assert_allclose(display.line_.get_ydata(), expected, rtol=0, atol=1e-12)
-    assert "convention=trec_eval, trec_eval_version=9" in display.ax_.get_ylabel()
+    assert display.ax_.get_xlabel() == "recall\n(convention=trec_eval, trec_eval_version=9)"
+    assert display.ax_.get_ylabel() == "interpolated precision"
     assert display.line_.get_label() == f"run (11-pt avg = {np.mean(expected):.3f})"
 
 

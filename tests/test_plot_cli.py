@@ -33,7 +33,8 @@ def test_command_line_plot_draws_the_curves(tmp_path, monkeypatch, capsys):
         names = [f"{metric}@{k}" for k in range(1, 5)]  # up to the largest cut-off, 4
         expected = sr.evaluate(HIVEMALL_TRUTH, HIVEMALL_RANKINGS, names)
         np.testing.assert_allclose(line.get_ydata(), [expected[n] for n in names], atol=1e-12)
-    assert ax.get_ylabel().startswith("metric@k\n(ties=average")
+    assert ax.get_ylabel() == "metric@k"
+    assert ax.get_xlabel() == "cut-off k\n(ties=average, ap_denominator=relevant, gain=linear)"
 
 
 def test_command_line_plot_writes_a_png(tmp_path):

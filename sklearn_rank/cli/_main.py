@@ -461,7 +461,7 @@ def _save_curves(args, truth, run, names, conventions):
     from ..metrics._curves import _CURVES, _metric_curves
     from ..metrics._registry import _parse_name
     from ..plot import MetricAtKDisplay
-    from ..plot._base import _convention_label
+    from ..plot._base import _convention_label, _label_axes
 
     parsed = [_parse_name(name) for name in names]
     metrics = list(dict.fromkeys(m.name for m, _k in parsed if m.name in _CURVES))
@@ -493,7 +493,7 @@ def _save_curves(args, truth, run, names, conventions):
     for metric in metrics:
         MetricAtKDisplay(np.arange(1, k_max + 1), curves[metric], metric=metric).plot(ax=ax)
     applies = sorted({c for m, _k in parsed if m.name in _CURVES for c in m.conventions})
-    ax.set_ylabel(f"metric@k\n({_convention_label(conventions, applies)})")
+    _label_axes(ax, "cut-off k", "metric@k", _convention_label(conventions, applies))
     ax.set_title(run_name)
     figure.savefig(args.plot)
 

@@ -4,6 +4,8 @@ matplotlib is imported inside functions only: importing `sklearn_rank.plot` neve
 imports it.
 """
 
+import textwrap
+
 from ..conventions import CONVENTION, CONVENTIONS, resolve
 
 INSTALL = 'pip install "sklearn-rank[plot]"'
@@ -89,6 +91,9 @@ def _integer_ticks(axis):
 
 
 def _label_axes(ax, xlabel, quantity, convention_label):
-    """Axis labels; the conventions in force go under the quantity's name."""
+    """Axis labels: the quantity on y; the conventions in force under the x label, where a
+    long list has the room of the axes' width."""
+    ax.set_ylabel(quantity)
+    if convention_label:
+        xlabel += "\n(" + textwrap.fill(convention_label, width=80, break_on_hyphens=False) + ")"
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(quantity if not convention_label else f"{quantity}\n({convention_label})")

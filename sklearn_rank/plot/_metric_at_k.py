@@ -64,8 +64,8 @@ class MetricAtKDisplay:
     array([1, 2, 3, 4])
     >>> display.values
     array([1.        , 1.        , 0.83333333, 0.625     ])
-    >>> display.ax_.get_ylabel()
-    'precision@k\\n(ties=average, short_lists=k)'
+    >>> display.ax_.get_xlabel()
+    'cut-off k\\n(ties=average, short_lists=k)'
     >>> plt.close("all")
     """
 
