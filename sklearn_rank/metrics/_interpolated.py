@@ -26,7 +26,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ._curves import _aggregate_curve, _prepare
+from ._curve_base import _aggregate_curve, _prepare
 from ._kernel import _rank
 
 DEFAULT_RECALL_LEVELS = np.arange(11) / 10.0  # 0.0, 0.1, ..., 1.0 as trec_eval's literals
