@@ -305,10 +305,15 @@ def _auc_curve(p, *, relevance_threshold):
     end = r.start + r.size
     through = r.before(m) + m
     c = m * (through - end) + 0.5 * m * (r.size - m)
+    # In place: four (k_max, n_queries) matrices would each cost a pass over memory.
     positive = _at_ends(r, k_max, m)
-    negative = np.minimum(r.n_cand[None, :], _ks(k_max)) - positive
-    pairs = positive * negative
-    values = _divide(pairs + _at_ends(r, k_max, c), pairs, empty=0.5)
+    pairs = np.minimum(r.n_cand[None, :], _ks(k_max))
+    pairs -= positive  # the negatives
+    pairs *= positive
+    correct = _at_ends(r, k_max, c)
+    correct += pairs
+    values = _divide(correct, pairs, empty=0.5)
+    del positive, pairs
     group, t, cell = _straddles(r, k_max)
     if group.size:
         before, fixed = r.before(m)[group], r.before(c)[group]
