@@ -56,7 +56,10 @@ def _cumulative_cells(k_max, n_queries, cell, terms):
 
 def _running_sum(matrix):
     """Cumulative sum along axis 0, in place: one vector addition per row (numpy's
-    cumsum along the first axis is many times slower)."""
+    cumsum along the first axis is many times slower on wide rows; on narrow ones the
+    rows' Python loop would cost more). Both add in the same order."""
+    if matrix.shape[1] < 256:
+        return np.cumsum(matrix, axis=0, out=matrix)
     for k in range(1, matrix.shape[0]):
         np.add(matrix[k - 1], matrix[k], out=matrix[k])
     return matrix
