@@ -14,8 +14,11 @@ from ._version import __version__ as __version__
 _EXPORTS = {
     "GroupedGridSearchCV": "model_selection",
     "GroupedRandomizedSearchCV": "model_selection",
+    "InterpolatedPrecisionRecallDisplay": "plot",
     "ItemJudgments": "inputs",
     "ItemRanking": "inputs",
+    "MetricAtKDisplay": "plot",
+    "PerQueryDifferenceDisplay": "plot",
     "QueryGroupRanker": "model_selection",
     "RankingScorer": "model_selection",
     "average_relative_position": "metrics",
@@ -32,6 +35,7 @@ _EXPORTS = {
     "make_ranking_scorer": "model_selection",
     "mean_average_precision_score": "metrics",
     "mean_reciprocal_rank_score": "metrics",
+    "metric_at_k_curve": "metrics",
     "ndcg_score": "metrics",
     "precision_at_k_score": "metrics",
     "query_ids": "inputs",
@@ -40,7 +44,16 @@ _EXPORTS = {
     "read_trec_run": "inputs",
     "recall_at_k_score": "metrics",
 }
-_SUBPACKAGES = ("cli", "conventions", "datasets", "inputs", "metrics", "model_selection", "utils")
+_SUBPACKAGES = (
+    "cli",
+    "conventions",
+    "datasets",
+    "inputs",
+    "metrics",
+    "model_selection",
+    "plot",
+    "utils",
+)
 
 __all__ = sorted(_EXPORTS)
 

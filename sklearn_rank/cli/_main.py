@@ -62,6 +62,7 @@ examples:
   {PROG} evaluate --qrels qrels.txt --run run.txt --convention trec_eval --format json
   {PROG} evaluate --truth truth.csv --predictions rec.csv --query-column userid \\
       --item-column itemid --score-column score -m recall@4 precision@4 map@4
+  {PROG} evaluate --qrels qrels.txt --run run.txt -m ndcg@10 recall@100 --plot curves.png
   {PROG} evaluate --example
 
 exit status: 0 on success, 2 on a usage error or on input that cannot be read or evaluated.
@@ -206,6 +207,13 @@ def _build_parser():
         default="table",
         help="table (default): aligned metric and value columns; json: an "
         "object metric name -> value (null for NaN)",
+    )
+    output.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also draw the metrics at every cut-off k = 1..K (K the largest cut-off given, "
+        "else 20) and save the figure to FILE (.png, .pdf, .svg); needs matplotlib "
+        '(pip install "sklearn-rank[plot]")',
     )
     output.add_argument(
         "--per-query",
@@ -405,6 +413,13 @@ def _evaluate(args, stdout, progress):
 
     names = _metric_names(args.metrics)
     conventions = _conventions(args)
+    if args.plot:
+        from ..plot._base import _check_matplotlib
+
+        try:
+            _check_matplotlib("--plot")
+        except ImportError as exc:
+            raise ValueError(str(exc)) from None
     if args.example:
         truth, run = HIVEMALL_TRUTH, HIVEMALL_RANKINGS
         query_header = "query"
@@ -428,12 +443,59 @@ def _evaluate(args, stdout, progress):
             raise ValueError(_name_inputs(str(exc), args)) from None
         if per_query is not None:
             _write_per_query(args.per_query, truth, run, per_query, query_header, conventions)
+        if args.plot:
+            _save_curves(args, truth, run, names, conventions)
     finally:
         progress.clear()
     if args.format == "json":
         _print_json(results, stdout)
     else:
         _print_table(results, stdout)
+
+
+def _save_curves(args, truth, run, names, conventions):
+    """Each metric of ``names`` that has a cut-off, at k = 1..K, in one figure."""
+    from matplotlib.figure import Figure
+
+    from ..conventions import resolve
+    from ..metrics._curves import _CURVES, _metric_curves
+    from ..metrics._registry import _parse_name
+    from ..plot import MetricAtKDisplay
+    from ..plot._base import _convention_label, _label_axes
+
+    parsed = [_parse_name(name) for name in names]
+    metrics = list(dict.fromkeys(m.name for m, _k in parsed if m.name in _CURVES))
+    if not metrics:
+        raise ValueError(
+            f"--plot draws metrics at every cut-off; none of {', '.join(names)} has one"
+        )
+    left_out = [name for name, (m, _k) in zip(names, parsed) if m.name not in _CURVES]
+    if left_out:
+        _warn(f"--plot leaves out {', '.join(left_out)}: no cut-off")
+    k_max = max((k for _m, k in parsed if k is not None), default=20)
+    curves = _metric_curves(
+        metrics,
+        truth,
+        run,
+        k_max=k_max,
+        groups=None,
+        exclude=None,
+        sample_weight=None,
+        per_query=False,
+        conventions=resolve(
+            conventions.get("convention"),
+            {name: value for name, value in conventions.items() if name != "convention"},
+        ),
+    )
+    figure = Figure(layout="constrained")
+    ax = figure.subplots()
+    run_name = "example" if args.example else os.path.basename(args.run or args.predictions)
+    for metric in metrics:
+        MetricAtKDisplay(np.arange(1, k_max + 1), curves[metric], metric=metric).plot(ax=ax)
+    applies = sorted({c for m, _k in parsed if m.name in _CURVES for c in m.conventions})
+    _label_axes(ax, "cut-off k", "metric@k", _convention_label(conventions, applies))
+    ax.set_title(run_name)
+    figure.savefig(args.plot)
 
 
 def _name_inputs(message, args):
@@ -451,6 +513,7 @@ def _wants_example_table(args):
         and args.metrics is None
         and args.format == "table"
         and args.per_query is None
+        and args.plot is None
         and not _conventions(args)
     )
 

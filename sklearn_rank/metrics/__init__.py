@@ -18,6 +18,7 @@ from ._binary import (
     ranking_auc_score,
     recall_at_k_score,
 )
+from ._curves import metric_at_k_curve
 from ._evaluate import evaluate
 from ._graded import cg_score, dcg_score, kendall_tau_score, ndcg_score
 from ._registry import get_metric_names
@@ -33,6 +34,7 @@ __all__ = [
     "kendall_tau_score",
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
+    "metric_at_k_curve",
     "ndcg_score",
     "precision_at_k_score",
     "ranking_auc_score",

@@ -1,0 +1,524 @@
+"""A metric at every cut-off k = 1..k_max, from one ranking of the input.
+
+`metric_at_k_curve` ranks once with the prefix ``k_max`` (the kernel keeps every tie group
+holding a relevant item that starts inside it), then fills a (k_max, n_queries) matrix
+with per-position terms and sums it over positions. Under ``ties="average"`` a position
+inside a tie group of n items, m of them relevant, holds the group's mean (m / n relevant,
+G / n gain): that gives exactly every metric that sums per-position terms (precision,
+recall, F1, CG, DCG, NDCG, MAP over R or min(k, R): at offset j of a group
+E[rel * hits up to it] = (m/n)(H + 1) + (j - 1) m (m - 1) / (n (n - 1))), and MRR and hit
+rate from the distribution of the first relevant position. AP over the hits in the top k
+and the top-k AUC divide by a random count where k cuts a tie group: those cells (at most
+k_max per query) are averaged over the hypergeometric number of relevant items drawn, as
+`_reductions` does for one k.
+"""
+
+import numpy as np
+
+from ..conventions import _fill_doc, check_k, resolve
+from ._curve_base import _aggregate_curve, _clip_to_range, _prepare
+from ._evaluate import _GAIN_FUNCTIONS, _no_relevant_rule
+from ._kernel import _hypergeometric, _offsets, _rank, _sum_by
+from ._reductions import _SAME_AS_IDEAL, _ratio, _reciprocals
+from ._registry import _parse_name
+
+# --------------------------------------------------------------------------- positions
+
+
+class _Positions:
+    """The positions 0..k_max - 1 that kept tie groups occupy, one entry per position.
+
+    ``owner``: the group of each entry; ``offset``: 1-based place inside its group;
+    ``cell``: flat index position * n_queries + query of a (k_max, n_queries) matrix.
+    Matrices are laid out by cut-off, so that summing over positions adds whole rows
+    (and the mean over queries sums contiguous rows).
+    """
+
+    def __init__(self, r, k_max):
+        self.r, self.k_max = r, k_max
+        taken = r.taken(k_max)
+        self.owner = np.repeat(np.arange(r.n_groups), taken)
+        first = np.cumsum(taken) - taken
+        self.offset = np.arange(self.owner.size) - first[self.owner] + 1
+        position = r.start[self.owner] + (self.offset - 1)
+        self.cell = position * np.int64(r.n_queries) + r.query[self.owner]
+
+    def cumulative(self, terms):
+        """Per k and query: the sum of the per-entry ``terms`` over positions < k."""
+        return _cumulative_cells(self.k_max, self.r.n_queries, self.cell, terms)
+
+
+def _cumulative_cells(k_max, n_queries, cell, terms):
+    matrix = np.zeros(k_max * n_queries)
+    matrix[cell] = terms
+    return _running_sum(matrix.reshape(k_max, n_queries))
+
+
+def _running_sum(matrix):
+    """Cumulative sum along axis 0, in place: one vector addition per row (numpy's
+    cumsum along the first axis is many times slower on wide rows; on narrow ones the
+    rows' Python loop would cost more). Both add in the same order."""
+    if matrix.shape[1] < 256:
+        return np.cumsum(matrix, axis=0, out=matrix)
+    for k in range(1, matrix.shape[0]):
+        np.add(matrix[k - 1], matrix[k], out=matrix[k])
+    return matrix
+
+
+def _at_ends(r, k_max, group_values):
+    """Per k and query: the sum of ``group_values`` over groups ending at or before k
+    (wholly inside the top k)."""
+    end = r.start + r.size
+    inside = np.flatnonzero(end <= k_max)
+    cell = (end[inside] - 1) * np.int64(r.n_queries) + r.query[inside]
+    matrix = _sum_by(cell, group_values[inside], k_max * r.n_queries)
+    return _running_sum(matrix.reshape(k_max, r.n_queries))
+
+
+def _straddles(r, k_max):
+    """Cut-offs k that fall strictly inside a tie group of more than one item.
+
+    Returns the group, t = k - start (its positions inside the top k) and the flat cell
+    of each; none with ``ties="stable"``.
+    """
+    if r.stable:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty
+    count = np.clip(np.minimum(r.size - 1, k_max - r.start), 0, None)
+    group = np.repeat(np.arange(r.n_groups), count)
+    t = np.arange(group.size) - (np.cumsum(count) - count)[group] + 1
+    cell = (r.start[group] + t - 1) * np.int64(r.n_queries) + r.query[group]
+    return group, t, cell
+
+
+def _ks(k_max):
+    """The cut-offs as a column, to broadcast against (k_max, n_queries) matrices."""
+    return np.arange(1, k_max + 1, dtype=np.float64)[:, None]
+
+
+def _divide(numerator, denominator, empty=0.0):
+    """numerator / denominator, ``empty`` where the denominator is 0 (in place)."""
+    zero = denominator == 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.divide(numerator, denominator, out=numerator)
+    if zero.any():
+        out[np.broadcast_to(zero, out.shape)] = empty
+    return out
+
+
+# --------------------------------------------------------------------------- curves
+# Each returns (values of shape (k_max, n_queries), has_relevant of shape (n_queries,)).
+
+
+def _expected_hits(p, threshold):
+    r = p.r
+    density = r.relevant_in_group(threshold) / r.size
+    return p.cumulative(density[p.owner])
+
+
+def _precision_denominators(r, k_max, short_lists):
+    if short_lists == "k":
+        return _ks(k_max)
+    return np.minimum(r.n_cand[None, :], _ks(k_max))
+
+
+def _has_relevant(r, threshold):
+    return r.relevant_count(threshold) > 0
+
+
+def _precision_curve(p, *, relevance_threshold, short_lists):
+    hits = _expected_hits(p, relevance_threshold)
+    denominator = _precision_denominators(p.r, p.k_max, short_lists)
+    return _divide(hits, denominator), _has_relevant(p.r, relevance_threshold)
+
+
+def _recall_curve(p, *, relevance_threshold):
+    hits = _expected_hits(p, relevance_threshold)
+    count = p.r.relevant_count(relevance_threshold)[None, :]
+    return _divide(hits, count), _has_relevant(p.r, relevance_threshold)
+
+
+def _f1_curve(p, *, relevance_threshold, short_lists):
+    # 2PR / (P + R) = 2 hits / (D + R): linear in the hits (`_reductions.f1`).
+    hits = _expected_hits(p, relevance_threshold)
+    denominator = (
+        _precision_denominators(p.r, p.k_max, short_lists)
+        + p.r.relevant_count(relevance_threshold)[None, :]
+    )
+    return _divide(2.0 * hits, denominator), _has_relevant(p.r, relevance_threshold)
+
+
+def _first_relevant_curve(p, threshold, reciprocal):
+    r = p.r
+    query, position, prob = r.first_relevant(threshold, p.k_max)
+    terms = prob / (position + 1.0) if reciprocal else prob
+    cell = position * np.int64(r.n_queries) + query
+    return _cumulative_cells(p.k_max, r.n_queries, cell, terms), _has_relevant(r, threshold)
+
+
+def _hit_rate_curve(p, *, relevance_threshold):
+    values, has = _first_relevant_curve(p, relevance_threshold, reciprocal=False)
+    return np.minimum(values, 1.0, out=values), has
+
+
+def _reciprocal_rank_curve(p, *, relevance_threshold):
+    return _first_relevant_curve(p, relevance_threshold, reciprocal=True)
+
+
+def _gain_curve(p, gain, log_base=None):
+    r = p.r
+    density = (r.group_sum(gain(r.rel)) / r.size)[p.owner]
+    if log_base is not None:
+        position = (r.start[p.owner] + p.offset - 1).astype(np.float64)
+        density = density * (np.log(log_base) / np.log(position + 2.0))
+    return p.cumulative(density)
+
+
+def _cg_curve(p, *, gain):
+    return _gain_curve(p, gain), p.r.has_nonzero()
+
+
+def _dcg_curve(p, *, gain, log_base=2.0):
+    return _gain_curve(p, gain, log_base), p.r.has_nonzero()
+
+
+def _ndcg_curve(p, *, gain):
+    r = p.r
+    values = _gain_curve(p, gain, 2.0)
+    ideal = _ideal_dcg_curve(r, p.k_max, gain)
+    # The ideal DCG@k grows with k from its first term, the largest gain: a query has a
+    # positive ideal at every k or at none.
+    has = ideal[-1] > 0
+    # As `_reductions.normalized_dcg`: a query whose top k holds a tie group, and whose
+    # DCG is the ideal up to rounding, scores exactly 1.
+    tied = np.flatnonzero(r.size > 1)
+    first_tie = np.full(r.n_queries, np.inf)
+    np.minimum.at(first_tie, r.query[tied], r.start[tied])
+    rows = np.flatnonzero(has & np.isfinite(first_tie))
+    dcg, best = values[:, rows], ideal[:, rows]
+    snap = (_ks(p.k_max) > first_tie[rows]) & (np.abs(best - dcg) <= _SAME_AS_IDEAL * best)
+    np.divide(values, ideal, out=values, where=has[None, :])
+    values[:, rows] = np.where(snap, 1.0, values[:, rows])
+    return values, has
+
+
+def _ideal_dcg_curve(r, k_max, gain):
+    """Per k and query, DCG@k of all judged relevances sorted descending.
+
+    The same terms, summed in the same order, as `_kernel._ideal_dcg` for one k: runs of
+    equal relevance levels are counted per query, never sorted item by item.
+    """
+    codes, rel = r._judged()
+    positive = rel > 0
+    query, rel = codes[positive], rel[positive]
+    n_queries = r.n_queries
+    if rel.size == 0:
+        return np.zeros((k_max, n_queries))
+    low, high = rel.min(), rel.max()
+    if high - low < 1 << 16 and high < 2**53 and np.array_equal(rel, np.floor(rel)):
+        levels = np.arange(low, high + 1)
+        level = (rel - low).astype(np.int64)
+    else:
+        levels, level = np.unique(rel, return_inverse=True)
+        level = level.ravel()
+    n_levels = levels.size
+    key = query * np.int64(n_levels) + (n_levels - 1 - level)  # highest level first
+    if n_queries * n_levels <= max(4 * rel.size, 1 << 20):
+        count = np.bincount(key, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
+        through = np.cumsum(count, axis=1)
+        begin, end = np.minimum(through - count, k_max), np.minimum(through, k_max)
+        length = end - begin
+        row, column = np.nonzero(length)
+        count = length[row, column]
+        query = np.repeat(row, count)
+        position = (
+            np.repeat(begin[row, column], count)
+            + np.arange(count.sum())
+            - np.repeat(np.cumsum(count) - count, count)
+        )
+        rel = levels[::-1].astype(np.float64)[np.repeat(column, count)]
+    else:
+        order = np.argsort(key)
+        query, rel = query[order], rel[order]
+        position = np.arange(rel.size) - _offsets(query, n_queries)[query]
+        inside = position < k_max
+        query, position, rel = query[inside], position[inside], rel[inside]
+    terms = gain(rel) * (np.log(2.0) / np.log(position + 2.0))
+    return _cumulative_cells(k_max, n_queries, position * np.int64(n_queries) + query, terms)
+
+
+def _precision_terms(p, threshold):
+    """Per entry: E[rel(position) * hits up to it] / (position + 1), which
+    `_reductions._precision_sums` sums over a group in closed form."""
+    r = p.r
+    m = r.relevant_in_group(threshold)
+    n = r.size.astype(np.float64)
+    first = (m / n) * (r.before(m) + 1.0)
+    pairs = _ratio(m * (m - 1.0), n * (n - 1.0))
+    g, j = p.owner, p.offset
+    return (first[g] + (j - 1.0) * pairs[g]) / (r.start[g] + j)
+
+
+def _average_precision_curve(p, *, relevance_threshold, ap_denominator):
+    r, k_max = p.r, p.k_max
+    has = _has_relevant(r, relevance_threshold)
+    terms = _precision_terms(p, relevance_threshold)
+    if ap_denominator == "hits":
+        return _average_precision_over_hits(p, terms, relevance_threshold), has
+    total = p.cumulative(terms)
+    count = r.relevant_count(relevance_threshold)[None, :]
+    if ap_denominator == "min_k":
+        count = np.minimum(count, _ks(k_max))
+    return _divide(total, count), has
+
+
+def _average_precision_over_hits(p, terms, threshold):
+    """Sum / hits: where k cuts a tie group, averaged over the relevant items x drawn
+    into its t top-k positions (`_reductions._average_precision_over_hits`)."""
+    r, k_max = p.r, p.k_max
+    m = r.relevant_in_group(threshold)
+    group_sums = _sum_by(p.owner, terms, r.n_groups)
+    values = _divide(_at_ends(r, k_max, group_sums), _at_ends(r, k_max, m))
+    group, t, cell = _straddles(r, k_max)
+    if group.size:
+        s, n = r.start[group], r.size[group]
+        a = _reciprocals(r, s, t)
+        b = t - (s + 1.0) * a
+        hits, fixed = r.before(m)[group], r.before(group_sums)[group]
+        row, x, prob = _hypergeometric(n, np.rint(m[group]).astype(np.int64), t)
+        tq = t[row].astype(np.float64)
+        part = (
+            _ratio(x, tq) * (hits[row] + 1.0) * a[row]
+            + _ratio(x * (x - 1.0), tq * (tq - 1.0)) * b[row]
+        )
+        cell_value = _sum_by(row, prob * _ratio(fixed[row] + part, hits[row] + x), group.size)
+        values.reshape(-1)[cell] = cell_value
+    return values
+
+
+def _auc_curve(p, *, relevance_threshold):
+    """Top-k AUC at every k (`_reductions.ranking_auc`).
+
+    With P positives and N = s - P negatives among the s positions of the groups wholly
+    inside the top k, the correct pairs are P N + C, where C sums over those groups
+    m (P through the group - its end) + m (n - m) / 2: integers and halves, exact.
+    """
+    r, k_max = p.r, p.k_max
+    m = r.relevant_in_group(relevance_threshold)
+    end = r.start + r.size
+    through = r.before(m) + m
+    c = m * (through - end) + 0.5 * m * (r.size - m)
+    # In place: four (k_max, n_queries) matrices would each cost a pass over memory.
+    positive = _at_ends(r, k_max, m)
+    pairs = np.minimum(r.n_cand[None, :], _ks(k_max))
+    pairs -= positive  # the negatives
+    pairs *= positive
+    correct = _at_ends(r, k_max, c)
+    correct += pairs
+    values = _divide(correct, pairs, empty=0.5)
+    del positive, pairs
+    group, t, cell = _straddles(r, k_max)
+    if group.size:
+        before, fixed = r.before(m)[group], r.before(c)[group]
+        before_negative = r.start[group] - before
+        row, x, prob = _hypergeometric(r.size[group], np.rint(m[group]).astype(np.int64), t)
+        drawn_negative = t[row] - x
+        positive_before, negative_before = before[row], before_negative[row]
+        right = (
+            fixed[row]
+            + positive_before * negative_before
+            + positive_before * drawn_negative
+            + 0.5 * x * drawn_negative
+        )
+        total = (positive_before + x) * (negative_before + drawn_negative)
+        cell_value = _sum_by(row, prob * _ratio(right, total, empty=0.5), group.size)
+        values.reshape(-1)[cell] = cell_value
+    return values, _has_relevant(r, relevance_threshold)
+
+
+_CURVES = {
+    "precision": _precision_curve,
+    "recall": _recall_curve,
+    "f1": _f1_curve,
+    "hit_rate": _hit_rate_curve,
+    "mrr": _reciprocal_rank_curve,
+    "map": _average_precision_curve,
+    "cg": _cg_curve,
+    "dcg": _dcg_curve,
+    "ndcg": _ndcg_curve,
+    "auc": _auc_curve,
+}
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def _curve_metric(metric):
+    """The registry entry of a metric name given without a cut-off."""
+    if not isinstance(metric, str):
+        raise ValueError(f"metric must be a metric name such as 'ndcg'; got {metric!r}.")
+    entry, k = _parse_name(metric)
+    if k is not None:
+        raise ValueError(
+            f"metric must be a name without a cut-off (the curve runs over k = 1..k_max); "
+            f"got {metric!r}: pass {entry.name!r} and k_max={k}."
+        )
+    if not entry.takes_k:
+        raise ValueError(f"Metric {entry.name!r} takes no cut-off, so it has no curve over k.")
+    if entry.name not in _CURVES:
+        raise ValueError(
+            f"metric_at_k_curve has no curve for {entry.name!r}; it has curves for "
+            f"{', '.join(sorted(_CURVES))}."
+        )
+    return entry
+
+
+def _metric_curves(
+    names, y_true, y_score, *, k_max, groups, exclude, sample_weight, per_query, conventions
+):
+    """Several metrics' curves from one normalisation and one ranking: {name: values}.
+
+    ``conventions`` as `sklearn_rank.conventions.resolve` returns them.
+    """
+    entries = [_curve_metric(name) for name in names]
+    queries, weights = _prepare(
+        y_true, y_score, entries, groups, exclude, sample_weight, conventions
+    )
+    gain, threshold = conventions["gain"], conventions["relevance_threshold"]
+    first_relevant = all(entry.first_relevant_only for entry in entries)
+    ranking = _rank(queries, k_max, conventions["ties"], first_relevant, threshold)
+    positions = _Positions(ranking, k_max)
+    parameters = dict(conventions, gain=_GAIN_FUNCTIONS[gain])
+    results = {}
+    for name, entry in zip(names, entries):
+        with np.errstate(over="ignore", invalid="ignore"):
+            values, has_relevant = _CURVES[entry.name](
+                positions, **{p: parameters[p] for p in entry.conventions}
+            )
+        values = _clip_to_range(values, entry.value_range)
+        rule = _no_relevant_rule(conventions, entry)
+        results[name] = _aggregate_curve(
+            values, has_relevant, rule, weights, per_query, lambda i, name=name: f"{name}@{i + 1}"
+        )
+    return results
+
+
+@_fill_doc
+def metric_at_k_curve(
+    y_true,
+    y_score,
+    metric,
+    *,
+    k_max,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    convention=None,
+    ties=None,
+    gain=None,
+    ap_denominator=None,
+    no_relevant=None,
+    relevance_threshold=None,
+    short_lists=None,
+    log_base=2,
+    tie_break=None,
+    query_set=None,
+    score_dtype=None,
+    per_query=False,
+):
+    """A ranking metric at every cut-off k = 1, ..., k_max, from one ranking of the input.
+
+    ``values[k - 1]`` equals ``evaluate(y_true, y_score, [f"{{metric}}@{{k}}"])`` for every
+    k (to rounding), with the same conventions, but the input is normalised and ranked
+    once and the cut-offs come from cumulative sums over positions: the whole curve
+    costs little more than the metric at ``k_max`` alone. Under ``ties="average"`` every
+    point is the exact expected value over the orderings of tied scores.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    metric : str
+        A metric name without a cut-off that takes one: ``"ndcg"``, ``"dcg"``, ``"cg"``,
+        ``"precision"``, ``"recall"``, ``"f1"``, ``"hit_rate"``, ``"mrr"``, ``"map"`` or
+        ``"auc"`` (Hivemall's top-k form).
+    k_max : int
+        The largest cut-off; the curve has one point per k in 1..k_max. Memory grows as
+        n_queries * k_max floats.
+    {groups}
+    {exclude}
+    {sample_weight}
+    {convention}
+    {ties}
+    {gain}
+    {ap_denominator}
+    {no_relevant_evaluate}
+    {relevance_threshold}
+    {short_lists}
+    {log_base}
+    {tie_break}
+    {query_set}
+    {score_dtype}
+    per_query : bool, default=False
+        Return the per-query curves, shape (n_queries, k_max), in the query order of
+        ``evaluate(..., per_query=True)``, instead of their (weighted) mean.
+
+    Returns
+    -------
+    ks : ndarray of shape (k_max,)
+        The cut-offs 1, ..., k_max.
+    values : ndarray of shape (k_max,), or (n_queries, k_max) with ``per_query=True``
+        The metric at each cut-off: the mean over queries (after ``no_relevant`` and
+        ``sample_weight``), or each query's value.
+
+    See Also
+    --------
+    evaluate : the metric at given cut-offs.
+    MetricAtKDisplay : plots these curves.
+
+    References
+    ----------
+    .. [1] F. McSherry and M. Najork, "Computing Information Retrieval Performance
+       Measures Efficiently in the Presence of Tied Scores", ECIR 2008.
+
+    Examples
+    --------
+    >>> from sklearn_rank import metric_at_k_curve
+    >>> y_true = [[3, 2, 0, 1], [0, 0, 1, 1]]
+    >>> y_score = [[0.9, 0.8, 0.1, 0.4], [0.2, 0.1, 0.7, 0.3]]
+    >>> ks, values = metric_at_k_curve(y_true, y_score, "precision", k_max=4)
+    >>> ks
+    array([1, 2, 3, 4])
+    >>> values
+    array([1.        , 1.        , 0.83333333, 0.625     ])
+    """
+    k_max = check_k(k_max, "k_max")
+    if k_max is None:
+        raise ValueError("k_max must be a positive integer; got None.")
+    conventions = resolve(
+        convention,
+        {
+            "ties": ties,
+            "gain": gain,
+            "ap_denominator": ap_denominator,
+            "no_relevant": no_relevant,
+            "relevance_threshold": relevance_threshold,
+            "short_lists": short_lists,
+            "log_base": log_base,
+            "tie_break": tie_break,
+            "query_set": query_set,
+            "score_dtype": score_dtype,
+        },
+    )
+    values = _metric_curves(
+        [metric],
+        y_true,
+        y_score,
+        k_max=k_max,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        per_query=per_query,
+        conventions=conventions,
+    )[metric]
+    return np.arange(1, k_max + 1), values

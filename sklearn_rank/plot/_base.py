@@ -1,0 +1,99 @@
+"""What every Display shares: the matplotlib check, convention keywords and labels.
+
+matplotlib is imported inside functions only: importing `sklearn_rank.plot` never
+imports it.
+"""
+
+import textwrap
+
+from ..conventions import CONVENTION, CONVENTIONS, resolve
+
+INSTALL = 'pip install "sklearn-rank[plot]"'
+CONVENTION_NAMES = (CONVENTION.name, *CONVENTIONS)
+
+
+def _check_matplotlib(caller):
+    """Raise an ImportError that says how to install matplotlib when it is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(f"{caller} requires matplotlib; install it with: {INSTALL}") from exc
+
+
+def _axes(ax):
+    """``ax``, or the axes of a new figure (laid out so that an outside legend fits)."""
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _figure, ax = plt.subplots(layout="constrained")
+    return ax
+
+
+def _conventions(caller, conventions):
+    """The convention keywords given to a ``from_*`` method, their names checked."""
+    unknown = sorted(set(conventions) - set(CONVENTION_NAMES))
+    if unknown:
+        raise TypeError(
+            f"{caller} got an unexpected keyword argument {unknown[0]!r}; the convention "
+            f"parameters are {', '.join(CONVENTION_NAMES)}."
+        )
+    return conventions
+
+
+def _format(value):
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _convention_label(conventions, applies=(), extra=()):
+    """A short text of the conventions in force for a metric, for axis labels.
+
+    ``conventions``: the keywords given (``convention`` and convention parameters);
+    ``applies``: the parameters that matter to the metric beyond ``ties``, shown with
+    their values in force when no preset is named; ``extra``: (name, value) pairs that
+    are not conventions (the trec_eval rounding rule).
+    """
+    given = {name: value for name, value in conventions.items() if value is not None}
+    preset = given.pop(CONVENTION.name, None)
+    resolved = resolve(preset, {name: given[name] for name in given if name in CONVENTIONS})
+    if preset is not None:
+        shown = [f"convention={preset}"] + [f"{name}={_format(given[name])}" for name in given]
+    else:
+        names = ["ties", *applies]
+        names += [name for name in given if name not in names]
+        shown = []
+        for name in names:
+            value = resolved.get(name)
+            if value is None or (name == "log_base" and value == 2 and name not in given):
+                continue
+            shown.append(f"{name}={_format(value)}")
+    shown += [f"{name}={_format(value)}" for name, value in extra]
+    return ", ".join(shown)
+
+
+def _legend(ax):
+    """A legend of every labelled artist on ``ax``: inside up to 4 entries, beside the
+    axes beyond (it would hide the curves)."""
+    _handles, labels = ax.get_legend_handles_labels()
+    if not labels:
+        return
+    if len(labels) <= 4:
+        ax.legend(loc="best")
+    else:
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
+
+
+def _integer_ticks(axis):
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
+def _label_axes(ax, xlabel, quantity, convention_label):
+    """Axis labels: the quantity on y; the conventions in force under the x label, where a
+    long list has the room of the axes' width."""
+    ax.set_ylabel(quantity)
+    if convention_label:
+        xlabel += "\n(" + textwrap.fill(convention_label, width=80, break_on_hyphens=False) + ")"
+    ax.set_xlabel(xlabel)

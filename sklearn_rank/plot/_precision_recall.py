@@ -1,0 +1,242 @@
+"""`InterpolatedPrecisionRecallDisplay`: trec_eval's interpolated precision-recall curve."""
+
+import numpy as np
+
+from ..conventions import resolve
+from ..metrics._interpolated import DEFAULT_RECALL_LEVELS, _check_version, _interpolated_precision
+from ..model_selection._scorer import _ranking_scores
+from ._base import (
+    _axes,
+    _check_matplotlib,
+    _convention_label,
+    _conventions,
+    _label_axes,
+    _legend,
+)
+
+
+class InterpolatedPrecisionRecallDisplay:
+    """Interpolated precision at recall levels, averaged over queries (trec_eval).
+
+    Per query, the interpolated precision at recall level p is trec_eval's
+    ``iprec_at_recall_p``: with R relevant items, c = round(p R) of them must be
+    ranked, and the value is the best precision at or after the c-th relevant item
+    (the max of m / r_m over m >= max(c, 1), r_m the rank of the m-th relevant item),
+    0 if fewer than c are ranked. trec_eval 10.0 rounds p R to the nearest integer,
+    halves away from zero (``lround``); trec_eval 9.x and pytrec_eval compute
+    ``(long)(p R + 0.9)``: ``trec_eval_version`` picks the rule. The curve is the mean
+    over queries at each level (trec_eval's ``all`` line); over the 11 levels 0, 0.1,
+    ..., 1 its mean is trec_eval's ``11pt_avg``.
+
+    With ``ties="average"`` (the default) each value is the exact expected value over
+    the orderings of tied scores; with ``convention="trec_eval"`` (stable ties broken
+    by item id descending, float32 scores, trec_eval 9.x rounding) it reproduces
+    pytrec_eval's ``iprec_at_recall``. A query with relevant items and an empty ranking
+    scores 0 (trec_eval's NaN only arises with ``-J``). Queries without a relevant item
+    follow ``no_relevant`` (default 0, as trec_eval).
+
+    Build it with `from_predictions` or `from_estimator`; `plot` draws the stored
+    arrays. Several systems share one axis: pass ``ax=display.ax_``. Needs matplotlib
+    (``pip install "sklearn-rank[plot]"``).
+
+    Parameters
+    ----------
+    recall : ndarray of shape (n_levels,)
+        The recall levels.
+    precision : ndarray of shape (n_levels,)
+        The mean interpolated precision at each level.
+    name : str, default=None
+        Name of the system in the legend.
+    convention_label : str, default=None
+        The conventions in force, shown in the axis label (``from_*`` set it).
+
+    Attributes
+    ----------
+    line_ : matplotlib Line2D
+        The curve.
+    ax_ : matplotlib Axes
+        The axes holding the curve.
+    figure_ : matplotlib Figure
+        The figure holding the axes.
+
+    See Also
+    --------
+    MetricAtKDisplay, PerQueryDifferenceDisplay
+
+    References
+    ----------
+    .. [1] trec_eval, ``m_iprec_at_recall.c`` (https://github.com/usnistgov/trec_eval).
+    .. [2] F. McSherry and M. Najork, "Computing Information Retrieval Performance
+       Measures Efficiently in the Presence of Tied Scores", ECIR 2008.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from sklearn_rank import InterpolatedPrecisionRecallDisplay
+    >>> y_true = [[1, 0, 1, 0, 1], [0, 1, 0, 0, 1]]
+    >>> y_score = [[0.9, 0.8, 0.7, 0.6, 0.5], [0.9, 0.8, 0.7, 0.6, 0.5]]
+    >>> display = InterpolatedPrecisionRecallDisplay.from_predictions(
+    ...     y_true, y_score, recall_levels=[0.0, 0.5, 1.0], name="model")
+    >>> display.precision
+    array([0.75      , 0.58333333, 0.5       ])
+    >>> plt.close("all")
+    """
+
+    def __init__(self, recall, precision, *, name=None, convention_label=None):
+        self.recall = np.asarray(recall, dtype=np.float64)
+        self.precision = np.asarray(precision, dtype=np.float64)
+        self.name = name
+        self.convention_label = convention_label
+
+    def plot(self, ax=None, *, name=None, **line_kwargs):
+        """Draw the curve.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, default=None
+            Axes to draw on (another Display's ``ax_`` to compare systems); None makes
+            a new figure.
+        name : str, default=None
+            Name in the legend; None uses the Display's ``name``.
+        **line_kwargs : dict
+            Passed to ``ax.plot``.
+
+        Returns
+        -------
+        display : InterpolatedPrecisionRecallDisplay
+            ``self``, with ``line_``, ``ax_`` and ``figure_`` set.
+        """
+        _check_matplotlib(f"{type(self).__name__}.plot")
+        ax = _axes(ax)
+        name = self.name if name is None else name
+        eleven = np.array_equal(self.recall, DEFAULT_RECALL_LEVELS)
+        mean = f"{'11-pt avg' if eleven else 'mean'} = {self.precision.mean():.3f}"
+        style = {"label": mean if name is None else f"{name} ({mean})"}
+        if self.recall.size <= 30:
+            style.update(marker="o", markersize=3)
+        (self.line_,) = ax.plot(self.recall, self.precision, **{**style, **line_kwargs})
+        _label_axes(ax, "recall", "interpolated precision", self.convention_label)
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_ylim(-0.02, 1.02)
+        _legend(ax)
+        self.ax_, self.figure_ = ax, ax.figure
+        return self
+
+    @classmethod
+    def from_predictions(
+        cls,
+        y_true,
+        y_score,
+        *,
+        recall_levels=None,
+        trec_eval_version=None,
+        groups=None,
+        exclude=None,
+        sample_weight=None,
+        name=None,
+        ax=None,
+        line_kwargs=None,
+        **conventions,
+    ):
+        """Compute the interpolated precision at recall levels of scores and plot it.
+
+        Parameters
+        ----------
+        y_true, y_score, groups, exclude, sample_weight
+            As for `evaluate`: every input form is accepted. An item is relevant when
+            ``y_true > 0`` (or ``>= relevance_threshold``).
+        recall_levels : array-like of shape (n_levels,), default=None
+            Recall levels in [0, 1]; None uses trec_eval's 11: 0.0, 0.1, ..., 1.0.
+        trec_eval_version : {"10", "9"} or None, default=None
+            How p R is rounded to a count of relevant items: "10" (trec_eval 10.0,
+            nearest, halves away from zero) or "9" (trec_eval 9.x and pytrec_eval,
+            ``(long)(p R + 0.9)``). None: "9" with ``convention="trec_eval"`` (which
+            reproduces 9.x), "10" otherwise.
+        name : str, default=None
+            Name of the system in the legend.
+        ax : matplotlib Axes, default=None
+            Axes to draw on; None makes a new figure.
+        line_kwargs : dict, default=None
+            Passed to ``ax.plot``.
+        **conventions
+            ``convention`` and the convention parameters of `evaluate` that apply
+            (``ties``, ``no_relevant``, ``relevance_threshold``, ``tie_break``,
+            ``query_set``, ``score_dtype``).
+
+        Returns
+        -------
+        display : InterpolatedPrecisionRecallDisplay
+        """
+        caller = f"{cls.__name__}.from_predictions"
+        _check_matplotlib(caller)
+        conventions = _conventions(caller, conventions)
+        preset = conventions.get("convention")
+        explicit = {key: value for key, value in conventions.items() if key != "convention"}
+        recall, precision = _interpolated_precision(
+            y_true,
+            y_score,
+            recall_levels=recall_levels,
+            trec_eval_version=trec_eval_version,
+            groups=groups,
+            exclude=exclude,
+            sample_weight=sample_weight,
+            convention=preset,
+            conventions=resolve(preset, explicit),
+        )
+        version = _check_version(trec_eval_version, preset)
+        label = _convention_label(
+            conventions, ("relevance_threshold",), [("trec_eval_version", version)]
+        )
+        display = cls(recall, precision, name=name, convention_label=label)
+        return display.plot(ax=ax, **(line_kwargs or {}))
+
+    @classmethod
+    def from_estimator(
+        cls,
+        estimator,
+        X,
+        y,
+        *,
+        groups,
+        recall_levels=None,
+        trec_eval_version=None,
+        sample_weight=None,
+        name=None,
+        ax=None,
+        line_kwargs=None,
+        **conventions,
+    ):
+        """Score the rows of ``X`` with a fitted estimator, then plot the curve.
+
+        Parameters
+        ----------
+        estimator : fitted estimator
+            Its ``predict`` (a classifier's ``decision_function`` or probability of its
+            last class) gives the scores that rank the rows of each query.
+        X : array-like of shape (n_rows, n_features)
+        y : array-like of shape (n_rows,)
+            Relevance of every row.
+        groups : array-like of shape (n_rows,)
+            Query id of every row.
+        recall_levels, trec_eval_version, sample_weight, ax, line_kwargs, **conventions
+            As in `from_predictions`.
+        name : str, default=None
+            Name in the legend; None uses the estimator's class name.
+
+        Returns
+        -------
+        display : InterpolatedPrecisionRecallDisplay
+        """
+        _check_matplotlib(f"{cls.__name__}.from_estimator")
+        return cls.from_predictions(
+            y,
+            _ranking_scores(estimator, X),
+            recall_levels=recall_levels,
+            trec_eval_version=trec_eval_version,
+            groups=groups,
+            sample_weight=sample_weight,
+            name=type(estimator).__name__ if name is None else name,
+            ax=ax,
+            line_kwargs=line_kwargs,
+            **conventions,
+        )

@@ -1,0 +1,54 @@
+"""sklearn-rank evaluate --plot: the metrics at every cut-off, drawn from the library's values."""
+
+import sys
+
+import numpy as np
+import pytest
+
+import sklearn_rank as sr
+from sklearn_rank.cli import main
+from sklearn_rank.cli._example import HIVEMALL_RANKINGS, HIVEMALL_TRUTH
+
+matplotlib = pytest.importorskip("matplotlib")
+matplotlib.use("Agg")
+
+INSTALL = 'pip install "sklearn-rank[plot]"'
+
+
+def test_command_line_plot_draws_the_curves(tmp_path, monkeypatch, capsys):
+    drawn = []
+    monkeypatch.setattr(
+        matplotlib.figure.Figure, "savefig", lambda self, path: drawn.append((self, path))
+    )
+    path = str(tmp_path / "curves.png")
+    status = main(
+        ["evaluate", "--example", "-m", "ndcg@3", "map", "recall@4", "arp", "--plot", path]
+    )
+    assert status == 0
+    assert "leaves out arp" in capsys.readouterr().err
+    figure, saved = drawn[0]
+    assert saved == path
+    ax = figure.axes[0]
+    for line, metric in zip(ax.get_lines(), ["ndcg", "map", "recall"]):
+        names = [f"{metric}@{k}" for k in range(1, 5)]  # up to the largest cut-off, 4
+        expected = sr.evaluate(HIVEMALL_TRUTH, HIVEMALL_RANKINGS, names)
+        np.testing.assert_allclose(line.get_ydata(), [expected[n] for n in names], atol=1e-12)
+    assert ax.get_ylabel() == "metric@k"
+    assert ax.get_xlabel() == "cut-off k\n(ties=average, ap_denominator=relevant, gain=linear)"
+
+
+def test_command_line_plot_writes_a_png(tmp_path):
+    path = tmp_path / "curves.png"
+    assert (
+        main(["evaluate", "--example", "-m", "mrr", "--plot", str(path), "--ties", "stable"]) == 0
+    )
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_command_line_plot_errors(tmp_path, monkeypatch, capsys):
+    path = str(tmp_path / "curves.png")
+    assert main(["evaluate", "--example", "-m", "arp", "--plot", path]) == 2
+    assert "none of arp has one" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main(["evaluate", "--example", "-m", "mrr", "--plot", path]) == 2
+    assert INSTALL in capsys.readouterr().err
