@@ -501,3 +501,45 @@ def test_top_n_rows_from_a_generator_are_read_once_and_kept():
         run = sr.ItemRanking.from_topn(rows)
         assert run.items.tolist() == ["a", "b", "c"]
         assert sr.evaluate(truth, run, "ndcg@10") == {"ndcg@10": 1.0}
+
+
+def test_repr_and_len_say_what_the_tables_hold():
+    pandas = pytest.importorskip("pandas")
+    cases = [
+        (
+            sr.ItemRanking(["u1", "u1", "u2"], ["a", "b", "a"], [0.9, 0.3, 0.5]),
+            "<ItemRanking: 2 queries, 3 rows with scores, from arrays>",
+            3,
+        ),
+        (
+            sr.ItemRanking.from_topn(np.array([[4, 2, 7], [1, 2, 3]])),
+            "<ItemRanking: 2 queries, 6 rows in rank order, from a top-N matrix of shape (2, 3)>",
+            6,
+        ),
+        (
+            sr.ItemRanking.from_topn([["a"], ["b", "c"], []], queries=[1, "1", 2]),
+            "<ItemRanking: 2 queries, 3 rows in rank order, from top-N lists (3 lists)>",
+            3,
+        ),
+        (
+            sr.ItemRanking.from_frame(
+                pandas.DataFrame({"query": [1, 1], "item": [2, 3], "score": [0.1, 0.2]})
+            ),
+            "<ItemRanking: 1 query, 2 rows with scores, from a pandas DataFrame>",
+            2,
+        ),
+        (
+            sr.ItemJudgments.from_sparse(scipy.sparse.csr_matrix([[0, 1, 0], [2, 0, 3]])),
+            "<ItemJudgments: 2 queries, 3 rows, graded relevance, from a sparse matrix of "
+            "shape (2, 3)>",
+            3,
+        ),
+        (
+            sr.ItemJudgments([1, "1", 1], ["a", "a", "b"]),
+            "<ItemJudgments: 2 queries, 3 rows, binary relevance (all 1), from arrays>",
+            3,
+        ),
+    ]
+    for table, text, rows in cases:
+        assert repr(table) == text
+        assert len(table) == rows == table.items.size
