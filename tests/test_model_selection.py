@@ -369,3 +369,62 @@ def test_search_over_rankers_through_query_group_ranker(data, kind):
                 got = search.cv_results_[f"split{fold}_test_{name}"][candidate]
                 assert got == pytest.approx(expected[name], abs=1e-12), (kind, name, fold)
     assert search.best_estimator_.n_queries_ == len(np.unique(groups))
+
+
+# --------------------------------------------------------------------------------------
+# Errors that say what to do
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("search_class", [sr.GroupedGridSearchCV, sr.GroupedRandomizedSearchCV])
+def test_search_without_groups_says_how_to_pass_them(data, search_class):
+    X, y, _groups = data
+    search = search_class(Ridge(), {"alpha": [1.0]}, scoring="ndcg@10", cv=3)
+    name = search_class.__name__
+    with pytest.raises(ValueError, match=rf"\({name}\.fit\(X, y, groups=query_ids\)\)") as error:
+        search.fit(X, y)
+    assert "_Grouped" not in str(error.value)
+    search.fit(X, y, groups=_groups)
+    with pytest.raises(ValueError, match=rf"\({name}\.score\(X, y, groups=query_ids\)\)"):
+        search.score(X, y)
+
+
+def _bare_rankers():
+    rankers = []
+    lightgbm = pytest.importorskip("lightgbm")
+    rankers.append((lightgbm.LGBMRanker(n_estimators=5, verbose=-1, n_jobs=1), "group"))
+    xgboost = pytest.importorskip("xgboost")
+    rankers.append((xgboost.XGBRanker(n_estimators=5, n_jobs=1), "qid"))
+    return rankers
+
+
+@pytest.mark.parametrize("how", ["grid", "randomized", "cross_validate", "pipeline"])
+def test_bare_ranker_is_refused_before_any_fit_pointing_to_query_group_ranker(data, how):
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y, groups = data
+    for ranker, needed in _bare_rankers():
+        name = type(ranker).__name__
+        if how == "grid":
+            call = sr.GroupedGridSearchCV(ranker, {"n_estimators": [5]}, scoring="ndcg@10").fit
+        elif how == "randomized":
+            call = sr.GroupedRandomizedSearchCV(
+                ranker, {"n_estimators": [5]}, n_iter=1, scoring="ndcg@10"
+            ).fit
+        elif how == "pipeline":
+            pipeline = make_pipeline(StandardScaler(), ranker)
+            call = sr.GroupedGridSearchCV(pipeline, {}, scoring="ndcg@10").fit
+        else:
+
+            def call(X, y, groups, ranker=ranker):
+                return sr.grouped_cross_validate(ranker, X, y, groups=groups, scoring="ndcg@10")
+
+        with pytest.raises(ValueError, match=rf"{name}\.fit needs the query structure") as error:
+            call(X, y, groups=groups)
+        message = str(error.value)
+        assert f"QueryGroupRanker({name}(...)) derives {needed}" in message
+    # Wrapped, the same ranker runs.
+    wrapped = sr.QueryGroupRanker(ranker)
+    result = sr.grouped_cross_validate(wrapped, X, y, groups=groups, scoring="ndcg@10", cv=2)
+    assert np.isfinite(result["test_score"]).all()
