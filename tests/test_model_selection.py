@@ -1,5 +1,7 @@
 """Scorers, grouped cross-validation and searches: exact per-fold values, whole queries."""
 
+import warnings
+
 import numpy as np
 import pytest
 import sklearn
@@ -15,8 +17,11 @@ from sklearn.model_selection import (
     KFold,
     RandomizedSearchCV,
     cross_val_score,
+    cross_validate,
     validation_curve,
 )
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 import sklearn_rank as sr
 from sklearn_rank.datasets import make_ranking
@@ -400,9 +405,6 @@ def _bare_rankers():
 
 @pytest.mark.parametrize("how", ["grid", "randomized", "cross_validate", "pipeline"])
 def test_bare_ranker_is_refused_before_any_fit_pointing_to_query_group_ranker(data, how):
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import StandardScaler
-
     X, y, groups = data
     for ranker, needed in _bare_rankers():
         name = type(ranker).__name__
@@ -428,3 +430,67 @@ def test_bare_ranker_is_refused_before_any_fit_pointing_to_query_group_ranker(da
     wrapped = sr.QueryGroupRanker(ranker)
     result = sr.grouped_cross_validate(wrapped, X, y, groups=groups, scoring="ndcg@10", cv=2)
     assert np.isfinite(result["test_score"]).all()
+
+
+# --------------------------------------------------------------------------------------
+# A splitter that splits queries (leakage) is visible in scikit-learn's own tools
+# --------------------------------------------------------------------------------------
+
+SPLIT_WARNING = "put parts of a query in both the training and the test set"
+
+
+@pytest.mark.parametrize("cv", [5, KFold(4, shuffle=True, random_state=0)])
+def test_sklearn_grid_search_with_kfold_warns_about_split_queries(data, cv):
+    X, y, groups = data
+    search = GridSearchCV(
+        sr.QueryGroupRanker(Ridge()),
+        {"estimator__alpha": [1.0]},
+        cv=cv,
+        scoring=sr.get_scorer("ndcg@10"),
+    )
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.warns(UserWarning, match=SPLIT_WARNING) as record:
+            search.fit(X, y, groups=groups)
+    # Once, the first time, not at every fold.
+    assert sum(SPLIT_WARNING in str(w.message) for w in record) == 1
+
+
+def test_sklearn_cross_validate_with_kfold_warns_and_group_kfold_does_not(data):
+    X, y, groups = data
+    model = make_pipeline(StandardScaler(), sr.QueryGroupRanker(Ridge()))
+    scoring = {"ndcg@10": sr.get_scorer("ndcg@10"), "map": sr.get_scorer("map")}
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.warns(UserWarning, match=SPLIT_WARNING):
+            cross_validate(model, X, y, cv=KFold(3), scoring=scoring, params={"groups": groups})
+        # Whole queries per fold: no warning, training scores (the training rows
+        # themselves) included.
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            result = cross_validate(
+                model,
+                X,
+                y,
+                cv=GroupKFold(3),
+                scoring=scoring,
+                params={"groups": groups},
+                return_train_score=True,
+            )
+    assert np.isfinite(result["test_ndcg@10"]).all() and np.isfinite(result["train_map"]).all()
+
+
+def test_scorer_warns_only_for_other_rows_of_trained_queries():
+    X = np.arange(12.0).reshape(-1, 1)
+    y = np.array([0, 1, 0, 1, 1, 2, 1, 2, 2, 3, 2, 3])
+    groups = np.repeat(["a", "b", "c"], 4)
+    train = np.r_[0:4, 4:6]  # all of query a, half of query b
+    ranker = sr.QueryGroupRanker(Ridge()).fit(X[train], y[train], groups=groups[train])
+    np.testing.assert_array_equal(ranker.query_ids_, ["a", "b"])
+    scorer = sr.get_scorer("ndcg@2")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scorer(ranker, X[8:], y[8:], groups=groups[8:])  # query c: never trained on
+        scorer(ranker, X[train], y[train], groups=groups[train])  # the training rows
+    with pytest.warns(
+        UserWarning, match=rf"Scorer 'ndcg@2' .*Ridge was fitted on.*{SPLIT_WARNING}"
+    ):
+        scorer(ranker, X[6:], y[6:], groups=groups[6:])  # rest of b, and c
