@@ -13,11 +13,16 @@ import math
 import os
 import re
 import sys
+import warnings
 
-import numpy as np
-
+# Nothing else is imported at module level: `sklearn-rank --version` and `--help` must not
+# pay for numpy, scipy or scikit-learn (docs/command_line.md, "Start-up").
 PROG = "sklearn-rank"
+COMMANDS = ("evaluate",)
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr", "precision@10", "recall@10")
+# Decimals of the printed table: trec_eval prints "%6.4f"; pandas shows up to 6 (its
+# display.precision) and trims zeros. Four, as trec_eval, so that outputs compare by eye.
+DEFAULT_PRECISION = 4
 
 
 def _parameter_type(parameter):
@@ -114,9 +119,24 @@ class _Progress:
             self.shown = False
 
 
-def _build_parser():
+def _precision(text):
+    """argparse type of --precision: a number of decimals."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of decimals (0, 1, 2...); got {text!r}"
+        )
+    return value
+
+
+def _build_parser(full=True):
+    """The parser and its ``evaluate`` sub-parser. Without ``full`` the sub-parser has no
+    options: enough for ``--version``, ``--help`` and a wrong command, without importing
+    the library (its options come from the convention declarations and the registry)."""
     from .._version import __version__
-    from ..metrics import get_metric_names
 
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -133,6 +153,14 @@ def _build_parser():
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    if full:
+        _add_evaluate_options(evaluate)
+    return parser, evaluate
+
+
+def _add_evaluate_options(evaluate):
+    from ..metrics import get_metric_names
+
     truth = evaluate.add_argument_group(
         "inputs",
         "judgments from --qrels or --truth, the run from --run or --predictions "
@@ -163,8 +191,8 @@ def _build_parser():
         "--example",
         action="store_true",
         help="Hivemall's worked example (built in): without -m, --format "
-        "json, --per-query or a convention option, prints the table of "
-        "`python -m sklearn_rank`",
+        "json, --per-query, --precision or a convention option, prints its table of every "
+        "metric at top-4 and top-2",
     )
     columns = evaluate.add_argument_group("table columns (for --truth and --predictions)")
     columns.add_argument(
@@ -213,7 +241,14 @@ def _build_parser():
         help="also write per-query values as CSV: the query id (column "
         "named by --query-column, else query), then one column per metric",
     )
-    return parser, evaluate
+    output.add_argument(
+        "--precision",
+        metavar="N",
+        type=_precision,
+        help=f"decimals of the printed values (default: {DEFAULT_PRECISION} in the table, as "
+        "trec_eval prints them; json and --per-query keep full precision unless --precision "
+        "is given)",
+    )
 
 
 def _metric_names(values):
@@ -346,22 +381,30 @@ def _check_overlap(args, truth, run):
         )
 
 
-def _format_value(value):
-    return repr(float(value))
+def _format_value(value, precision=None):
+    """``precision`` decimals, or None: full precision (``repr``, which round-trips)."""
+    value = float(value)
+    return repr(value) if precision is None else f"{value:.{precision}f}"
 
 
-def _print_table(results, stream):
+def _print_table(results, stream, precision=DEFAULT_PRECISION):
     width = max(len("metric"), *(len(name) for name in results))
-    values = {name: _format_value(value) for name, value in results.items()}
+    values = {name: _format_value(value, precision) for name, value in results.items()}
     value_width = max(len("value"), *(len(v) for v in values.values()))
     stream.write(f"{'metric':<{width}}  {'value':>{value_width}}\n")
     for name, value in values.items():
         stream.write(f"{name:<{width}}  {value:>{value_width}}\n")
 
 
-def _print_json(results, stream):
-    clean = {name: (None if math.isnan(value) else float(value)) for name, value in results.items()}
-    stream.write(json.dumps(clean, indent=2, allow_nan=False) + "\n")
+def _print_json(results, stream, precision=None):
+    def clean(value):
+        value = float(value)
+        if math.isnan(value):
+            return None
+        return value if precision is None else round(value, precision)
+
+    shown = {name: clean(value) for name, value in results.items()}
+    stream.write(json.dumps(shown, indent=2, allow_nan=False) + "\n")
 
 
 def _per_query_ids(truth, run, n_queries, conventions):
@@ -379,7 +422,9 @@ def _per_query_ids(truth, run, n_queries, conventions):
     return ids
 
 
-def _write_per_query(path, truth, run, per_query, query_header, conventions):
+def _write_per_query(path, truth, run, per_query, query_header, conventions, precision=None):
+    import numpy as np
+
     names = list(per_query)
     n_queries = len(per_query[names[0]])
     ids = _per_query_ids(truth, run, n_queries, conventions)
@@ -388,7 +433,7 @@ def _write_per_query(path, truth, run, per_query, query_header, conventions):
         writer.writerow([query_header, *names])
         columns = [np.asarray(per_query[name], dtype=np.float64) for name in names]
         for row, query in enumerate(ids):
-            writer.writerow([query, *(_format_value(column[row]) for column in columns)])
+            writer.writerow([query, *(_format_value(column[row], precision) for column in columns)])
 
 
 def _conventions(args):
@@ -418,22 +463,38 @@ def _evaluate(args, stdout, progress):
             progress.note(f"evaluating {metrics} on {len(run.queries):,} rows...")
     try:
         try:
-            results = evaluate(truth, run, names, **conventions)
-            per_query = (
-                evaluate(truth, run, names, per_query=True, **conventions)
-                if args.per_query
-                else None
-            )
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                results = evaluate(truth, run, names, **conventions)
+                per_query = (
+                    evaluate(truth, run, names, per_query=True, **conventions)
+                    if args.per_query
+                    else None
+                )
         except (ValueError, TypeError) as exc:
             raise ValueError(_name_inputs(str(exc), args)) from None
         if per_query is not None:
-            _write_per_query(args.per_query, truth, run, per_query, query_header, conventions)
+            _write_per_query(
+                args.per_query, truth, run, per_query, query_header, conventions, args.precision
+            )
     finally:
         progress.clear()
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        _warn(_as_options(message))
     if args.format == "json":
-        _print_json(results, stdout)
+        _print_json(results, stdout, args.precision)
     else:
-        _print_table(results, stdout)
+        precision = DEFAULT_PRECISION if args.precision is None else args.precision
+        _print_table(results, stdout, precision)
+
+
+def _as_options(message):
+    """A library warning in the command's words: no_relevant='skip' is --no-relevant skip."""
+    return re.sub(
+        r"\b([a-z_]+)=(?:'([^']*)'|([0-9.]+))",
+        lambda m: f"--{m.group(1).replace('_', '-')} {m.group(2) or m.group(3)}",
+        message,
+    )
 
 
 def _name_inputs(message, args):
@@ -451,6 +512,7 @@ def _wants_example_table(args):
         and args.metrics is None
         and args.format == "table"
         and args.per_query is None
+        and args.precision is None
         and not _conventions(args)
     )
 
@@ -485,7 +547,10 @@ def main(argv=None):
     }
     0
     """
-    parser, evaluate_parser = _build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # Only a command needs its options (and the library behind them): --version, --help
+    # and usage errors before the command stay fast.
+    parser, evaluate_parser = _build_parser(full=any(arg in COMMANDS for arg in argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error already printed

@@ -170,7 +170,8 @@ _NO_RELEVANT = Parameter(
     'Kendall tau: no non-zero relevance). "skip" leaves such queries out of the mean (NaN in\n'
     'per-query output); "error" raises.',
     cli="value of a query with no relevant item: a number, skip (left out of the mean) or "
-    "error (default: each metric's own, 0 and skip for arp)",
+    "error (default: skip, with a warning, as for every input with item ids; with "
+    "--convention, the tool's rule)",
     elsewhere="LightGBM/XGBoost `ndcg@k`: 1; XGBoost `ndcg@k-`: 0; torchmetrics "
     "`empty_target_action`",
 )
