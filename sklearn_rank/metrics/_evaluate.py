@@ -10,7 +10,7 @@ import numpy as np
 from ..conventions import _fill_doc, check_k, resolve
 from ..inputs._normalise import _is_list_form, _normalise
 from ..inputs._tables import ItemJudgments, ItemRanking
-from ..utils._validation import _check_per_query
+from ..utils._validation import _check_per_query, _python_value
 from ._aggregate import _aggregate, _query_weights
 from ._kernel import _rank
 from ._registry import METRICS, _parse_name
@@ -72,6 +72,43 @@ def _warn_skipped(skipped, n_queries):
     )
 
 
+def _warn_short_lists(requests, queries, ids, y_true, y_score, conventions):
+    """Warn when ``exclude`` leaves a ranked list of item ids shorter than a cut-off k
+    that it reached before: a top-N list cut before the training items were removed, whose
+    @k metrics then see fewer than k recommendations (a recommender filters first)."""
+    cut_offs = sorted({k for _label, _metric, k in requests if k is not None})
+    if not cut_offs:
+        return
+    # Exclusion never renumbers or drops queries: the same queries, in the same order.
+    before, _ = _normalise(
+        y_true,
+        y_score,
+        None,
+        None,
+        tie_break=conventions["tie_break"],
+        query_set=conventions["query_set"],
+        score_dtype=conventions["score_dtype"],
+    )
+    for k in cut_offs:
+        short = (before.n_cand >= k) & (queries.n_cand < k)
+        if short.any():
+            first = int(np.flatnonzero(short)[0])
+            query = (
+                f"query number {first}" if ids is None else f"query {_python_value(ids[first])!r}"
+            )
+            warnings.warn(
+                f"exclude left {int(short.sum())} of {queries.n_queries} ranked lists shorter "
+                f"than k={k} (e.g. {query}: {int(before.n_cand[first])} ranked items, "
+                f"{int(queries.n_cand[first])} left), so their @{k} metrics see fewer than "
+                f"{k} recommendations. Make top-N lists without the excluded items (rank, "
+                "remove the user's training items, then cut to N), or pass exclude with "
+                "scores for every item (a matrix).",
+                UserWarning,
+                stacklevel=_outside_stacklevel(),
+            )
+            return
+
+
 def _outside_stacklevel():
     """The ``stacklevel`` of the first caller outside sklearn_rank, counted from the
     function that calls `warnings.warn` (a warning points at the user's line)."""
@@ -127,6 +164,9 @@ def _compute(
                     "kendall_tau."
                 )
     weights = _query_weights(sample_weight, queries, ids)
+    item_ids = _has_item_ids(y_true, y_score)
+    if exclude is not None and item_ids:
+        _warn_short_lists(requests, queries, ids, y_true, y_score, conventions)
 
     cut_offs = [k for _label, metric, k in requests]
     prefix = None if None in cut_offs else max(cut_offs)
@@ -134,7 +174,6 @@ def _compute(
     ranking = _rank(queries, prefix, conventions["ties"], first_relevant, threshold)
     parameters = dict(conventions, gain=_GAIN_FUNCTIONS[gain])
 
-    item_ids = _has_item_ids(y_true, y_score)
     results, skipped = {}, []
     for label, metric, k in requests:
         # Overflow to inf or NaN is reported by _aggregate with the query it happened in.
