@@ -7,22 +7,24 @@ error or on input that cannot be read or evaluated (one line on stderr, no trace
 """
 
 import argparse
-import csv
-import json
-import math
 import os
 import re
 import sys
 import warnings
+
+from ._output import (
+    DEFAULT_PRECISION,
+    _as_options,
+    _print_json,
+    _print_table,
+    _write_per_query,
+)
 
 # Nothing else is imported at module level: `sklearn-rank --version` and `--help` must not
 # pay for numpy, scipy or scikit-learn (docs/command_line.md, "Start-up").
 PROG = "sklearn-rank"
 COMMANDS = ("evaluate",)
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr", "precision@10", "recall@10")
-# Decimals of the printed table: trec_eval prints "%6.4f"; pandas shows up to 6 (its
-# display.precision) and trims zeros. Four, as trec_eval, so that outputs compare by eye.
-DEFAULT_PRECISION = 4
 
 
 def _parameter_type(parameter):
@@ -191,8 +193,8 @@ def _add_evaluate_options(evaluate):
         "--example",
         action="store_true",
         help="Hivemall's worked example (built in): without -m, --format "
-        "json, --per-query, --precision or a convention option, prints its table of every "
-        "metric at top-4 and top-2",
+        "json, --per-query or a convention option, prints its table of every metric at "
+        "top-4 and top-2",
     )
     columns = evaluate.add_argument_group("table columns (for --truth and --predictions)")
     columns.add_argument(
@@ -381,61 +383,6 @@ def _check_overlap(args, truth, run):
         )
 
 
-def _format_value(value, precision=None):
-    """``precision`` decimals, or None: full precision (``repr``, which round-trips)."""
-    value = float(value)
-    return repr(value) if precision is None else f"{value:.{precision}f}"
-
-
-def _print_table(results, stream, precision=DEFAULT_PRECISION):
-    width = max(len("metric"), *(len(name) for name in results))
-    values = {name: _format_value(value, precision) for name, value in results.items()}
-    value_width = max(len("value"), *(len(v) for v in values.values()))
-    stream.write(f"{'metric':<{width}}  {'value':>{value_width}}\n")
-    for name, value in values.items():
-        stream.write(f"{name:<{width}}  {value:>{value_width}}\n")
-
-
-def _print_json(results, stream, precision=None):
-    def clean(value):
-        value = float(value)
-        if math.isnan(value):
-            return None
-        return value if precision is None else round(value, precision)
-
-    shown = {name: clean(value) for name, value in results.items()}
-    stream.write(json.dumps(shown, indent=2, allow_nan=False) + "\n")
-
-
-def _per_query_ids(truth, run, n_queries, conventions):
-    """Query ids in the order of the per-query values."""
-    from ..inputs import query_ids
-
-    chosen = {
-        name: conventions[name] for name in ("convention", "query_set") if name in conventions
-    }
-    ids = query_ids(truth, run, **chosen)
-    if len(ids) != n_queries:  # pragma: no cover - query_ids and evaluate disagree
-        raise ValueError(
-            f"cannot name the {n_queries} per-query values: query_ids gives {len(ids)} queries"
-        )
-    return ids
-
-
-def _write_per_query(path, truth, run, per_query, query_header, conventions, precision=None):
-    import numpy as np
-
-    names = list(per_query)
-    n_queries = len(per_query[names[0]])
-    ids = _per_query_ids(truth, run, n_queries, conventions)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow([query_header, *names])
-        columns = [np.asarray(per_query[name], dtype=np.float64) for name in names]
-        for row, query in enumerate(ids):
-            writer.writerow([query, *(_format_value(column[row], precision) for column in columns)])
-
-
 def _conventions(args):
     return {
         dest: getattr(args, dest)
@@ -488,15 +435,6 @@ def _evaluate(args, stdout, progress):
         _print_table(results, stdout, precision)
 
 
-def _as_options(message):
-    """A library warning in the command's words: no_relevant='skip' is --no-relevant skip."""
-    return re.sub(
-        r"\b([a-z_]+)=(?:'([^']*)'|([0-9.]+))",
-        lambda m: f"--{m.group(1).replace('_', '-')} {m.group(2) or m.group(3)}",
-        message,
-    )
-
-
 def _name_inputs(message, args):
     """Speak of the files, not of evaluate's parameters: y_true is the judgments file."""
     if args.example:
@@ -512,7 +450,6 @@ def _wants_example_table(args):
         and args.metrics is None
         and args.format == "table"
         and args.per_query is None
-        and args.precision is None
         and not _conventions(args)
     )
 
@@ -562,7 +499,7 @@ def main(argv=None):
         if _wants_example_table(args):
             from ._example import print_example_table
 
-            print_example_table()
+            print_example_table(DEFAULT_PRECISION if args.precision is None else args.precision)
         else:
             _evaluate(args, stdout, progress)
         stdout.flush()
