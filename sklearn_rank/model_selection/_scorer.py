@@ -11,12 +11,13 @@ from sklearn.utils.metadata_routing import MetadataRequest
 from ..conventions import check_k, resolve
 from ..metrics._evaluate import _compute, _no_relevant_rule
 from ..metrics._registry import METRICS, _parse_name
+from ..metrics._signatures import _applicable
 from ..utils._ids import _concat_ids, _factorize
 from ._ranker import QueryGroupRanker
 
-# Conventions every scorer takes besides its metric's own; a scorer sees rows without item
-# ids, so tie_break and query_set do not apply.
-_SCORER_CONVENTIONS = ("ties", "no_relevant", "score_dtype")
+# A scorer takes its metric function's conventions (generated from the declarations) but
+# these two: it sees rows without item ids, where they do not apply.
+_NEED_ITEM_IDS = ("tie_break", "query_set")
 
 _HOW_TO_PASS_GROUPS = (
     "A ranking scorer needs the query id of every row, as groups. Use sklearn_rank's "
@@ -301,7 +302,7 @@ def make_ranking_scorer(metric, **params):
     make_ranking_scorer('ndcg@5', ties='average', gain='linear', no_relevant='skip')
     """
     name, entry, k, sign = _resolve_metric(metric, params)
-    allowed = set(_SCORER_CONVENTIONS) | set(entry.conventions) | {"convention"}
+    allowed = {c for c in _applicable(entry) if c not in _NEED_ITEM_IDS} | {"convention"}
     unknown = set(params) - allowed - {"k"}
     if unknown:
         raise ValueError(
