@@ -12,6 +12,21 @@ def _check_int(name, value, low):
     return int(value)
 
 
+# Rows of the reference sample that fixes a task's grade cut points (queries of 20 rows).
+_REFERENCE_ROWS = 100_000
+
+
+def _hidden_score(X, weights, groups, n_queries, noise, rng):
+    """The relevance before it is cut into grades: linear, an interaction, a per-query
+    offset and noise."""
+    n_informative = weights.size
+    hidden = X[:, :n_informative] @ weights
+    hidden += 1.5 * np.sin(2.0 * X[:, 0]) * (X[:, 1] > 0)
+    hidden += rng.normal(scale=1.0, size=n_queries)[groups]
+    hidden += rng.normal(scale=noise, size=groups.size)
+    return hidden
+
+
 def make_ranking(
     n_queries=100,
     *,
@@ -23,6 +38,7 @@ def make_ranking(
     noise=1.0,
     shuffle=True,
     random_state=None,
+    task_random_state=None,
 ):
     """Generate queries with features, graded relevance and varying query sizes.
 
@@ -31,6 +47,14 @@ def make_ranking(
     features, a non-linear interaction (so that tree models can beat linear ones), a
     per-query offset (easy and hard queries; some have no relevant row) and Gaussian noise,
     cut into ``n_levels`` grades of decreasing frequency (about half the rows are 0).
+
+    The *task* is the rule that turns features into relevance: the feature weights and the
+    grade cut points. By default ``random_state`` draws both the task and the sample, so
+    two seeds give two unrelated tasks. To draw a training and a test set of the same task
+    (a model fitted on one is meant to rank the other), fix ``task_random_state`` and vary
+    ``random_state``: the weights then come from ``task_random_state`` and the cut points
+    from a large reference sample of that task, so that every sample of the task is
+    labelled by the same rule.
 
     Parameters
     ----------
@@ -50,7 +74,11 @@ def make_ranking(
         Interleave the rows of all queries at random (as rows arrive in practice); with
         False each query's rows are contiguous, queries in order.
     random_state : int, RandomState instance or None, default=None
-        Seed for reproducible output.
+        Seed of the sample (query sizes, features, offsets, noise, row order), and of the
+        task too when ``task_random_state`` is None.
+    task_random_state : int, RandomState instance or None, default=None
+        Seed of the task (feature weights and grade cut points). None: drawn with
+        ``random_state``, and the cut points are the quantiles of this sample.
 
     Returns
     -------
@@ -74,6 +102,17 @@ def make_ranking(
     (True, 10)
     >>> int(y.min()), int(y.max()), len(set(groups.tolist()))
     (0, 4, 20)
+
+    A training and a test set of one task; the test queries get ids of their own:
+
+    >>> X_train, y_train, groups_train = make_ranking(100, task_random_state=7, random_state=1)
+    >>> X_test, y_test, groups_test = make_ranking(50, task_random_state=7, random_state=2)
+    >>> groups_test = groups_test + 100
+    >>> from sklearn.linear_model import Ridge
+    >>> from sklearn_rank import ndcg_score
+    >>> model = Ridge().fit(X_train, y_train)
+    >>> round(ndcg_score(y_test, model.predict(X_test), k=10, groups=groups_test), 2)
+    0.92
     """
     n_queries = _check_int("n_queries", n_queries, 1)
     n_features = _check_int("n_features", n_features, 2)
@@ -88,17 +127,25 @@ def make_ranking(
     if isinstance(noise, (bool, np.bool_)) or not isinstance(noise, Real) or not noise >= 0:
         raise ValueError(f"noise must be a non-negative number; got {noise!r}.")
     rng = check_random_state(random_state)
+    task = rng if task_random_state is None else check_random_state(task_random_state)
 
     sizes = rng.randint(min_query_size, max_query_size + 1, size=n_queries)
     groups = np.repeat(np.arange(n_queries), sizes)
     X = rng.normal(size=(groups.size, n_features))
-    weights = rng.uniform(0.5, 1.5, size=n_informative) * rng.choice([-1, 1], n_informative)
-    hidden = X[:, :n_informative] @ weights
-    hidden += 1.5 * np.sin(2.0 * X[:, 0]) * (X[:, 1] > 0)
-    hidden += rng.normal(scale=1.0, size=n_queries)[groups]
-    hidden += rng.normal(scale=noise, size=groups.size)
-    # Grades of decreasing frequency: level l is above the (1 - 2**-l) quantile.
-    cuts = np.quantile(hidden, 1.0 - 0.5 ** np.arange(1, n_levels))
+    weights = task.uniform(0.5, 1.5, size=n_informative) * task.choice([-1, 1], n_informative)
+    hidden = _hidden_score(X, weights, groups, n_queries, noise, rng)
+    # Grades of decreasing frequency: level l is above the (1 - 2**-l) quantile, of this
+    # sample, or of the task's reference sample when the task has a seed of its own.
+    levels = 1.0 - 0.5 ** np.arange(1, n_levels)
+    if task_random_state is None:
+        cuts = np.quantile(hidden, levels)
+    else:
+        reference = task.normal(size=(_REFERENCE_ROWS, n_features))
+        queries = np.arange(_REFERENCE_ROWS) // 20
+        n_reference = int(queries[-1]) + 1
+        cuts = np.quantile(
+            _hidden_score(reference, weights, queries, n_reference, noise, task), levels
+        )
     y = np.searchsorted(cuts, hidden, side="right")
     if shuffle:
         order = rng.permutation(groups.size)

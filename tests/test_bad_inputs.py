@@ -1538,10 +1538,14 @@ def test_bad_top_n(make, message):
 
 def test_top_n_ids_outside_the_truth_matrix_are_unjudged_items():
     # Documented: ranked items without a judgment have relevance 0; a ranked query that
-    # is not a row of the truth is a query without relevant items.
+    # is not a row of the truth is a query without relevant items (skipped by default).
     truth = scipy.sparse.csr_matrix([[1, 0], [0, 1]])
     got = sr.evaluate(
-        truth, ItemRanking.from_topn([[-1, 0], [5, 1], [0, 1]]), ["mrr"], per_query=True
+        truth,
+        ItemRanking.from_topn([[-1, 0], [5, 1], [0, 1]]),
+        ["mrr"],
+        per_query=True,
+        no_relevant=0,
     )
     np.testing.assert_array_equal(got["mrr"], [0.5, 0.5, 0.0])
 

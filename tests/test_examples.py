@@ -32,17 +32,22 @@ def test_module_is_the_command():
 
 
 def test_main_job_prints_hivemall_table():
-    out = _run(["-m", "sklearn_rank", "evaluate", "--example"])
+    # Full precision, to compare with Hivemall's published values.
+    out = _run(["-m", "sklearn_rank", "evaluate", "--example", "--precision", "17"])
     rows = {
         line.split("  ")[0].strip(): line.split()[-2:]
         for line in out.splitlines()
-        if line.startswith(("Recall", "Precision", "MAP", "AUC", "MRR", "NDCG (binary)"))
+        if line.startswith(("Recall", "Precision", "MAP", "AUC", "MRR", "NDCG (binary)", "F1"))
     }
     assert [float(v) for v in rows["Recall"]] == [2 / 3, 1 / 3]
     assert [float(v) for v in rows["AUC (top-k form)"]] == [0.75, 1.0]
     assert float(rows["NDCG (binary)"][0]) == pytest.approx(0.7039180890341349, abs=1e-12)
     graded = dict(re.findall(r"^(NDCG@\d)\s+(\S+)$", out, re.M))
     assert float(graded["NDCG@2"]) == pytest.approx(0.8128912838590544, abs=1e-12)
+    # By default 4 decimals, as trec_eval prints: F1@2 is 0.4000, not 0.4000000000000001.
+    out = _run(["-m", "sklearn_rank", "evaluate", "--example"])
+    f1 = next(line for line in out.splitlines() if line.startswith("F1"))
+    assert f1.split()[1:] == ["0.5714", "0.4000"]
 
 
 @pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "examples").glob("*.py")))

@@ -94,7 +94,9 @@ def test_dense_and_lists_agree(seed, ties):
     truth = [{item: rel for item, rel in enumerate(row) if rel} for row in y_true]
     # A query with no judged item at all is an empty dict (still a list-form query).
     scores = [dict(enumerate(row)) for row in y_score]
-    dense = sr.evaluate(y_true, y_score, ALL_NAMES, ties=ties, per_query=True)
+    # Lists skip a query without a relevant item by default (a recommender's user
+    # without test items); arrays do so with no_relevant="skip".
+    dense = sr.evaluate(y_true, y_score, ALL_NAMES, ties=ties, per_query=True, no_relevant="skip")
     lists = sr.evaluate(truth, scores, ALL_NAMES, ties=ties, per_query=True)
     for name in ALL_NAMES:
         np.testing.assert_allclose(
@@ -115,11 +117,13 @@ def test_relevant_items_never_ranked_count():
     assert sr.ndcg_score([{"b", "z"}], [["a", "b", "c"]]) == pytest.approx(
         (1 / np.log2(3)) / (1 + 1 / np.log2(3)), abs=1e-15
     )
-    # An empty ranking hits nothing; a query with empty truth has no relevant item.
-    assert sr.recall_at_k_score([{"z"}, set()], [[], ["a"]], per_query=True).tolist() == [0.0, 0.0]
-    assert np.isnan(
-        sr.recall_at_k_score([{"z"}, set()], [[], ["a"]], no_relevant="skip", per_query=True)[1]
-    )
+    # An empty ranking hits nothing; a query with empty truth has no relevant item: it
+    # is skipped by default, as recommender libraries leave out users without test items.
+    recall = sr.recall_at_k_score([{"z"}, set()], [[], ["a"]], no_relevant=0, per_query=True)
+    assert recall.tolist() == [0.0, 0.0]
+    with pytest.warns(UserWarning, match="1 of 2 queries have no relevant item"):
+        recall = sr.recall_at_k_score([{"z"}, set()], [[], ["a"]], per_query=True)
+    assert recall[0] == 0.0 and np.isnan(recall[1])
 
 
 def test_query_ids_first_appearance_order():

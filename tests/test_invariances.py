@@ -299,7 +299,10 @@ def test_relabelling_query_ids(inputs, conv, labeling, data):
     order = np.array([row_of[label] for label in sr.query_ids(groups)])
     _assert_values_equal(_reorder(dense, order), long, f"long, {labeling} ids")
 
-    # items with ids: every cell a judged candidate, rows in column order (stable ties)
+    # items with ids: every cell a judged candidate, rows in column order (stable ties);
+    # their default skips a query without a relevant item, as no_relevant="skip" does.
+    if conv["no_relevant"] is None:
+        dense = _per_query(y_true, y_score, dict(conv, no_relevant="skip"))
     names = [f"user {labels[q]}" for q in range(n_queries)]
     query_col = np.repeat(names, n_items)
     item_col = np.tile([f"item {i}" for i in range(n_items)], n_queries)

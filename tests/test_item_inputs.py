@@ -65,6 +65,9 @@ def test_dense_sparse_and_item_rows_agree(seed, ties):
     dense = sr.evaluate(y_true, y_score, names, ties=ties, per_query=True)
     sparse = sr.evaluate(scipy.sparse.csr_matrix(y_true), y_score, names, ties=ties, per_query=True)
     _assert_same(sparse, dense, names)
+    # With item ids, queries without a relevant item are skipped by default (a
+    # recommender's users without test items): arrays do so with no_relevant="skip".
+    dense = sr.evaluate(y_true, y_score, names, ties=ties, per_query=True, no_relevant="skip")
     truth, run = _rows(y_true, y_score)  # rows in column order: stable ties agree too
     _assert_same(
         _by_row(sr.evaluate(truth, run, names, ties=ties, per_query=True), truth, run), dense, names
@@ -84,7 +87,7 @@ def test_shuffled_item_rows_agree_under_average_ties(seed):
     got = sr.evaluate(truth, run, names, per_query=True)
     # Query order is first appearance in the judgments, then run-only queries.
     order = sr.query_ids(truth, run)
-    expected = sr.evaluate(y_true, y_score, names, per_query=True)
+    expected = sr.evaluate(y_true, y_score, names, per_query=True, no_relevant="skip")
     _assert_same({n: got[n] for n in names}, {n: expected[n][order] for n in names}, names)
 
 
@@ -92,13 +95,15 @@ def test_shuffled_item_rows_agree_under_average_ties(seed):
 def test_top_n_ids_agree_with_dense_within_n(seed):
     y_true, y_score = _case(seed)
     ranked = np.argsort(-y_score, axis=1, kind="stable")  # the stable ranking of each row
-    dense = sr.evaluate(y_true, y_score, AT_K, ties="stable", per_query=True)
+    dense = sr.evaluate(y_true, y_score, AT_K, ties="stable", per_query=True, no_relevant="skip")
     # The whole ranking as ids: every metric agrees, whole-list ones too.
     truth = scipy.sparse.csr_matrix(y_true)
     full = sr.ItemRanking.from_topn(ranked)
     _assert_same(
         _by_row(sr.evaluate(truth, full, AT_K + WHOLE, per_query=True), truth, full),
-        sr.evaluate(y_true, y_score, AT_K + WHOLE, ties="stable", per_query=True),
+        sr.evaluate(
+            y_true, y_score, AT_K + WHOLE, ties="stable", per_query=True, no_relevant="skip"
+        ),
         AT_K + WHOLE,
     )
     # Top-5 only: cut-offs within 5 agree (relevant items past 5 still count in R, IDCG).
@@ -258,7 +263,7 @@ def test_trec_eval_conventions_on_item_ids():
     truth = sr.ItemJudgments(["q1", "q1"], ["d10", "d3"], [1, 0])
     run = sr.ItemRanking(["q1", "q1", "q1", "q2"], ["d10", "d9", "d3", "d1"], [1.0, 1.0, 0.5, 0.9])
     assert sr.evaluate(truth, run, ["mrr"], convention="trec_eval") == {"mrr": 0.5}
-    assert sr.evaluate(truth, run, ["mrr"], ties="stable") == {"mrr": 0.5}  # q2: no_relevant 0
+    assert sr.evaluate(truth, run, ["mrr"], ties="stable", no_relevant=0) == {"mrr": 0.5}
     # q2 has no judgments: trec_eval leaves it out; otherwise it scores no_relevant.
     per_query = sr.evaluate(truth, run, ["mrr"], convention="trec_eval", per_query=True)
     assert per_query["mrr"].tolist() == [0.5]
@@ -342,7 +347,9 @@ def test_query_set_and_query_ids_follow_each_other():
         "both": (["q1"], [1.0]),
     }
     for query_set, (ids, values) in expected.items():
-        got = sr.evaluate(truth, run, ["map"], query_set=query_set, per_query=True)["map"]
+        got = sr.evaluate(truth, run, ["map"], query_set=query_set, per_query=True, no_relevant=0)[
+            "map"
+        ]
         assert got.tolist() == values
         assert sr.query_ids(truth, run, query_set=query_set).tolist() == ids
     assert sr.query_ids(truth, run, convention="trec_eval").tolist() == ["q1"]
@@ -390,8 +397,8 @@ def test_review_findings_on_item_forms():
     scores = np.array([[3, 2, 1], [1, 3, 2], [2, 1, 3]], dtype=float)
     top = sr.ItemRanking.from_topn(np.argsort(-scores, axis=1))
     for weights in ([0, 0, 1], [1, 2, 3]):
-        assert sr.evaluate(truth, top, ["mrr"], sample_weight=weights) == sr.evaluate(
-            truth, scores, ["mrr"], sample_weight=weights
+        assert sr.evaluate(truth, top, ["mrr"], sample_weight=weights, no_relevant=0) == (
+            sr.evaluate(truth, scores, ["mrr"], sample_weight=weights)
         )
     # The caller's sparse matrix is left as it was.
     matrix = scipy.sparse.csr_matrix(
@@ -413,6 +420,7 @@ def test_review_findings_on_item_forms():
         ["precision@2"],
         exclude=np.array([[0], [1], [0]]),
         per_query=True,
+        no_relevant=0,
     )["precision@2"]
     np.testing.assert_array_equal(dense, items)
     # Mixed id types stay apart; empty top-N rows keep integer ids.
@@ -469,7 +477,7 @@ def test_item_ids_at_the_top_of_their_type_never_match_other_queries():
     truth = sr.ItemJudgments([0], np.array([255], np.uint8), [1])
     run = sr.ItemRanking([0, 1], np.array([3, 255], np.uint8), [2.0, 1.0])
     np.testing.assert_array_equal(
-        sr.mean_reciprocal_rank_score(truth, run, per_query=True), [0.0, 0.0]
+        sr.mean_reciprocal_rank_score(truth, run, per_query=True, no_relevant=0), [0.0, 0.0]
     )
 
 
@@ -493,3 +501,45 @@ def test_top_n_rows_from_a_generator_are_read_once_and_kept():
         run = sr.ItemRanking.from_topn(rows)
         assert run.items.tolist() == ["a", "b", "c"]
         assert sr.evaluate(truth, run, "ndcg@10") == {"ndcg@10": 1.0}
+
+
+def test_repr_and_len_say_what_the_tables_hold():
+    pandas = pytest.importorskip("pandas")
+    cases = [
+        (
+            sr.ItemRanking(["u1", "u1", "u2"], ["a", "b", "a"], [0.9, 0.3, 0.5]),
+            "<ItemRanking: 2 queries, 3 rows with scores, from arrays>",
+            3,
+        ),
+        (
+            sr.ItemRanking.from_topn(np.array([[4, 2, 7], [1, 2, 3]])),
+            "<ItemRanking: 2 queries, 6 rows in rank order, from a top-N matrix of shape (2, 3)>",
+            6,
+        ),
+        (
+            sr.ItemRanking.from_topn([["a"], ["b", "c"], []], queries=[1, "1", 2]),
+            "<ItemRanking: 2 queries, 3 rows in rank order, from top-N lists (3 lists)>",
+            3,
+        ),
+        (
+            sr.ItemRanking.from_frame(
+                pandas.DataFrame({"query": [1, 1], "item": [2, 3], "score": [0.1, 0.2]})
+            ),
+            "<ItemRanking: 1 query, 2 rows with scores, from a pandas DataFrame>",
+            2,
+        ),
+        (
+            sr.ItemJudgments.from_sparse(scipy.sparse.csr_matrix([[0, 1, 0], [2, 0, 3]])),
+            "<ItemJudgments: 2 queries, 3 rows, graded relevance, from a sparse matrix of "
+            "shape (2, 3)>",
+            3,
+        ),
+        (
+            sr.ItemJudgments([1, "1", 1], ["a", "a", "b"]),
+            "<ItemJudgments: 2 queries, 3 rows, binary relevance (all 1), from arrays>",
+            3,
+        ),
+    ]
+    for table, text, rows in cases:
+        assert repr(table) == text
+        assert len(table) == rows == table.items.size

@@ -1,5 +1,7 @@
 """Scorers, grouped cross-validation and searches: exact per-fold values, whole queries."""
 
+import warnings
+
 import numpy as np
 import pytest
 import sklearn
@@ -15,8 +17,11 @@ from sklearn.model_selection import (
     KFold,
     RandomizedSearchCV,
     cross_val_score,
+    cross_validate,
     validation_curve,
 )
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 
 import sklearn_rank as sr
 from sklearn_rank.datasets import make_ranking
@@ -369,3 +374,123 @@ def test_search_over_rankers_through_query_group_ranker(data, kind):
                 got = search.cv_results_[f"split{fold}_test_{name}"][candidate]
                 assert got == pytest.approx(expected[name], abs=1e-12), (kind, name, fold)
     assert search.best_estimator_.n_queries_ == len(np.unique(groups))
+
+
+# --------------------------------------------------------------------------------------
+# Errors that say what to do
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("search_class", [sr.GroupedGridSearchCV, sr.GroupedRandomizedSearchCV])
+def test_search_without_groups_says_how_to_pass_them(data, search_class):
+    X, y, _groups = data
+    search = search_class(Ridge(), {"alpha": [1.0]}, scoring="ndcg@10", cv=3)
+    name = search_class.__name__
+    with pytest.raises(ValueError, match=rf"\({name}\.fit\(X, y, groups=query_ids\)\)") as error:
+        search.fit(X, y)
+    assert "_Grouped" not in str(error.value)
+    search.fit(X, y, groups=_groups)
+    with pytest.raises(ValueError, match=rf"\({name}\.score\(X, y, groups=query_ids\)\)"):
+        search.score(X, y)
+
+
+def _bare_rankers():
+    rankers = []
+    lightgbm = pytest.importorskip("lightgbm")
+    rankers.append((lightgbm.LGBMRanker(n_estimators=5, verbose=-1, n_jobs=1), "group"))
+    xgboost = pytest.importorskip("xgboost")
+    rankers.append((xgboost.XGBRanker(n_estimators=5, n_jobs=1), "qid"))
+    return rankers
+
+
+@pytest.mark.parametrize("how", ["grid", "randomized", "cross_validate", "pipeline"])
+def test_bare_ranker_is_refused_before_any_fit_pointing_to_query_group_ranker(data, how):
+    X, y, groups = data
+    for ranker, needed in _bare_rankers():
+        name = type(ranker).__name__
+        if how == "grid":
+            call = sr.GroupedGridSearchCV(ranker, {"n_estimators": [5]}, scoring="ndcg@10").fit
+        elif how == "randomized":
+            call = sr.GroupedRandomizedSearchCV(
+                ranker, {"n_estimators": [5]}, n_iter=1, scoring="ndcg@10"
+            ).fit
+        elif how == "pipeline":
+            pipeline = make_pipeline(StandardScaler(), ranker)
+            call = sr.GroupedGridSearchCV(pipeline, {}, scoring="ndcg@10").fit
+        else:
+
+            def call(X, y, groups, ranker=ranker):
+                return sr.grouped_cross_validate(ranker, X, y, groups=groups, scoring="ndcg@10")
+
+        with pytest.raises(ValueError, match=rf"{name}\.fit needs the query structure") as error:
+            call(X, y, groups=groups)
+        message = str(error.value)
+        assert f"QueryGroupRanker({name}(...)) derives {needed}" in message
+    # Wrapped, the same ranker runs.
+    wrapped = sr.QueryGroupRanker(ranker)
+    result = sr.grouped_cross_validate(wrapped, X, y, groups=groups, scoring="ndcg@10", cv=2)
+    assert np.isfinite(result["test_score"]).all()
+
+
+# --------------------------------------------------------------------------------------
+# A splitter that splits queries (leakage) is visible in scikit-learn's own tools
+# --------------------------------------------------------------------------------------
+
+SPLIT_WARNING = "put parts of a query in both the training and the test set"
+
+
+@pytest.mark.parametrize("cv", [5, KFold(4, shuffle=True, random_state=0)])
+def test_sklearn_grid_search_with_kfold_warns_about_split_queries(data, cv):
+    X, y, groups = data
+    search = GridSearchCV(
+        sr.QueryGroupRanker(Ridge()),
+        {"estimator__alpha": [1.0]},
+        cv=cv,
+        scoring=sr.get_scorer("ndcg@10"),
+    )
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.warns(UserWarning, match=SPLIT_WARNING) as record:
+            search.fit(X, y, groups=groups)
+    # Once, the first time, not at every fold.
+    assert sum(SPLIT_WARNING in str(w.message) for w in record) == 1
+
+
+def test_sklearn_cross_validate_with_kfold_warns_and_group_kfold_does_not(data):
+    X, y, groups = data
+    model = make_pipeline(StandardScaler(), sr.QueryGroupRanker(Ridge()))
+    scoring = {"ndcg@10": sr.get_scorer("ndcg@10"), "map": sr.get_scorer("map")}
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.warns(UserWarning, match=SPLIT_WARNING):
+            cross_validate(model, X, y, cv=KFold(3), scoring=scoring, params={"groups": groups})
+        # Whole queries per fold: no warning, training scores (the training rows
+        # themselves) included.
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            result = cross_validate(
+                model,
+                X,
+                y,
+                cv=GroupKFold(3),
+                scoring=scoring,
+                params={"groups": groups},
+                return_train_score=True,
+            )
+    assert np.isfinite(result["test_ndcg@10"]).all() and np.isfinite(result["train_map"]).all()
+
+
+def test_scorer_warns_only_for_other_rows_of_trained_queries():
+    X = np.arange(12.0).reshape(-1, 1)
+    y = np.array([0, 1, 0, 1, 1, 2, 1, 2, 2, 3, 2, 3])
+    groups = np.repeat(["a", "b", "c"], 4)
+    train = np.r_[0:4, 4:6]  # all of query a, half of query b
+    ranker = sr.QueryGroupRanker(Ridge()).fit(X[train], y[train], groups=groups[train])
+    np.testing.assert_array_equal(ranker.query_ids_, ["a", "b"])
+    scorer = sr.get_scorer("ndcg@2")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scorer(ranker, X[8:], y[8:], groups=groups[8:])  # query c: never trained on
+        scorer(ranker, X[train], y[train], groups=groups[train])  # the training rows
+    with pytest.warns(
+        UserWarning, match=rf"Scorer 'ndcg@2' .*Ridge was fitted on.*{SPLIT_WARNING}"
+    ):
+        scorer(ranker, X[6:], y[6:], groups=groups[6:])  # rest of b, and c

@@ -246,15 +246,21 @@ def test_input_forms_agree():
     np.testing.assert_allclose(long[np.argsort(sr.query_ids(groups))], dense, atol=TOLERANCE)
     lists = [{j: y_true[i, j] for j in range(6) if y_true[i, j]} for i in range(8)]
     scores = [{j: y_score[i, j] for j in range(6)} for i in range(8)]
-    np.testing.assert_allclose(_iprec(lists, scores), dense, atol=TOLERANCE)
+    # Item-id forms leave queries without a relevant item out by default; arrays count 0.
+    np.testing.assert_allclose(_iprec(lists, scores, no_relevant=0.0), dense, atol=TOLERANCE)
 
 
 def test_empty_ranking_and_no_relevant_queries():
     truth = sr.ItemJudgments(["a", "b", "c"], ["x", "x", "x"], [1, 1, 0])
     run = sr.ItemRanking(["a", "c", "d"], ["x", "x", "x"], [1.0, 1.0, 1.0])
     # a: found first; b: judged, not in the run (empty ranking, 0 at every level, where
-    # trec_eval -J would give NaN at p = 0); c, d: nothing relevant (no_relevant).
-    got = _iprec(truth, run, recall_levels=[0.0, 1.0])
+    # trec_eval -J would give NaN at p = 0); c, d: nothing relevant (no_relevant: left out
+    # by default for inputs with item ids, with a warning).
+    with pytest.warns(UserWarning, match="2 of 4 queries have no relevant item"):
+        default = _iprec(truth, run, recall_levels=[0.0, 1.0])
+    nan = np.nan
+    np.testing.assert_array_equal(default, [[1.0, 1.0], [0.0, 0.0], [nan, nan], [nan, nan]])
+    got = _iprec(truth, run, recall_levels=[0.0, 1.0], no_relevant=0.0)
     np.testing.assert_array_equal(got, [[1.0, 1.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]])
     skipped = _iprec(truth, run, recall_levels=[0.0, 1.0], no_relevant="skip", per_query=False)
     np.testing.assert_array_equal(skipped, [0.5, 0.5])

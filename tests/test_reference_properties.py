@@ -412,7 +412,11 @@ def lib_kwargs(metric, conv, no_relevant):
     return kw
 
 
-def effective_no_relevant(metric, no_relevant):
+def effective_no_relevant(metric, no_relevant, item_ids=False):
+    """Inputs with item ids (ranked lists) skip a query without a relevant item by
+    default, as recommender libraries leave out users without test items."""
+    if no_relevant is None and item_ids:
+        return "skip"
     return DEFAULT_NO_RELEVANT[metric] if no_relevant is None else no_relevant
 
 
@@ -481,6 +485,7 @@ def check_all(
     weights_for_lib=None,
     weights_per_query=None,
     context=None,
+    item_ids=False,
 ):
     """Compare every metric, per query and averaged, through the individual functions and
     through evaluate, with the reference.
@@ -503,7 +508,7 @@ def check_all(
     # ---- individual functions
     for metric in METRICS:
         no_relevant = data.draw(st.one_of(st.none(), NO_RELEVANT), label=f"no_relevant[{metric}]")
-        nr = effective_no_relevant(metric, no_relevant)
+        nr = effective_no_relevant(metric, no_relevant, item_ids)
         fn = getattr(lib, FUNCTIONS[metric])
         kw = lib_kwargs(metric, conv, no_relevant)
         ref = [ref_value(metric, *q, conv) for q in queries]
@@ -534,7 +539,7 @@ def check_all(
     for metric, name in zip(METRICS, names):
         mconv = dict(conv, k=ks[metric])
         ref = [ref_value(metric, *q, mconv, for_evaluate=True) for q in queries]
-        nr = effective_no_relevant(metric, no_relevant)
+        nr = effective_no_relevant(metric, no_relevant, item_ids)
         refs[name] = (ref, expected_per_query(ref, nr), reference_mean(ref, weights_per_query, nr))
     got_pq = lib.evaluate(y_true, y_score, names, per_query=True, **common, **kw)
     assert set(got_pq) == set(names), (names, got_pq)
@@ -748,7 +753,14 @@ def test_library_lists(inputs, conv, data):
         conv = dict(conv, relevance_threshold=None)  # binary truth: no threshold
     queries = [_list_query(t, r) for t, r in zip(truths, rankings)]
     check_all(
-        truths, rankings, queries, conv, data, weights_for_lib=weights, weights_per_query=weights
+        truths,
+        rankings,
+        queries,
+        conv,
+        data,
+        weights_for_lib=weights,
+        weights_per_query=weights,
+        item_ids=True,
     )
 
 

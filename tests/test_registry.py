@@ -8,28 +8,97 @@ import numpy as np
 import pytest
 
 import sklearn_rank as sr
+from sklearn_rank.conventions import CONVENTION, CONVENTIONS, PRESETS
 from sklearn_rank.metrics._registry import METRICS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 sys.path.insert(0, str(DOCS))
 import update_tables  # noqa: E402
 
-CONVENTION_PARAMETERS = {"relevance_threshold", "short_lists", "ap_denominator", "gain", "log_base"}
+# Conventions about the input and the ordering, which every metric takes; the others
+# (gain, log_base, ap_denominator, relevance_threshold, short_lists) only the metrics
+# whose registry entry lists them.
+EVERY_METRIC = ("ties", "no_relevant", "tie_break", "query_set", "score_dtype")
+KEYWORD_ONLY = inspect.Parameter.KEYWORD_ONLY
+
+
+def _applicable(metric):
+    return [name for name in CONVENTIONS if name in EVERY_METRIC or name in metric.conventions]
 
 
 @pytest.mark.parametrize("name", sorted(METRICS))
-def test_function_signature_matches_registry(name):
+def test_function_signature_matches_declarations(name):
     metric = METRICS[name]
     function = getattr(sr, metric.function)
     assert metric.function in sr.__all__
     parameters = inspect.signature(function).parameters
     assert list(parameters)[:2] == ["y_true", "y_score"]
     assert ("k" in parameters) == metric.takes_k
-    assert CONVENTION_PARAMETERS & set(parameters) == set(metric.conventions)
-    for common in ("groups", "sample_weight", "ties", "no_relevant", "per_query"):
+    for common in ("groups", "exclude", "sample_weight", "per_query"):
         assert common in parameters
-    assert parameters["no_relevant"].default == metric.no_relevant_default
-    assert parameters["ties"].default == "average"
+    # Names: convention, then the declared conventions that apply, in declaration order.
+    declared = [p for p in parameters if p in CONVENTIONS or p == "convention"]
+    assert declared == ["convention", *_applicable(metric)]
+    # Defaults: None (the preset's or the declared value), documented as declared.
+    doc = inspect.cleandoc(function.__doc__)
+    for parameter in declared:
+        assert parameters[parameter].default is None
+        assert parameters[parameter].kind == KEYWORD_ONLY
+        if parameter == "convention":
+            assert CONVENTION.numpydoc() in doc
+        elif parameter != "no_relevant":
+            assert CONVENTIONS[parameter].numpydoc() in doc
+    assert 'no_relevant : float, "skip", "error" or None, default=None' in doc
+    shown = repr(metric.no_relevant_default).replace("'", '"')
+    assert f"None (default): {shown}" in doc
+
+
+def test_evaluate_takes_every_declared_convention():
+    parameters = inspect.signature(sr.evaluate).parameters
+    assert list(parameters) == [
+        "y_true",
+        "y_score",
+        "metrics",
+        "groups",
+        "exclude",
+        "sample_weight",
+        "convention",
+        *CONVENTIONS,
+        "per_query",
+    ]
+    assert all(parameters[name].default is None for name in ["convention", *CONVENTIONS])
+
+
+@pytest.mark.parametrize("name", sorted(METRICS))
+def test_defaults_are_the_declared_defaults(name):
+    # Passing every declared default explicitly changes nothing (rows without a relevant
+    # item included, so that no_relevant matters).
+    metric = METRICS[name]
+    function = getattr(sr, metric.function)
+    rng = np.random.default_rng(11)
+    y_true = rng.integers(0, 3, (8, 6)) * (rng.random((8, 6)) < 0.4)
+    y_true[:2] = 0
+    y_score = rng.integers(0, 4, (8, 6)).astype(float)
+    explicit = {p: CONVENTIONS[p].default for p in _applicable(metric)}
+    explicit["no_relevant"] = metric.no_relevant_default
+    kwargs = {"k": 3} if metric.takes_k else {}
+    np.testing.assert_array_equal(
+        function(y_true, y_score, per_query=True, **kwargs),
+        function(y_true, y_score, per_query=True, **kwargs, **explicit),
+    )
+
+
+@pytest.mark.parametrize("name", sorted(METRICS))
+def test_a_convention_that_does_not_apply_says_where_it_goes(name):
+    metric = METRICS[name]
+    function = getattr(sr, metric.function)
+    for convention in set(CONVENTIONS) - set(_applicable(metric)):
+        takers = [m.function for m in METRICS.values() if convention in m.conventions]
+        with pytest.raises(TypeError, match=f"takes no '{convention}'") as raised:
+            function([[1, 0]], [[0.5, 0.2]], **{convention: CONVENTIONS[convention].default})
+        assert f"{convention} applies to {', '.join(takers)} and evaluate" in str(raised.value)
+    with pytest.raises(TypeError, match=f"{metric.function}\\(\\) got an unexpected"):
+        function([[1, 0]], [[0.5, 0.2]], tie="stable")
 
 
 @pytest.mark.parametrize("name", sorted(METRICS))
@@ -47,6 +116,11 @@ def test_function_equals_evaluate(name):
             label
         ]
         np.testing.assert_array_equal(direct, shared)
+    # A tool's preset, as evaluate applies it (XGBoost's default cut-off included).
+    for convention in PRESETS:
+        direct = function(y_true, y_score, convention=convention, per_query=True)
+        shared = sr.evaluate(y_true, y_score, [name], convention=convention, per_query=True)
+        np.testing.assert_array_equal(direct, shared[name])
 
 
 @pytest.mark.parametrize("function_name", sr.__all__)

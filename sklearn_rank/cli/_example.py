@@ -1,5 +1,7 @@
 """Built-in example data: the worked example of Apache Hivemall's "Ranking Measures" page."""
 
+from ._output import _format_value
+
 # Three users with the same data: relevant items {1, 2, 4}; the recommender scored
 # items 1, 3, 2, 6 (item 4, relevant, was never recommended).
 HIVEMALL_TRUTH = [{1, 2, 4}] * 3
@@ -22,21 +24,26 @@ HIVEMALL_ROWS = (
 )
 
 
-def print_example_table():
-    """Print every metric on Hivemall's worked example, at top-4 and top-2."""
+def print_example_table(precision=4):
+    """Print every metric on Hivemall's worked example, at top-4 and top-2, with
+    ``precision`` decimals (None: full precision)."""
     from ..metrics import evaluate
 
+    def shown(value):
+        return _format_value(value, precision)
+
+    width = 20 if precision is None else max(10, precision + 6)
     cut_offs = (4, 2)
     names = [f"{name}@{k}" for _label, name in HIVEMALL_ROWS for k in cut_offs]
     values = evaluate(HIVEMALL_TRUTH, HIVEMALL_RANKINGS, names, ap_denominator="relevant")
     print("Hivemall's worked example: truth {1, 2, 4}, ranked list [1, 3, 2, 6]")
-    print(f"{'measure':<22}{'top-4':>20}{'top-2':>20}")
+    print(f"{'measure':<22}{'top-4':>{width}}{'top-2':>{width}}")
     for label, name in HIVEMALL_ROWS:
-        row = "".join(f"{values[f'{name}@{k}']!r:>20}" for k in cut_offs)
+        row = "".join(f"{shown(values[f'{name}@{k}']):>{width}}" for k in cut_offs)
         print(f"{label:<22}{row}")
     graded = evaluate(
         HIVEMALL_GRADED_TRUTH, HIVEMALL_GRADED_SCORES, ["ndcg@2", "ndcg@3"], gain="exponential"
     )
     print("\nGraded, exponential gain 2^rel - 1:")
     for name, value in graded.items():
-        print(f"{name.upper():<22}{value!r:>20}")
+        print(f"{name.upper():<22}{shown(value):>{width}}")

@@ -7,16 +7,23 @@ error or on input that cannot be read or evaluated (one line on stderr, no trace
 """
 
 import argparse
-import csv
-import json
-import math
 import os
 import re
 import sys
+import warnings
 
-import numpy as np
+from ._output import (
+    DEFAULT_PRECISION,
+    _as_options,
+    _print_json,
+    _print_table,
+    _write_per_query,
+)
 
+# Nothing else is imported at module level: `sklearn-rank --version` and `--help` must not
+# pay for numpy, scipy or scikit-learn (docs/command_line.md, "Start-up").
 PROG = "sklearn-rank"
+COMMANDS = ("evaluate",)
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr", "precision@10", "recall@10")
 
 
@@ -115,9 +122,24 @@ class _Progress:
             self.shown = False
 
 
-def _build_parser():
+def _precision(text):
+    """argparse type of --precision: a number of decimals."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(
+            f"expected a number of decimals (0, 1, 2...); got {text!r}"
+        )
+    return value
+
+
+def _build_parser(full=True):
+    """The parser and its ``evaluate`` sub-parser. Without ``full`` the sub-parser has no
+    options: enough for ``--version``, ``--help`` and a wrong command, without importing
+    the library (its options come from the convention declarations and the registry)."""
     from .._version import __version__
-    from ..metrics import get_metric_names
 
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -134,6 +156,14 @@ def _build_parser():
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    if full:
+        _add_evaluate_options(evaluate)
+    return parser, evaluate
+
+
+def _add_evaluate_options(evaluate):
+    from ..metrics import get_metric_names
+
     truth = evaluate.add_argument_group(
         "inputs",
         "judgments from --qrels or --truth, the run from --run or --predictions "
@@ -164,8 +194,8 @@ def _build_parser():
         "--example",
         action="store_true",
         help="Hivemall's worked example (built in): without -m, --format "
-        "json, --per-query or a convention option, prints the table of "
-        "`python -m sklearn_rank`",
+        "json, --per-query or a convention option, prints its table of every metric at "
+        "top-4 and top-2",
     )
     columns = evaluate.add_argument_group("table columns (for --truth and --predictions)")
     columns.add_argument(
@@ -221,7 +251,14 @@ def _build_parser():
         help="also write per-query values as CSV: the query id (column "
         "named by --query-column, else query), then one column per metric",
     )
-    return parser, evaluate
+    output.add_argument(
+        "--precision",
+        metavar="N",
+        type=_precision,
+        help=f"decimals of the printed values (default: {DEFAULT_PRECISION} in the table, as "
+        "trec_eval prints them; json and --per-query keep full precision unless --precision "
+        "is given)",
+    )
 
 
 def _metric_names(values):
@@ -354,51 +391,6 @@ def _check_overlap(args, truth, run):
         )
 
 
-def _format_value(value):
-    return repr(float(value))
-
-
-def _print_table(results, stream):
-    width = max(len("metric"), *(len(name) for name in results))
-    values = {name: _format_value(value) for name, value in results.items()}
-    value_width = max(len("value"), *(len(v) for v in values.values()))
-    stream.write(f"{'metric':<{width}}  {'value':>{value_width}}\n")
-    for name, value in values.items():
-        stream.write(f"{name:<{width}}  {value:>{value_width}}\n")
-
-
-def _print_json(results, stream):
-    clean = {name: (None if math.isnan(value) else float(value)) for name, value in results.items()}
-    stream.write(json.dumps(clean, indent=2, allow_nan=False) + "\n")
-
-
-def _per_query_ids(truth, run, n_queries, conventions):
-    """Query ids in the order of the per-query values."""
-    from ..inputs import query_ids
-
-    chosen = {
-        name: conventions[name] for name in ("convention", "query_set") if name in conventions
-    }
-    ids = query_ids(truth, run, **chosen)
-    if len(ids) != n_queries:  # pragma: no cover - query_ids and evaluate disagree
-        raise ValueError(
-            f"cannot name the {n_queries} per-query values: query_ids gives {len(ids)} queries"
-        )
-    return ids
-
-
-def _write_per_query(path, truth, run, per_query, query_header, conventions):
-    names = list(per_query)
-    n_queries = len(per_query[names[0]])
-    ids = _per_query_ids(truth, run, n_queries, conventions)
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow([query_header, *names])
-        columns = [np.asarray(per_query[name], dtype=np.float64) for name in names]
-        for row, query in enumerate(ids):
-            writer.writerow([query, *(_format_value(column[row]) for column in columns)])
-
-
 def _conventions(args):
     return {
         dest: getattr(args, dest)
@@ -433,28 +425,36 @@ def _evaluate(args, stdout, progress):
             progress.note(f"evaluating {metrics} on {len(run.queries):,} rows...")
     try:
         try:
-            results = evaluate(truth, run, names, **conventions)
-            per_query = (
-                evaluate(truth, run, names, per_query=True, **conventions)
-                if args.per_query
-                else None
-            )
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                results = evaluate(truth, run, names, **conventions)
+                per_query = (
+                    evaluate(truth, run, names, per_query=True, **conventions)
+                    if args.per_query
+                    else None
+                )
         except (ValueError, TypeError) as exc:
             raise ValueError(_name_inputs(str(exc), args)) from None
         if per_query is not None:
-            _write_per_query(args.per_query, truth, run, per_query, query_header, conventions)
+            _write_per_query(
+                args.per_query, truth, run, per_query, query_header, conventions, args.precision
+            )
         if args.plot:
             _save_curves(args, truth, run, names, conventions)
     finally:
         progress.clear()
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        _warn(_as_options(message))
     if args.format == "json":
-        _print_json(results, stdout)
+        _print_json(results, stdout, args.precision)
     else:
-        _print_table(results, stdout)
+        precision = DEFAULT_PRECISION if args.precision is None else args.precision
+        _print_table(results, stdout, precision)
 
 
 def _save_curves(args, truth, run, names, conventions):
     """Each metric of ``names`` that has a cut-off, at k = 1..K, in one figure."""
+    import numpy as np
     from matplotlib.figure import Figure
 
     from ..conventions import resolve
@@ -548,7 +548,10 @@ def main(argv=None):
     }
     0
     """
-    parser, evaluate_parser = _build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # Only a command needs its options (and the library behind them): --version, --help
+    # and usage errors before the command stay fast.
+    parser, evaluate_parser = _build_parser(full=any(arg in COMMANDS for arg in argv))
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, or a usage error already printed
@@ -560,7 +563,7 @@ def main(argv=None):
         if _wants_example_table(args):
             from ._example import print_example_table
 
-            print_example_table()
+            print_example_table(DEFAULT_PRECISION if args.precision is None else args.precision)
         else:
             _evaluate(args, stdout, progress)
         stdout.flush()

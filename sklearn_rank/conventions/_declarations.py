@@ -170,7 +170,8 @@ _NO_RELEVANT = Parameter(
     'Kendall tau: no non-zero relevance). "skip" leaves such queries out of the mean (NaN in\n'
     'per-query output); "error" raises.',
     cli="value of a query with no relevant item: a number, skip (left out of the mean) or "
-    "error (default: each metric's own, 0 and skip for arp)",
+    "error (default: skip, with a warning, as for every input with item ids; with "
+    "--convention, the tool's rule)",
     elsewhere="LightGBM/XGBoost `ndcg@k`: 1; XGBoost `ndcg@k-`: 0; torchmetrics "
     "`empty_target_action`",
 )
@@ -307,8 +308,9 @@ def resolve(convention=None, explicit=None):
     """The conventions in force: the defaults, then the preset's, then those given.
 
     Parameters given as None are not given. Every value is validated; the result holds
-    every declared convention plus ``metric_no_relevant`` (a dict) and ``default_k``.
-    ``no_relevant`` stays None unless given: each metric then uses its own default.
+    every declared convention plus ``metric_no_relevant`` (a dict), ``default_k`` and
+    ``convention`` (the preset in force, or None). ``no_relevant`` stays None unless given:
+    each metric then uses its own default.
     """
     if convention is not None:
         CONVENTION.validate(convention)
@@ -318,7 +320,7 @@ def resolve(convention=None, explicit=None):
         raise TypeError(f"unknown convention parameter {sorted(unknown)[0]!r}.")
     resolved = {name: p.default for name, p in CONVENTIONS.items()}
     resolved["no_relevant"] = None
-    resolved.update(metric_no_relevant={}, default_k=None)
+    resolved.update(metric_no_relevant={}, default_k=None, convention=convention)
     resolved.update(PRESETS.get(convention, {}))
     for name, value in explicit.items():
         if value is not None:

@@ -9,7 +9,7 @@ representation.
 import numpy as np
 import scipy.sparse
 
-from ..utils._ids import _first_missing, _id_array, _missing_text
+from ..utils._ids import _factorize, _first_missing, _id_array, _missing_text
 from ..utils._validation import _as_float_array, _as_score_array, _check_finite, _shown
 
 
@@ -71,6 +71,16 @@ def _column(frame, name, role):
     return values
 
 
+def _count(n, one, many):
+    return f"{n} {one if n == 1 else many}"
+
+
+def _frame_name(frame):
+    """'a pandas DataFrame', 'a polars DataFrame'."""
+    library = type(frame).__module__.split(".")[0]
+    return f"a {library} {type(frame).__name__}"
+
+
 class ItemRanking:
     """Scored or ranked items per query: a recommender's or a search engine's run.
 
@@ -84,6 +94,11 @@ class ItemRanking:
         Score of each row, higher ranks first. None means the rows of each query are in
         rank order (first row best).
 
+    Notes
+    -----
+    ``len(ranking)`` is the number of rows, (query, item) pairs, as for a DataFrame of the
+    run; its repr gives the number of queries too, and the form it was made from.
+
     See Also
     --------
     ItemJudgments : The matching truth.
@@ -95,6 +110,12 @@ class ItemRanking:
     >>> truth = ItemJudgments([0, 0, 0], [1, 2, 4])
     >>> evaluate(truth, run, ["recall@4", "precision@2"])
     {'recall@4': 0.6666666666666666, 'precision@2': 0.5}
+    >>> run
+    <ItemRanking: 1 query, 4 rows in rank order, from top-N lists (1 list)>
+    >>> len(run)
+    4
+    >>> ItemRanking(["u1", "u1", "u2"], ["a", "b", "a"], [0.9, 0.3, 0.5])
+    <ItemRanking: 2 queries, 3 rows with scores, from arrays>
     """
 
     def __init__(self, queries, items, scores=None):
@@ -105,6 +126,22 @@ class ItemRanking:
             else _per_row("scores", scores, self.queries.size, _as_score_array)
         )
         self._topn = None
+        self._source = "arrays"
+
+    def __len__(self):
+        """The number of rows: (query, item) pairs."""
+        return int(self.items.size)
+
+    def __repr__(self):
+        if self._topn is not None:
+            n_queries = self._topn.shape[0]
+        else:
+            n_queries = len(_factorize(self.queries, None, "queries")[1])
+        order = "in rank order" if self.scores is None else "with scores"
+        return (
+            f"<ItemRanking: {_count(n_queries, 'query', 'queries')}, "
+            f"{_count(len(self), 'row', 'rows')} {order}, from {self._source}>"
+        )
 
     @property
     def queries(self):
@@ -176,6 +213,7 @@ class ItemRanking:
             ranking = cls.__new__(cls)
             ranking._queries, ranking.items, ranking.scores = None, flat, None
             ranking._topn = ids
+            ranking._source = f"a top-N matrix of shape {ids.shape}"
             return ranking
         n_queries = lengths.size
         names = np.arange(n_queries) if queries is None else _ids("queries", queries)
@@ -183,7 +221,12 @@ class ItemRanking:
             raise ValueError(
                 f"queries must have one id per row of ids ({n_queries}); got {names.size}."
             )
-        return cls(np.repeat(names, lengths), flat)
+        ranking = cls(np.repeat(names, lengths), flat)
+        if isinstance(ids, np.ndarray) and ids.dtype != object:
+            ranking._source = f"a top-N matrix of shape {ids.shape}"
+        else:
+            ranking._source = f"top-N lists ({_count(n_queries, 'list', 'lists')})"
+        return ranking
 
     @classmethod
     def from_frame(cls, frame, *, query="query", item="item", score="score"):
@@ -202,7 +245,9 @@ class ItemRanking:
         ranking : ItemRanking
         """
         scores = None if score is None else _column(frame, score, "score")
-        return cls(_column(frame, query, "query"), _column(frame, item, "item"), scores)
+        ranking = cls(_column(frame, query, "query"), _column(frame, item, "item"), scores)
+        ranking._source = _frame_name(frame)
+        return ranking
 
 
 class ItemJudgments:
@@ -218,6 +263,12 @@ class ItemJudgments:
         Relevance of each row (0 = judged non-relevant). None means every row is relevant
         with relevance 1 (binary truth).
 
+    Notes
+    -----
+    ``len(judgments)`` is the number of rows, judged (query, item) pairs, as for a
+    DataFrame of qrels; its repr gives the number of queries too, and the form it was made
+    from.
+
     See Also
     --------
     ItemRanking : The matching run.
@@ -228,6 +279,10 @@ class ItemJudgments:
     >>> truth = ItemJudgments(["u1", "u1", "u2"], ["a", "b", "a"], [2, 0, 1])
     >>> truth.relevance.tolist()
     [2.0, 0.0, 1.0]
+    >>> truth
+    <ItemJudgments: 2 queries, 3 rows, graded relevance, from arrays>
+    >>> len(truth)
+    3
     """
 
     def __init__(self, queries, items, relevance=None):
@@ -236,6 +291,20 @@ class ItemJudgments:
             np.ones(self.queries.size)
             if relevance is None
             else _per_row("relevance", relevance, self.queries.size)
+        )
+        self._source = "arrays"
+
+    def __len__(self):
+        """The number of rows: judged (query, item) pairs."""
+        return int(self.items.size)
+
+    def __repr__(self):
+        n_queries = len(_factorize(self.queries, None, "queries")[1])
+        binary = bool(np.all(self.relevance == 1))
+        kind = "binary relevance (all 1)" if binary else "graded relevance"
+        return (
+            f"<ItemJudgments: {_count(n_queries, 'query', 'queries')}, "
+            f"{_count(len(self), 'row', 'rows')}, {kind}, from {self._source}>"
         )
 
     @classmethod
@@ -275,7 +344,9 @@ class ItemJudgments:
             csr.sum_duplicates()
         rows = np.repeat(np.arange(csr.shape[0], dtype=np.int64), np.diff(csr.indptr))
         keep = csr.data != 0
-        return cls(rows[keep], csr.indices[keep].astype(np.int64), csr.data[keep])
+        judgments = cls(rows[keep], csr.indices[keep].astype(np.int64), csr.data[keep])
+        judgments._source = f"a sparse matrix of shape {csr.shape}"
+        return judgments
 
     @classmethod
     def from_frame(cls, frame, *, query="query", item="item", relevance=None):
@@ -294,4 +365,6 @@ class ItemJudgments:
         judgments : ItemJudgments
         """
         values = None if relevance is None else _column(frame, relevance, "relevance")
-        return cls(_column(frame, query, "query"), _column(frame, item, "item"), values)
+        judgments = cls(_column(frame, query, "query"), _column(frame, item, "item"), values)
+        judgments._source = _frame_name(frame)
+        return judgments

@@ -7,8 +7,10 @@ Each is a thin, documented entry point into `_evaluate._score`; the definitions 
 
 from ..conventions import _fill_doc
 from ._evaluate import _score
+from ._signatures import _with_conventions
 
 
+@_with_conventions("precision")
 @_fill_doc
 def precision_at_k_score(
     y_true,
@@ -18,11 +20,8 @@ def precision_at_k_score(
     groups=None,
     exclude=None,
     sample_weight=None,
-    ties="average",
-    relevance_threshold=None,
-    short_lists="k",
-    no_relevant=0.0,
     per_query=False,
+    **conventions,
 ):
     """Precision@k: the share of the top k items that are relevant, averaged over queries.
 
@@ -34,10 +33,7 @@ def precision_at_k_score(
     {groups}
     {exclude}
     {sample_weight}
-    {ties}
-    {relevance_threshold}
-    {short_lists}
-    {no_relevant}
+    {conventions}
     {per_query}
 
     Returns
@@ -71,14 +67,12 @@ def precision_at_k_score(
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
-        ties=ties,
-        relevance_threshold=relevance_threshold,
-        short_lists=short_lists,
-        no_relevant=no_relevant,
         per_query=per_query,
+        **conventions,
     )
 
 
+@_with_conventions("recall")
 @_fill_doc
 def recall_at_k_score(
     y_true,
@@ -88,10 +82,8 @@ def recall_at_k_score(
     groups=None,
     exclude=None,
     sample_weight=None,
-    ties="average",
-    relevance_threshold=None,
-    no_relevant=0.0,
     per_query=False,
+    **conventions,
 ):
     """Recall@k: the share of a query's relevant items found in its top k.
 
@@ -105,9 +97,7 @@ def recall_at_k_score(
     {groups}
     {exclude}
     {sample_weight}
-    {ties}
-    {relevance_threshold}
-    {no_relevant}
+    {conventions}
     {per_query}
 
     Returns
@@ -140,13 +130,12 @@ def recall_at_k_score(
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
-        ties=ties,
-        relevance_threshold=relevance_threshold,
-        no_relevant=no_relevant,
         per_query=per_query,
+        **conventions,
     )
 
 
+@_with_conventions("f1")
 @_fill_doc
 def f1_at_k_score(
     y_true,
@@ -156,11 +145,8 @@ def f1_at_k_score(
     groups=None,
     exclude=None,
     sample_weight=None,
-    ties="average",
-    relevance_threshold=None,
-    short_lists="k",
-    no_relevant=0.0,
     per_query=False,
+    **conventions,
 ):
     """F1@k: per query the harmonic mean of Precision@k and Recall@k, then averaged.
 
@@ -175,10 +161,7 @@ def f1_at_k_score(
     {groups}
     {exclude}
     {sample_weight}
-    {ties}
-    {relevance_threshold}
-    {short_lists}
-    {no_relevant}
+    {conventions}
     {per_query}
 
     Returns
@@ -207,14 +190,12 @@ def f1_at_k_score(
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
-        ties=ties,
-        relevance_threshold=relevance_threshold,
-        short_lists=short_lists,
-        no_relevant=no_relevant,
         per_query=per_query,
+        **conventions,
     )
 
 
+@_with_conventions("hit_rate")
 @_fill_doc
 def hit_rate_score(
     y_true,
@@ -224,10 +205,8 @@ def hit_rate_score(
     groups=None,
     exclude=None,
     sample_weight=None,
-    ties="average",
-    relevance_threshold=None,
-    no_relevant=0.0,
     per_query=False,
+    **conventions,
 ):
     """Hit rate@k (1-call@k, success@k): 1 if the top k holds a relevant item, else 0.
 
@@ -241,9 +220,7 @@ def hit_rate_score(
     {groups}
     {exclude}
     {sample_weight}
-    {ties}
-    {relevance_threshold}
-    {no_relevant}
+    {conventions}
     {per_query}
 
     Returns
@@ -275,13 +252,12 @@ def hit_rate_score(
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
-        ties=ties,
-        relevance_threshold=relevance_threshold,
-        no_relevant=no_relevant,
         per_query=per_query,
+        **conventions,
     )
 
 
+@_with_conventions("mrr")
 @_fill_doc
 def mean_reciprocal_rank_score(
     y_true,
@@ -291,10 +267,8 @@ def mean_reciprocal_rank_score(
     groups=None,
     exclude=None,
     sample_weight=None,
-    ties="average",
-    relevance_threshold=None,
-    no_relevant=0.0,
     per_query=False,
+    **conventions,
 ):
     """Mean reciprocal rank: 1 / rank of the first relevant item (0 if not in the top k).
 
@@ -306,9 +280,7 @@ def mean_reciprocal_rank_score(
     {groups}
     {exclude}
     {sample_weight}
-    {ties}
-    {relevance_threshold}
-    {no_relevant}
+    {conventions}
     {per_query}
 
     Returns
@@ -339,13 +311,12 @@ def mean_reciprocal_rank_score(
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
-        ties=ties,
-        relevance_threshold=relevance_threshold,
-        no_relevant=no_relevant,
         per_query=per_query,
+        **conventions,
     )
 
 
+@_with_conventions("map")
 @_fill_doc
 def mean_average_precision_score(
     y_true,
@@ -355,11 +326,8 @@ def mean_average_precision_score(
     groups=None,
     exclude=None,
     sample_weight=None,
-    ties="average",
-    relevance_threshold=None,
-    ap_denominator="relevant",
-    no_relevant=0.0,
     per_query=False,
+    **conventions,
 ):
     """Mean average precision (MAP, AP@k): mean precision at the ranks of relevant items.
 
@@ -375,10 +343,7 @@ def mean_average_precision_score(
     {groups}
     {exclude}
     {sample_weight}
-    {ties}
-    {relevance_threshold}
-    {ap_denominator}
-    {no_relevant}
+    {conventions}
     {per_query}
 
     Returns
@@ -413,14 +378,12 @@ def mean_average_precision_score(
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
-        ties=ties,
-        relevance_threshold=relevance_threshold,
-        ap_denominator=ap_denominator,
-        no_relevant=no_relevant,
         per_query=per_query,
+        **conventions,
     )
 
 
+@_with_conventions("auc")
 @_fill_doc
 def ranking_auc_score(
     y_true,
@@ -430,10 +393,8 @@ def ranking_auc_score(
     groups=None,
     exclude=None,
     sample_weight=None,
-    ties="average",
-    relevance_threshold=None,
-    no_relevant=0.0,
     per_query=False,
+    **conventions,
 ):
     """Ranking AUC: the share of (relevant, non-relevant) pairs ranked in the right order.
 
@@ -448,9 +409,7 @@ def ranking_auc_score(
     {groups}
     {exclude}
     {sample_weight}
-    {ties}
-    {relevance_threshold}
-    {no_relevant}
+    {conventions}
     {per_query}
 
     Returns
@@ -478,13 +437,12 @@ def ranking_auc_score(
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
-        ties=ties,
-        relevance_threshold=relevance_threshold,
-        no_relevant=no_relevant,
         per_query=per_query,
+        **conventions,
     )
 
 
+@_with_conventions("arp")
 @_fill_doc
 def average_relative_position(
     y_true,
@@ -493,10 +451,8 @@ def average_relative_position(
     groups=None,
     exclude=None,
     sample_weight=None,
-    ties="average",
-    relevance_threshold=None,
-    no_relevant="skip",
     per_query=False,
+    **conventions,
 ):
     """Average relative position (ARP): where the relevant items sit, lower is better.
 
@@ -509,9 +465,7 @@ def average_relative_position(
     {groups}
     {exclude}
     {sample_weight}
-    {ties}
-    {relevance_threshold}
-    {no_relevant_arp}
+    {conventions}
     {per_query}
 
     Returns
@@ -536,8 +490,6 @@ def average_relative_position(
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
-        ties=ties,
-        relevance_threshold=relevance_threshold,
-        no_relevant=no_relevant,
         per_query=per_query,
+        **conventions,
     )

@@ -1,44 +1,11 @@
-"""What every curve shares: the input checked as `_evaluate._compute` checks it, and the
-aggregator (`_aggregate._aggregate`) applied at every point of a curve at once."""
+"""What every curve shares: the aggregator (`_aggregate._aggregate`) applied at every
+point of a curve at once. The input is normalised and checked by `_evaluate._prepare`, as
+for `evaluate`."""
 
 import numpy as np
 
-from ..inputs._normalise import _normalise
-from ._aggregate import _mean, _query_weights
-from ._evaluate import _LARGEST_EXPONENT
+from ._aggregate import _mean
 from ._registry import _ROUNDING, _bounds
-
-
-def _prepare(y_true, y_score, entries, groups, exclude, sample_weight, conventions):
-    """Normalise the input and check it as `_evaluate._compute` does for ``entries``
-    (registry entries, or any object with their ``name``, ``conventions`` and
-    ``negative_relevance``); return the queries and the query weights."""
-    gain = conventions["gain"]
-    queries, ids = _normalise(
-        y_true,
-        y_score,
-        groups,
-        exclude,
-        tie_break=conventions["tie_break"],
-        query_set=conventions["query_set"],
-        score_dtype=conventions["score_dtype"],
-    )
-    _codes, judged = queries.judged()
-    if gain == "exponential" and judged.size and judged.max() > _LARGEST_EXPONENT:
-        raise ValueError(
-            f"gain='exponential' needs relevance <= {_LARGEST_EXPONENT} (2**rel overflows "
-            f"float64 beyond); got {float(judged.max())!r}."
-        )
-    lowest = float(judged.min()) if judged.size else 0.0
-    for entry in entries:
-        takes_gain = "gain" in entry.conventions
-        if lowest < 0 and not (entry.negative_relevance and (gain == "linear" or not takes_gain)):
-            raise ValueError(
-                f"y_true must be non-negative for {entry.name!r}; got {lowest!r}. Negative "
-                "relevance is accepted only by cg and dcg with gain='linear' and by "
-                "kendall_tau."
-            )
-    return queries, _query_weights(sample_weight, queries, ids)
 
 
 def _clip_to_range(values, value_range):

@@ -16,8 +16,8 @@ k_max per query) are averaged over the hypergeometric number of relevant items d
 import numpy as np
 
 from ..conventions import _fill_doc, check_k, resolve
-from ._curve_base import _aggregate_curve, _clip_to_range, _prepare
-from ._evaluate import _GAIN_FUNCTIONS, _no_relevant_rule
+from ._curve_base import _aggregate_curve, _clip_to_range
+from ._evaluate import _GAIN_FUNCTIONS, _no_relevant_rule, _prepare, _warn_skipped
 from ._kernel import _hypergeometric, _offsets, _rank, _sum_by
 from ._reductions import _SAME_AS_IDEAL, _ratio, _reciprocals
 from ._registry import _parse_name
@@ -381,25 +381,30 @@ def _metric_curves(
     ``conventions`` as `sklearn_rank.conventions.resolve` returns them.
     """
     entries = [_curve_metric(name) for name in names]
-    queries, weights = _prepare(
-        y_true, y_score, entries, groups, exclude, sample_weight, conventions
+    requests = [(name, entry, k_max) for name, entry in zip(names, entries)]
+    queries, _ids, weights, item_ids = _prepare(
+        requests, y_true, y_score, groups, exclude, sample_weight, conventions
     )
     gain, threshold = conventions["gain"], conventions["relevance_threshold"]
     first_relevant = all(entry.first_relevant_only for entry in entries)
     ranking = _rank(queries, k_max, conventions["ties"], first_relevant, threshold)
     positions = _Positions(ranking, k_max)
     parameters = dict(conventions, gain=_GAIN_FUNCTIONS[gain])
-    results = {}
+    results, skipped = {}, []
     for name, entry in zip(names, entries):
         with np.errstate(over="ignore", invalid="ignore"):
             values, has_relevant = _CURVES[entry.name](
                 positions, **{p: parameters[p] for p in entry.conventions}
             )
         values = _clip_to_range(values, entry.value_range)
-        rule = _no_relevant_rule(conventions, entry)
+        rule = _no_relevant_rule(conventions, entry, item_ids)
+        if rule != _no_relevant_rule(conventions, entry) and not has_relevant.all():
+            skipped.append((name, int((~has_relevant).sum())))
         results[name] = _aggregate_curve(
             values, has_relevant, rule, weights, per_query, lambda i, name=name: f"{name}@{i + 1}"
         )
+    if skipped:
+        _warn_skipped(skipped, queries.n_queries)
     return results
 
 

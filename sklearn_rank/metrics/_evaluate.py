@@ -1,15 +1,20 @@
 """Validate, normalise once, rank once, reduce each metric, aggregate: every call goes here."""
 
+import os
+import sys
+import warnings
 from collections.abc import Mapping
 
 import numpy as np
 
 from ..conventions import _fill_doc, check_k, resolve
-from ..inputs._normalise import _normalise
-from ..utils._validation import _check_per_query
+from ..inputs._normalise import _is_list_form, _normalise
+from ..inputs._tables import ItemJudgments, ItemRanking
+from ..utils._validation import _check_per_query, _python_value
 from ._aggregate import _aggregate, _query_weights
 from ._kernel import _rank
 from ._registry import METRICS, _parse_name
+from ._signatures import _with_conventions
 
 
 def _linear(rel):
@@ -24,33 +29,104 @@ _GAIN_FUNCTIONS = {"linear": _linear, "exponential": _exponential}
 _LARGEST_EXPONENT = 1023  # 2.0 ** 1024 is inf in float64
 
 
-def _no_relevant_rule(conventions, metric):
+def _has_item_ids(y_true, y_score):
+    """Whether the input names its items (`ItemRanking`, `ItemJudgments`, ranked lists):
+    a recommender's or a search engine's output, never scikit-learn's arrays."""
+    return (
+        isinstance(y_score, ItemRanking)
+        or isinstance(y_true, ItemJudgments)
+        or (_is_list_form(y_true))
+    )
+
+
+def _no_relevant_rule(conventions, metric, item_ids=False):
     """The no_relevant value of one metric: the value given, the preset's value for this
-    metric, or the metric's own default."""
+    metric, or the default: "skip" for a recommender's input (``item_ids``) without a
+    preset, as recommender libraries leave out users without test items, else the
+    metric's own (0.0 for arrays, dense or sparse, scikit-learn's value)."""
     if conventions["no_relevant"] is not None:
         return conventions["no_relevant"]
-    return conventions["metric_no_relevant"].get(metric.name, metric.no_relevant_default)
+    if metric.name in conventions["metric_no_relevant"]:
+        return conventions["metric_no_relevant"][metric.name]
+    if item_ids and conventions.get("convention") is None:
+        return "skip"
+    return metric.no_relevant_default
 
 
-def _compute(
-    requests,
-    y_true,
-    y_score,
-    *,
-    groups=None,
-    exclude=None,
-    sample_weight=None,
-    per_query=False,
-    conventions,
-):
-    """Compute several metrics on one input with one sort.
+def _warn_skipped(skipped, n_queries):
+    """Say that the default for a recommender's input left queries out of the mean, where
+    scikit-learn's rule (and this library's for arrays) counts them as 0."""
+    counts = sorted({count for _label, count in skipped})
+    if len(counts) == 1:
+        how_many = f"{counts[0]} of {n_queries} queries"
+    else:
+        each = ", ".join(f"{label}: {count}" for label, count in skipped)
+        how_many = f"Some of the {n_queries} queries ({each})"
+    warnings.warn(
+        f"{how_many} have no relevant item (users without test items) and were left out "
+        "of the mean, as recommender libraries do: the default for inputs with item ids "
+        "(ItemRanking, ItemJudgments, ranked lists). Pass no_relevant='skip' to keep this "
+        "without a warning, or no_relevant=0 to count them as 0.",
+        UserWarning,
+        stacklevel=_outside_stacklevel(),
+    )
+
+
+def _warn_short_lists(requests, queries, ids, y_true, y_score, conventions):
+    """Warn when ``exclude`` leaves a ranked list of item ids shorter than a cut-off k
+    that it reached before: a top-N list cut before the training items were removed, whose
+    @k metrics then see fewer than k recommendations (a recommender filters first)."""
+    cut_offs = sorted({k for _label, _metric, k in requests if k is not None})
+    if not cut_offs:
+        return
+    # Exclusion never renumbers or drops queries: the same queries, in the same order.
+    before, _ = _normalise(
+        y_true,
+        y_score,
+        None,
+        None,
+        tie_break=conventions["tie_break"],
+        query_set=conventions["query_set"],
+        score_dtype=conventions["score_dtype"],
+    )
+    for k in cut_offs:
+        short = (before.n_cand >= k) & (queries.n_cand < k)
+        if short.any():
+            first = int(np.flatnonzero(short)[0])
+            query = (
+                f"query number {first}" if ids is None else f"query {_python_value(ids[first])!r}"
+            )
+            warnings.warn(
+                f"exclude left {int(short.sum())} of {queries.n_queries} ranked lists shorter "
+                f"than k={k} (e.g. {query}: {int(before.n_cand[first])} ranked items, "
+                f"{int(queries.n_cand[first])} left), so their @{k} metrics see fewer than "
+                f"{k} recommendations. Make top-N lists without the excluded items (rank, "
+                "remove the user's training items, then cut to N), or pass exclude with "
+                "scores for every item (a matrix).",
+                UserWarning,
+                stacklevel=_outside_stacklevel(),
+            )
+            return
+
+
+def _outside_stacklevel():
+    """The ``stacklevel`` of the first caller outside sklearn_rank, counted from the
+    function that calls `warnings.warn` (a warning points at the user's line)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+    frame, level = sys._getframe(2), 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventions):
+    """Normalise the input once and check it for the requested metrics.
 
     requests : list of (label, registry entry, k).
-    conventions : as `sklearn_rank.conventions.resolve` returns them (validated).
+    Returns the `_Queries`, the query ids (None for matrices and lists), the per-query
+    weights and whether the input names its items (`_has_item_ids`).
     """
-    per_query = _check_per_query(per_query)
     gain = conventions["gain"]
-    threshold = conventions["relevance_threshold"]
     queries, ids = _normalise(
         y_true,
         y_score,
@@ -77,6 +153,33 @@ def _compute(
                     "kendall_tau."
                 )
     weights = _query_weights(sample_weight, queries, ids)
+    item_ids = _has_item_ids(y_true, y_score)
+    if exclude is not None and item_ids:
+        _warn_short_lists(requests, queries, ids, y_true, y_score, conventions)
+    return queries, ids, weights, item_ids
+
+
+def _compute(
+    requests,
+    y_true,
+    y_score,
+    *,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    per_query=False,
+    conventions,
+):
+    """Compute several metrics on one input with one sort.
+
+    requests : list of (label, registry entry, k).
+    conventions : as `sklearn_rank.conventions.resolve` returns them (validated).
+    """
+    per_query = _check_per_query(per_query)
+    queries, ids, weights, item_ids = _prepare(
+        requests, y_true, y_score, groups, exclude, sample_weight, conventions
+    )
+    gain, threshold = conventions["gain"], conventions["relevance_threshold"]
 
     cut_offs = [k for _label, metric, k in requests]
     prefix = None if None in cut_offs else max(cut_offs)
@@ -84,15 +187,19 @@ def _compute(
     ranking = _rank(queries, prefix, conventions["ties"], first_relevant, threshold)
     parameters = dict(conventions, gain=_GAIN_FUNCTIONS[gain])
 
-    results = {}
+    results, skipped = {}, []
     for label, metric, k in requests:
         # Overflow to inf or NaN is reported by _aggregate with the query it happened in.
         with np.errstate(over="ignore", invalid="ignore"):
             values, has_relevant = metric.reduce(
                 ranking, k, **{name: parameters[name] for name in metric.conventions}
             )
-        rule = _no_relevant_rule(conventions, metric)
+        rule = _no_relevant_rule(conventions, metric, item_ids)
+        if rule != _no_relevant_rule(conventions, metric) and not has_relevant.all():
+            skipped.append((label, int((~has_relevant).sum())))
         results[label] = _aggregate(values, has_relevant, rule, weights, per_query, label)
+    if skipped:
+        _warn_skipped(skipped, queries.n_queries)
     return results
 
 
@@ -106,11 +213,15 @@ def _score(
     exclude=None,
     sample_weight=None,
     per_query=False,
+    convention=None,
     **conventions,
 ):
     """One metric by registry name, as the public metric functions call it."""
     metric = METRICS[name]
+    resolved = resolve(convention, conventions)
     k = check_k(k) if metric.takes_k else None
+    if k is None and metric.takes_k:
+        k = resolved["default_k"]  # a preset's cut-off for names without one (XGBoost)
     return _compute(
         [(name, metric, k)],
         y_true,
@@ -119,10 +230,11 @@ def _score(
         exclude=exclude,
         sample_weight=sample_weight,
         per_query=per_query,
-        conventions=resolve(None, conventions),
+        conventions=resolved,
     )[name]
 
 
+@_with_conventions()
 @_fill_doc
 def evaluate(
     y_true,
@@ -132,18 +244,8 @@ def evaluate(
     groups=None,
     exclude=None,
     sample_weight=None,
-    convention=None,
-    ties=None,
-    gain=None,
-    ap_denominator=None,
-    no_relevant=None,
-    relevance_threshold=None,
-    short_lists=None,
-    log_base=2,
-    tie_break=None,
-    query_set=None,
-    score_dtype=None,
     per_query=False,
+    **conventions,
 ):
     """Compute several ranking metrics at once, sharing one sort of the input.
 
@@ -157,17 +259,7 @@ def evaluate(
     {groups}
     {exclude}
     {sample_weight}
-    {convention}
-    {ties}
-    {gain}
-    {ap_denominator}
-    {no_relevant_evaluate}
-    {relevance_threshold}
-    {short_lists}
-    {log_base}
-    {tie_break}
-    {query_set}
-    {score_dtype}
+    {conventions}
     {per_query}
 
     Returns
@@ -207,21 +299,7 @@ def evaluate(
     for name in names:
         metric, k = _parse_name(name)
         requests.append((name, metric, k))
-    conventions = resolve(
-        convention,
-        {
-            "ties": ties,
-            "gain": gain,
-            "ap_denominator": ap_denominator,
-            "no_relevant": no_relevant,
-            "relevance_threshold": relevance_threshold,
-            "short_lists": short_lists,
-            "log_base": log_base,
-            "tie_break": tie_break,
-            "query_set": query_set,
-            "score_dtype": score_dtype,
-        },
-    )
+    conventions = resolve(conventions.pop("convention", None), conventions)
     default_k = conventions["default_k"]
     if default_k is not None:
         requests = [

@@ -4,10 +4,78 @@ Each is a thin, documented entry point into `_evaluate._score`; the definitions 
 `_reductions.py` and `docs/metrics.md`.
 """
 
+import textwrap
+
+import numpy as np
+
 from ..conventions import _fill_doc
+from ..inputs._normalise import _is_list_form
+from ..inputs._tables import ItemJudgments, ItemRanking
+from ..utils._validation import _as_float_array, _check_finite
 from ._evaluate import _score
+from ._signatures import _with_conventions
+
+_IGNORE_TIES_DOC = """\
+ignore_ties : bool or None, default=None
+    scikit-learn's parameter, so that code written for `sklearn.metrics.{name}` runs
+    unchanged and gives its values. False is ``ties="average"``. True is
+    ``ties="stable"`` with the tied items of each matrix row in the order scikit-learn
+    leaves them: the reverse of numpy's default ``argsort`` of the row, an order numpy does
+    not specify (it differs between numpy versions and CPUs). For a value that does not
+    depend on it, use ``ties="stable"`` (ties keep the input order). For input other than
+    matrices, True is ``ties="stable"``. None leaves the choice to ``ties``; ``ties`` or
+    ``tie_break`` contradicting ``ignore_ties`` is a ValueError."""
 
 
+def _document_ignore_ties(function):
+    text = textwrap.indent(_IGNORE_TIES_DOC.format(name=function.__name__), "    ")
+    function.__doc__ = function.__doc__.replace("    {ignore_ties}", text)
+    return function
+
+
+def _sklearn_ties(y_true, y_score, groups, ignore_ties, conventions):
+    """scikit-learn's ``ignore_ties`` as ``ties``; for matrices with True, scores that
+    rank every row in scikit-learn's order (``np.argsort(y_score)[:, ::-1]``, as its
+    ``_dcg_sample_scores``), so that no tie is left for our sort to break differently."""
+    if ignore_ties is None:
+        return y_score, conventions
+    if not isinstance(ignore_ties, (bool, np.bool_)):
+        raise ValueError(f"ignore_ties must be True, False or None; got {ignore_ties!r}.")
+    wanted = "stable" if ignore_ties else "average"
+    ties = conventions.get("ties")
+    if ties is not None and ties != wanted:
+        raise ValueError(
+            f"ignore_ties={bool(ignore_ties)} is scikit-learn's spelling of ties={wanted!r}; "
+            f"got ties={ties!r} too. Pass one of them."
+        )
+    conventions = dict(conventions, ties=wanted)
+    if not ignore_ties:
+        return y_score, conventions
+    if conventions.get("tie_break") is not None:
+        raise ValueError(
+            "ignore_ties=True breaks ties in scikit-learn's order; tie_break="
+            f"{conventions['tie_break']!r} contradicts it. Pass ties='stable' with tie_break "
+            "instead."
+        )
+    if (
+        groups is not None
+        or isinstance(y_score, ItemRanking)
+        or isinstance(y_true, ItemJudgments)
+        or _is_list_form(y_true)
+    ):
+        return y_score, conventions
+    scores = _as_float_array("y_score", y_score, keep_numeric=True)  # scikit-learn's dtype
+    if scores.ndim != 2:
+        return y_score, conventions  # the normaliser says what is wrong
+    _check_finite("y_score", scores)
+    order = np.argsort(scores)[:, ::-1]
+    n_queries, width = scores.shape
+    strict = np.empty((n_queries, width))
+    strict[np.arange(n_queries)[:, None], order] = np.arange(width, 0, -1, dtype=np.float64)
+    return strict, conventions
+
+
+@_with_conventions("cg")
 @_fill_doc
 def cg_score(
     y_true,
@@ -17,10 +85,8 @@ def cg_score(
     groups=None,
     exclude=None,
     sample_weight=None,
-    ties="average",
-    gain="linear",
-    no_relevant=0.0,
     per_query=False,
+    **conventions,
 ):
     """Cumulative gain CG@k: the sum of the gains of the top k items.
 
@@ -32,9 +98,7 @@ def cg_score(
     {groups}
     {exclude}
     {sample_weight}
-    {ties}
-    {gain}
-    {no_relevant}
+    {conventions}
     {per_query}
 
     Returns
@@ -66,14 +130,14 @@ def cg_score(
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
-        ties=ties,
-        gain=gain,
-        no_relevant=no_relevant,
         per_query=per_query,
+        **conventions,
     )
 
 
+@_with_conventions("dcg")
 @_fill_doc
+@_document_ignore_ties
 def dcg_score(
     y_true,
     y_score,
@@ -82,11 +146,9 @@ def dcg_score(
     groups=None,
     exclude=None,
     sample_weight=None,
-    ties="average",
-    gain="linear",
-    log_base=2,
-    no_relevant=0.0,
+    ignore_ties=None,
     per_query=False,
+    **conventions,
 ):
     """Discounted cumulative gain DCG@k: sum of gain / log(position + 1) over the top k.
 
@@ -100,10 +162,8 @@ def dcg_score(
     {groups}
     {exclude}
     {sample_weight}
-    {ties}
-    {gain}
-    {log_base}
-    {no_relevant}
+    {ignore_ties}
+    {conventions}
     {per_query}
 
     Returns
@@ -129,6 +189,7 @@ def dcg_score(
     >>> round(dcg_score([[1, 0]], [[0.5, 0.5]]), 4)  # tied: the expected value
     0.8155
     """
+    y_score, conventions = _sklearn_ties(y_true, y_score, groups, ignore_ties, conventions)
     return _score(
         "dcg",
         y_true,
@@ -137,15 +198,14 @@ def dcg_score(
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
-        ties=ties,
-        gain=gain,
-        log_base=log_base,
-        no_relevant=no_relevant,
         per_query=per_query,
+        **conventions,
     )
 
 
+@_with_conventions("ndcg")
 @_fill_doc
+@_document_ignore_ties
 def ndcg_score(
     y_true,
     y_score,
@@ -154,10 +214,9 @@ def ndcg_score(
     groups=None,
     exclude=None,
     sample_weight=None,
-    ties="average",
-    gain="linear",
-    no_relevant=0.0,
+    ignore_ties=None,
     per_query=False,
+    **conventions,
 ):
     """Normalized DCG@k: DCG@k divided by the DCG@k of the ideal ordering.
 
@@ -173,9 +232,8 @@ def ndcg_score(
     {groups}
     {exclude}
     {sample_weight}
-    {ties}
-    {gain}
-    {no_relevant}
+    {ignore_ties}
+    {conventions}
     {per_query}
 
     Returns
@@ -203,6 +261,7 @@ def ndcg_score(
     >>> round(ndcg_score([[0, 0, 1, 1]], [[1, 1, 1, 1]], k=2), 4)
     0.5
     """
+    y_score, conventions = _sklearn_ties(y_true, y_score, groups, ignore_ties, conventions)
     return _score(
         "ndcg",
         y_true,
@@ -211,13 +270,12 @@ def ndcg_score(
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
-        ties=ties,
-        gain=gain,
-        no_relevant=no_relevant,
         per_query=per_query,
+        **conventions,
     )
 
 
+@_with_conventions("kendall_tau")
 @_fill_doc
 def kendall_tau_score(
     y_true,
@@ -226,9 +284,8 @@ def kendall_tau_score(
     groups=None,
     exclude=None,
     sample_weight=None,
-    ties="average",
-    no_relevant=0.0,
     per_query=False,
+    **conventions,
 ):
     """Kendall tau-b rank correlation between the scores and the relevance, per query.
 
@@ -246,8 +303,7 @@ def kendall_tau_score(
     {groups}
     {exclude}
     {sample_weight}
-    {ties}
-    {no_relevant}
+    {conventions}
     {per_query}
 
     Returns
@@ -272,7 +328,6 @@ def kendall_tau_score(
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
-        ties=ties,
-        no_relevant=no_relevant,
         per_query=per_query,
+        **conventions,
     )

@@ -26,13 +26,17 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ._curve_base import _aggregate_curve, _prepare
+from ._curve_base import _aggregate_curve
+from ._evaluate import _no_relevant_rule, _prepare, _warn_skipped
 from ._kernel import _rank
 
 DEFAULT_RECALL_LEVELS = np.arange(11) / 10.0  # 0.0, 0.1, ..., 1.0 as trec_eval's literals
 TREC_EVAL_VERSIONS = ("10", "9")
 _MEASURE = SimpleNamespace(
-    name="iprec_at_recall", conventions=("relevance_threshold",), negative_relevance=False
+    name="iprec_at_recall",
+    conventions=("relevance_threshold",),
+    negative_relevance=False,
+    no_relevant_default=0.0,
 )
 _BLOCK = 1 << 20  # cells of one batch of the dynamic programme
 
@@ -96,18 +100,24 @@ def _interpolated_precision(
     ``convention`` the preset's name (it decides the default ``trec_eval_version``)."""
     levels = _check_recall_levels(recall_levels)
     version = _check_version(trec_eval_version, convention)
-    queries, weights = _prepare(
-        y_true, y_score, [_MEASURE], groups, exclude, sample_weight, conventions
+    queries, _ids, weights, item_ids = _prepare(
+        [(_MEASURE.name, _MEASURE, None)],
+        y_true,
+        y_score,
+        groups,
+        exclude,
+        sample_weight,
+        conventions,
     )
     threshold = conventions["relevance_threshold"]
     ranking = _rank(queries, None, conventions["ties"], False, threshold)
     order = np.argsort(levels, kind="stable")
     values = np.empty((levels.size, queries.n_queries))
     values[order] = _iprec(ranking, levels[order], version, threshold).T
-    rule = conventions["no_relevant"]
-    if rule is None:
-        rule = conventions["metric_no_relevant"].get(_MEASURE.name, 0.0)
+    rule = _no_relevant_rule(conventions, _MEASURE, item_ids)
     has_relevant = ranking.relevant_count(threshold) > 0
+    if rule != _no_relevant_rule(conventions, _MEASURE) and not has_relevant.all():
+        _warn_skipped([(_MEASURE.name, int((~has_relevant).sum()))], queries.n_queries)
     return levels, _aggregate_curve(
         values,
         has_relevant,

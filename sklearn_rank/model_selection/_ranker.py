@@ -146,6 +146,12 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
     n_queries_ : int
         Number of distinct query ids seen in ``fit``.
 
+    query_ids_ : ndarray of shape (n_queries_,)
+        The query ids seen in ``fit``, in order of first appearance. sklearn_rank's
+        scorers compare them with the queries they score: other rows of a query the model
+        was fitted on mean that the cross-validation split that query between training and
+        test (``KFold`` instead of ``GroupKFold``), and they warn.
+
     n_features_in_ : int
         Number of features seen during ``fit``.
 
@@ -312,6 +318,8 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
 
         self.group_param_ = group_param
         self.n_queries_ = len(query_ids)
+        self.query_ids_ = query_ids
+        self._query_rows = np.bincount(codes, minlength=len(query_ids))
         self.n_features_in_ = getattr(self.estimator_, "n_features_in_", None)
         if self.n_features_in_ is None:
             self.n_features_in_ = _num_features(X)

@@ -1,6 +1,7 @@
 """Scorers: ranking metrics computed per query, wherever scikit-learn takes ``scoring=``."""
 
 import copy
+import warnings
 
 import numpy as np
 import sklearn.metrics
@@ -10,10 +11,13 @@ from sklearn.utils.metadata_routing import MetadataRequest
 from ..conventions import check_k, resolve
 from ..metrics._evaluate import _compute, _no_relevant_rule
 from ..metrics._registry import METRICS, _parse_name
+from ..metrics._signatures import _applicable
+from ..utils._ids import _concat_ids, _factorize
+from ._ranker import QueryGroupRanker
 
-# Conventions every scorer takes besides its metric's own; a scorer sees rows without item
-# ids, so tie_break and query_set do not apply.
-_SCORER_CONVENTIONS = ("ties", "no_relevant", "score_dtype")
+# A scorer takes its metric function's conventions (generated from the declarations) but
+# these two: it sees rows without item ids, where they do not apply.
+_NEED_ITEM_IDS = ("tie_break", "query_set")
 
 _HOW_TO_PASS_GROUPS = (
     "A ranking scorer needs the query id of every row, as groups. Use sklearn_rank's "
@@ -88,6 +92,53 @@ def _checked_predictions(name, estimator, y_pred, n_rows):
     return scores
 
 
+def _fitted_queries(estimator):
+    """The `QueryGroupRanker` that ``estimator`` is, or ends with (a Pipeline), once
+    fitted; else None."""
+    steps = getattr(estimator, "steps", None)
+    final = steps[-1][1] if isinstance(steps, list) and steps else estimator
+    if isinstance(final, QueryGroupRanker) and hasattr(final, "_query_rows"):
+        return final
+    return None
+
+
+def _warn_split_queries(name, estimator, groups):
+    """Warn when the rows scored include other rows of queries the model was fitted on.
+
+    That is what a splitter that ignores groups does (``cv=5`` in scikit-learn's
+    GridSearchCV is a KFold): part of a query trains the model, the rest tests it, and the
+    scores are optimistic. Scoring exactly the training rows (``return_train_score``) is
+    fine: the same queries with as many rows each. A warning, not an error, because two
+    separate data sets may reuse query ids (queries numbered from 0 in both).
+    """
+    ranker = _fitted_queries(estimator)
+    if ranker is None:
+        return False
+    codes, ids = _factorize(groups, None)
+    trained = ranker.query_ids_
+    all_codes, all_ids = _factorize(_concat_ids([trained, ids]), None)
+    trained_code, scored_code = all_codes[: trained.size], all_codes[trained.size :]
+    trained_rows = np.zeros(len(all_ids), dtype=np.int64)
+    trained_rows[trained_code] = ranker._query_rows
+    shared = trained_rows[scored_code] > 0
+    if not shared.any():
+        return False
+    scored_rows = np.bincount(codes, minlength=len(ids))
+    if len(ids) == trained.size and np.array_equal(trained_rows[scored_code], scored_rows):
+        return False  # the training rows themselves
+    warnings.warn(
+        f"Scorer {name!r} scores rows of queries that {type(ranker.estimator).__name__} was "
+        "fitted on, through other rows of the same queries: the cross-validation splitter "
+        "put parts of a query in both the training and the test set, so the scores are "
+        "optimistic. Use a group-aware splitter (cv=GroupKFold(5)), or sklearn_rank's "
+        "GroupedGridSearchCV / grouped_cross_validate, which refuse such folds. (Ignore "
+        "this if the scored rows are other queries that reuse the training query ids.)",
+        UserWarning,
+        stacklevel=3,
+    )
+    return True
+
+
 class RankingScorer:
     """A scorer that computes a ranking metric per query and averages over queries.
 
@@ -104,6 +155,11 @@ class RankingScorer:
     it must be constant within each query, where it weights that query. Scores the
     estimator returns that cannot rank (NaN, infinite, not one per row) raise a
     ValueError naming the estimator and the first bad row.
+
+    Given a fitted `QueryGroupRanker` (or a Pipeline ending with one), it warns, the first
+    time, when the rows it scores include queries the model was fitted on through other
+    rows: the cross-validation split those queries between training and test (``KFold``,
+    the meaning of ``cv=5`` in scikit-learn), which makes the scores optimistic.
 
     Parameters
     ----------
@@ -141,6 +197,7 @@ class RankingScorer:
         self._request = MetadataRequest(owner=type(self).__name__)
         self._request.score.add_request(param="groups", alias=True)
         self._request.score.add_request(param="sample_weight", alias=None)
+        self._warned_split = False  # warn about split queries once per scorer
 
     def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None):
         if groups is None:
@@ -155,6 +212,8 @@ class RankingScorer:
                 f"Scorer {self.name!r} got {got} (groups) for {n_rows} rows; pass one "
                 "query id per row of X."
             )
+        if not getattr(self, "_warned_split", False):
+            self._warned_split = _warn_split_queries(self.name, estimator, groups)
         y_pred = _checked_predictions(self.name, estimator, _ranking_scores(estimator, X), n_rows)
         metric = METRICS[self.metric]
         value = _compute(
@@ -243,7 +302,7 @@ def make_ranking_scorer(metric, **params):
     make_ranking_scorer('ndcg@5', ties='average', gain='linear', no_relevant='skip')
     """
     name, entry, k, sign = _resolve_metric(metric, params)
-    allowed = set(_SCORER_CONVENTIONS) | set(entry.conventions) | {"convention"}
+    allowed = {c for c in _applicable(entry) if c not in _NEED_ITEM_IDS} | {"convention"}
     unknown = set(params) - allowed - {"k"}
     if unknown:
         raise ValueError(

@@ -18,6 +18,7 @@ from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping
 
 from ..utils._ids import _factorize, _id_array
 from ..utils._validation import _num_rows, _python_value
+from ._ranker import QueryGroupRanker, _fit_parameters
 from ._scorer import _resolve_scoring
 
 
@@ -141,11 +142,13 @@ def _checked_splits(cv, X, y, groups):
     return checked
 
 
-def _check_groups(groups, X):
+def _check_groups(groups, X, call="groups=query_ids"):
     """Query ids as a 1-D array, one per row of X; 1 and "1" stay different ids."""
     if groups is None:
         raise ValueError(
-            "groups is required: pass the query id of every row of X (groups=query_ids); got None."
+            f"groups is required: pass the query id of every row of X ({call}); got None. "
+            "The splitter keeps each query in one fold with them, and the ranking scorers "
+            "score per query."
         )
     n_rows = _num_rows(X)
     if isinstance(groups, (list, tuple)):
@@ -175,6 +178,26 @@ def _check_row_weights(params, n_rows):
             f"sample_weight must hold one weight per row of X ({n_rows} rows); got shape "
             f"{shape}. In cross-validation a query's weight is repeated on each of its "
             "rows, so that every fold selects its own."
+        )
+
+
+def _refuse_bare_ranker(estimator, where):
+    """A ranker whose fit needs the query structure (LightGBM's ``group``, XGBoost's
+    ``qid``) cannot get it per fold from a search: say so before the first fit, and name
+    the wrapper that derives it from each fold's ``groups``."""
+    steps = getattr(estimator, "steps", None)  # a Pipeline: its final step fits on the rows
+    final = steps[-1][1] if isinstance(steps, list) and steps else estimator
+    if isinstance(final, QueryGroupRanker) or not hasattr(final, "fit"):
+        return
+    needed = [key for key in ("qid", "group") if key in _fit_parameters(final)]
+    if needed:
+        name = type(final).__name__
+        raise ValueError(
+            f"{where}: {name}.fit needs the query structure ({' or '.join(needed)}), which "
+            "a search cannot pass per fold: the rows of a training fold are not the "
+            f"contiguous queries that {needed[0]} describes. Wrap the ranker: "
+            f"QueryGroupRanker({name}(...)) derives {needed[0]} from each fold's groups (its "
+            "parameters are then estimator__<name> in param_grid)."
         )
 
 
@@ -264,7 +287,10 @@ def grouped_cross_validate(
     >>> len(result["test_ndcg@10"])
     3
     """
-    groups = _check_groups(groups, X)
+    groups = _check_groups(
+        groups, X, "grouped_cross_validate(estimator, X, y, groups=query_ids, scoring=...)"
+    )
+    _refuse_bare_ranker(estimator, "grouped_cross_validate")
     folds = _checked_splits(cv, X, y, groups)
     scoring = _resolve_scoring(scoring)
     params = dict(params or {})
@@ -313,7 +339,7 @@ class _GroupedSearch:
             params["cv"] = folds
         return self._search_class(**params)
 
-    def fit(self, X, y=None, *, groups, **params):
+    def fit(self, X, y=None, *, groups=None, **params):
         """Run the search over folds that keep every query whole.
 
         Parameters
@@ -322,7 +348,8 @@ class _GroupedSearch:
         y : array-like of shape (n_rows,)
         groups : array-like of shape (n_rows,)
             Query id of every row: used by the splitter, the scorers and estimators that
-            request them (`QueryGroupRanker`), including the refit on all rows.
+            request them (`QueryGroupRanker`), including the refit on all rows. Required:
+            without it a ValueError says how to pass it.
         **params : dict
             Other metadata, routed as scikit-learn does.
 
@@ -330,7 +357,9 @@ class _GroupedSearch:
         -------
         self : object
         """
-        groups = _check_groups(groups, X)
+        name = type(self).__name__
+        groups = _check_groups(groups, X, f"{name}.fit(X, y, groups=query_ids)")
+        _refuse_bare_ranker(self.estimator, name)
         _check_row_weights(params, groups.shape[0])
         folds = _checked_splits(self.cv, X, y, groups)
         search = self._sklearn_search(folds)
@@ -343,7 +372,7 @@ class _GroupedSearch:
                 setattr(self, name, value)
         return self
 
-    def score(self, X, y=None, *, groups, **params):
+    def score(self, X, y=None, *, groups=None, **params):
         """Score the refitted best estimator on new rows by its scorer, per query.
 
         Parameters
@@ -351,13 +380,13 @@ class _GroupedSearch:
         X : array-like of shape (n_rows, n_features)
         y : array-like of shape (n_rows,)
         groups : array-like of shape (n_rows,)
-            Query id of every row.
+            Query id of every row. Required, as in ``fit``.
 
         Returns
         -------
         score : float
         """
-        groups = _check_groups(groups, X)
+        groups = _check_groups(groups, X, f"{type(self).__name__}.score(X, y, groups=query_ids)")
         _factorize(groups, len(groups))  # refuses NaN and unhashable ids
         with _routing():
             if _consumes_groups(self.get_metadata_routing(), "score"):
