@@ -1,6 +1,7 @@
 """Values of the compare statistics core against scipy, statsmodels, brute force and the
 reference values of shared/spec/COMPARE.md section 9 (Sakai's book, Table 5.1)."""
 
+import itertools
 import warnings
 
 import numpy as np
@@ -9,7 +10,18 @@ import scipy.stats
 from numpy.testing import assert_allclose, assert_array_equal
 from statsmodels.stats.multitest import multipletests
 
-from sklearn_rank.compare import _stats
+from sklearn_rank.compare import _resampling, _stats
+from sklearn_rank.compare._resampling import (
+    _bootstrap_ci,
+    _bootstrap_index_blocks,
+    _bootstrap_p,
+    _random_sign_blocks,
+    _randomization,
+    _sign_flip_counts,
+    _studentized_bootstrap_counts,
+    _tukey_exceedances,
+    _tukey_hsd_randomised,
+)
 from sklearn_rank.compare._stats import (
     _adjust_p,
     _check_confidence,
@@ -32,6 +44,7 @@ SAKAI_Y = np.array([0.50, 0.10, 0.00, 0.20, 0.40, 0.30, 0.00, 0.50, 0.30, 0.30,
 SAKAI_Z = np.array([0.00, 0.00, 0.20, 0.10, 0.30, 0.30, 0.10, 0.20, 0.40, 0.40,
                     0.40, 0.30, 0.30, 0.20, 0.20, 0.20, 0.10, 0.50, 0.40, 0.30])
 SAKAI_D = SAKAI_X - SAKAI_Y
+EXACT_SIGN_FLIP_P = 69120 / 1048576
 
 
 def _quiet(function, *args, **kwargs):
@@ -219,6 +232,346 @@ def test_wilcoxon_edge_cases_of_the_spec():
         assert np.isnan(statistic).all() and np.isnan(p_value).all() and p_value.shape == (2,)
 
 
+# --- randomization (sign flip) -------------------------------------------------------------
+
+
+def _scipy_exact_sign_flip(column):
+    return scipy.stats.permutation_test(
+        (column,), lambda sample, axis: np.mean(sample, axis=axis), vectorized=True,
+        permutation_type="samples", n_resamples=np.inf).pvalue
+
+
+@pytest.mark.parametrize("n", [2, 3, 6, 9, 12])
+def test_randomization_exact_equals_scipy_permutation_test(n):
+    rng = np.random.default_rng(200 + n)
+    d = _awkward_columns(n, rng)
+    p_value, exact = _randomization(d, 10_000, rng)
+    assert exact
+    expected = [_scipy_exact_sign_flip(d[:, j]) for j in range(d.shape[1])]
+    assert_array_equal(p_value, expected)
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_randomization_exact_equals_brute_force_on_integers(n):
+    rng = np.random.default_rng(300 + n)
+    d = rng.integers(-3, 4, size=(n, 3))
+    vectors = np.array(list(itertools.product([1, -1], repeat=n)))
+    sums = np.abs(vectors @ d)  # exact integer arithmetic
+    expected = (sums >= np.abs(d.sum(axis=0))).mean(axis=0)
+    p_value, exact = _randomization(d.astype(float), 2**n, None)
+    assert exact
+    assert_array_equal(p_value, expected)
+
+
+def test_randomization_sakai_exact_and_monte_carlo():
+    p_value, exact = _randomization(SAKAI_D, 2**20, None)
+    assert exact and p_value[0] == EXACT_SIGN_FLIP_P
+    bound = 4 * np.sqrt(EXACT_SIGN_FLIP_P * (1 - EXACT_SIGN_FLIP_P) / 10_000)
+    for seed in range(3):
+        p_value, exact = _randomization(SAKAI_D, 10_000, np.random.default_rng(seed))
+        assert not exact
+        assert abs(p_value[0] - EXACT_SIGN_FLIP_P) <= bound
+
+
+@pytest.mark.parametrize("n", [70, 128])
+def test_randomization_monte_carlo_is_phipson_smyth_over_documented_sign_stream(n):
+    # Rebuilt here from the Generator: word k // 64, bit k % 64 of each resample's
+    # ceil(n / 64) 64-bit words is query k's flip. Counted the slow way, as scipy does.
+    rng = np.random.default_rng(11)
+    n_resamples = 300
+    d = np.round(rng.normal(0.05, 0.3, size=(n, 3)), 1)
+    d[np.all(d == 0, axis=1)] = 0.1  # no query is dropped before drawing
+    raw = np.random.default_rng(5).integers(0, 2**64 - 1, size=(n_resamples, 2),
+                                            dtype=np.uint64, endpoint=True)
+    flips = np.array([[(int(raw[b, k // 64]) >> (k % 64)) & 1 for k in range(n)]
+                      for b in range(n_resamples)])
+    count = np.zeros(3)
+    for j in range(3):
+        observed = abs(np.mean(d[:, j]))
+        for b in range(n_resamples):
+            flipped = abs(np.mean(np.where(flips[b] == 1, -d[:, j], d[:, j])))
+            count[j] += flipped >= observed - 100 * np.finfo(float).eps * observed
+    p_value, exact = _randomization(d, n_resamples, np.random.default_rng(5))
+    assert not exact
+    assert_array_equal(p_value, (1 + count) / (1 + n_resamples))
+
+
+@pytest.mark.parametrize("n_resamples", [2**12, 1000])  # exact for n' = 12, then Monte Carlo
+def test_randomization_does_not_depend_on_block_size(n_resamples):
+    d = np.round(np.random.default_rng(3).normal(size=(12, 4)), 1)
+    results = []
+    for block_size in (None, 1, 7, 64, 5000):
+        rng = np.random.default_rng(42)
+        p_value, exact = _randomization(d, n_resamples, rng, block_size=block_size)
+        results.append((p_value, exact, rng.random()))
+    for p_value, exact, next_draw in results[1:]:
+        assert_array_equal(p_value, results[0][0])
+        assert exact == results[0][1] and next_draw == results[0][2]
+
+
+def test_randomization_shares_sign_vectors_across_columns():
+    rng = np.random.default_rng(8)
+    column = rng.normal(0.1, 1, size=200)
+    d = np.column_stack([column, column, -column, 2 * column])
+    p_value, exact = _randomization(d, 2000, rng)
+    assert not exact
+    assert len(set(p_value)) == 1  # independent draws per column would differ
+
+
+def test_randomization_edge_cases():
+    p_value, exact = _randomization(np.zeros((0, 2)), 100, None)
+    assert np.isnan(p_value).all() and exact
+    assert_array_equal(_randomization(np.zeros((30, 2)), 100, None)[0], [1.0, 1.0])
+    assert_array_equal(_randomization(np.r_[np.zeros(99), 0.4], 100, None)[0], [1.0])
+    # Queries whose differences are zero in every column do not count towards 2**n'.
+    p_value, exact = _randomization(np.r_[np.zeros(100), SAKAI_D[:10]], 1024, None)
+    assert exact
+    assert p_value[0] == _scipy_exact_sign_flip(SAKAI_D[:10])
+
+
+def test_sign_flip_counts_with_injected_signs():
+    rng = np.random.default_rng(9)
+    d = rng.normal(size=(15, 2))
+    signs = rng.choice([-1.0, 1.0], size=(400, 15))
+    expected = [(np.abs(signs @ d[:, j]) >= abs(d[:, j].sum()) * (1 - 1e-13)).sum()
+                for j in range(2)]
+    assert_array_equal(_sign_flip_counts(d, [signs[:123], signs[123:]]), expected)
+
+
+def test_random_sign_blocks_are_the_same_vectors_for_any_block_size():
+    whole = np.concatenate(list(_random_sign_blocks(np.random.default_rng(1), 130, 50, 50)))
+    pieces = np.concatenate(list(_random_sign_blocks(np.random.default_rng(1), 130, 50, 3)))
+    assert_array_equal(whole, pieces)
+    assert set(np.unique(whole)) == {-1.0, 1.0}
+    assert abs(whole.mean()) < 0.05
+
+
+# --- bootstrap -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "BCa"])
+@pytest.mark.parametrize("confidence", [0.9, 0.95])
+def test_bootstrap_ci_equals_scipy_bootstrap_with_the_same_generator(method, confidence):
+    rng = np.random.default_rng(21)
+    n = 25
+    x = np.column_stack([
+        rng.random(n), np.round(rng.random(n), 1), rng.normal(size=n), rng.exponential(size=n)])
+    low, high = _bootstrap_ci(x, 999, np.random.default_rng(4), confidence, method,
+                              block_size=100)
+    for j in range(x.shape[1]):
+        expected = scipy.stats.bootstrap(
+            (x[:, j],), np.mean, n_resamples=999, method=method, confidence_level=confidence,
+            rng=np.random.default_rng(4)).confidence_interval
+        if method == "BCa":
+            # The acceleration is computed in closed form, not from jackknife means.
+            assert_allclose([low[j], high[j]], [expected.low, expected.high], rtol=1e-12)
+        else:
+            assert_array_equal([low[j], high[j]], [expected.low, expected.high])
+
+
+def test_bootstrap_ci_refuses_unknown_method():
+    with pytest.raises(ValueError, match=r"^method must be one of .*'BCa'; got 'bca'\.$"):
+        _bootstrap_ci(SAKAI_D, 10, None, 0.95, "bca")
+
+
+def test_bootstrap_ci_sakai_paired_runs_and_difference():
+    data = np.column_stack([SAKAI_X, SAKAI_Y, SAKAI_D])
+    for method in ("BCa", "percentile"):
+        low, high = _bootstrap_ci(data, 9999, np.random.default_rng(0), 0.95, method)
+        assert low[2] == pytest.approx(0.01, abs=1e-12)
+        assert high[2] == pytest.approx(0.145, abs=1e-12)
+        for j in range(3):
+            expected = scipy.stats.bootstrap(
+                (data[:, j],), np.mean, n_resamples=9999, method=method,
+                rng=np.random.default_rng(0)).confidence_interval
+            assert_allclose([low[j], high[j]], [expected.low, expected.high], rtol=1e-12)
+
+
+def test_bootstrap_index_blocks_reproduce_one_scipy_draw():
+    expected = np.random.default_rng(3).integers(0, 17, (1000, 17))
+    for block_size in (1, 7, 333, 1000):
+        blocks = _bootstrap_index_blocks(np.random.default_rng(3), 17, 1000, block_size)
+        assert_array_equal(np.concatenate(list(blocks)), expected)
+
+
+def test_bootstrap_ci_does_not_depend_on_block_size():
+    x = np.random.default_rng(5).normal(size=(30, 3))
+    reference = _bootstrap_ci(x, 500, np.random.default_rng(1), 0.95, "BCa")
+    for block_size in (1, 13, 500):
+        result = _bootstrap_ci(x, 500, np.random.default_rng(1), 0.95, "BCa",
+                               block_size=block_size)
+        assert_array_equal(result, reference)
+
+
+def test_bootstrap_ci_degenerate_data():
+    for values in (np.full(6, 3.0), np.full(5, 0.1), np.full(6, 0.1)):
+        for method in ("percentile", "basic", "BCa"):
+            low, high = _bootstrap_ci(values, 99, np.random.default_rng(0), 0.95, method)
+            expected = _quiet(scipy.stats.bootstrap, (values,), np.mean, n_resamples=99,
+                              method=method, rng=np.random.default_rng(0)).confidence_interval
+            if method == "BCa":
+                # Equal values: the acceleration is 0/0. scipy gets exactly 0/0, and NaN,
+                # only when its jackknife means round alike (six 0.1 leave ~1e-17 and an
+                # interval); here equal values always give NaN.
+                assert np.isnan([low[0], high[0]]).all()
+                assert np.isnan([expected.low, expected.high]).all() == (values.size == 5 or
+                                                                         values[0] == 3.0)
+            else:
+                assert_array_equal([low[0], high[0]], [expected.low, expected.high])
+            # scipy refuses a single query; the spec's rule: [d, d], BCa NaN.
+            low, high = _bootstrap_ci([[0.3]], 50, np.random.default_rng(0), 0.95, method)
+            if method == "BCa":
+                assert np.isnan([low[0], high[0]]).all()
+            else:
+                assert low[0] == high[0] == 0.3
+    assert np.isnan(_bootstrap_ci(np.zeros((0, 2)), 50, None)).all()
+
+
+def _slow_studentized_count(d, indices):
+    """The shifted studentized bootstrap, one resample at a time (spec section 4)."""
+    n = len(d)
+    w = d - d.mean()
+    observed = abs(d.mean() / (d.std(ddof=1) / np.sqrt(n)))
+    threshold = observed - 100 * np.finfo(float).eps * observed
+    count = 0
+    for row in indices:
+        resample = w[row]
+        mean, sd = resample.mean(), resample.std(ddof=1)
+        if np.ptp(resample) == 0:
+            statistic = 0.0 if mean == 0 else np.inf
+        else:
+            statistic = mean / (sd / np.sqrt(n))
+        count += abs(statistic) >= threshold
+    return count
+
+
+def test_studentized_bootstrap_counts_equal_slow_reference():
+    rng = np.random.default_rng(31)
+    d = np.column_stack([rng.normal(0.1, 1, 12), np.round(rng.normal(0.2, 0.5, 12), 1)])
+    indices = rng.integers(0, 12, (3000, 12))
+    counts = _studentized_bootstrap_counts(d, [indices[:1000], indices[1000:]])
+    assert_array_equal(counts, [_slow_studentized_count(d[:, j], indices) for j in range(2)])
+
+
+def test_studentized_bootstrap_counts_zero_sd_rule_over_all_resamples():
+    # n = 3: all 27 index vectors, among them resamples with s* = 0: w = (-1, 0, 1),
+    # so (1, 1, 1) has mean 0 (not counted) and (0, 0, 0) has mean -1 (counted as inf).
+    d = np.array([[1.0], [2.0], [3.0]])
+    indices = np.array(list(itertools.product(range(3), repeat=3)))
+    expected = _slow_studentized_count(d[:, 0], indices)
+    assert _studentized_bootstrap_counts(d, [indices])[0] == expected
+    # |t_obs| = 2 sqrt(3) is out of reach of the 24 non-constant resamples (|t*| <= 2), so
+    # exactly the two constant resamples with a non-zero mean count.
+    assert expected == 2
+    # d = (0, 0, 3): w = (-1, -1, 2) and t_obs = 1; the resample (0, 2, 2) has w* =
+    # (-1, 2, 2), t* = 1 as well, and counts.
+    d = np.array([[0.0], [0.0], [3.0]])
+    assert _studentized_bootstrap_counts(d, [np.array([[0, 2, 2]])])[0] == 1
+    assert _studentized_bootstrap_counts(d, [indices])[0] == _slow_studentized_count(
+        d[:, 0], indices)
+    # The same tie at 3 * 0.1 = 0.30000000000000004, where rounding puts t* a few ulps below
+    # t_obs: the tolerance still counts it.
+    decimals = np.array([[0.0], [0.0], [3 * 0.1]])
+    assert _studentized_bootstrap_counts(decimals, [np.array([[0, 2, 2]])])[0] == 1
+
+
+def test_bootstrap_p_sakai_reference():
+    indices = np.random.default_rng(0).integers(0, 20, (10_000, 20))
+    # The spec's 0.0509 is #/B: 509 of 10,000 resamples.
+    assert _studentized_bootstrap_counts(SAKAI_D[:, None], [indices])[0] == 509
+    assert _slow_studentized_count(SAKAI_D, indices) == 509
+    p_value = _bootstrap_p(SAKAI_D, 10_000, np.random.default_rng(0))
+    assert p_value[0] == (1 + 509) / (1 + 10_000)
+
+
+def test_bootstrap_p_does_not_depend_on_block_size_and_edge_cases():
+    d = np.random.default_rng(6).normal(0.1, 1, size=(25, 3))
+    reference = _bootstrap_p(d, 700, np.random.default_rng(2))
+    for block_size in (1, 9, 700):
+        assert_array_equal(_bootstrap_p(d, 700, np.random.default_rng(2), block_size=block_size),
+                           reference)
+    assert np.isnan(_bootstrap_p(np.ones((1, 2)), 100, None)).all()
+    degenerate = np.column_stack([np.zeros(8), np.full(8, 0.1), -np.ones(8)])
+    assert_array_equal(_bootstrap_p(degenerate, 100, np.random.default_rng(0)),
+                       [1.0, 1 / 101, 1 / 101])
+
+
+# --- randomised Tukey HSD ------------------------------------------------------------------
+
+
+def _slow_tukey_counts(values, permutations):
+    n_topics, n_systems = values.shape
+    means = values.mean(axis=0)
+    counts = np.zeros((n_systems, n_systems), dtype=int)
+    for draw in permutations:
+        permuted = np.array([values[t, draw[t]] for t in range(n_topics)])
+        permuted_means = permuted.mean(axis=0)
+        value_range = permuted_means.max() - permuted_means.min()
+        for i, j in itertools.product(range(n_systems), repeat=2):
+            observed = abs(means[i] - means[j])
+            counts[i, j] += value_range >= observed - 100 * np.finfo(float).eps * observed
+    return counts
+
+
+def test_tukey_counts_equal_slow_reference_with_injected_permutations():
+    rng = np.random.default_rng(41)
+    values = np.round(rng.random((7, 4)), 1)
+    permutations = np.argsort(rng.random((300, 7, 4)), axis=2)
+    counts, n_draws = _tukey_exceedances(values, [permutations[:100], permutations[100:]])
+    assert n_draws == 300
+    assert_array_equal(counts, _slow_tukey_counts(values, permutations))
+
+
+def test_tukey_sakai_reference_with_the_spec_permutation_stream():
+    # The spec draws g.permuted(M, axis=1) per resample; permuting an index matrix consumes
+    # the same stream, so the permutations are injected exactly.
+    values = np.column_stack([SAKAI_X, SAKAI_Y, SAKAI_Z])
+    g = np.random.default_rng(0)
+    identity = np.tile(np.arange(3), (20, 1))
+    permutations = np.array([g.permuted(identity, axis=1) for _ in range(10_000)])
+    first = np.random.default_rng(0).permuted(values, axis=1)
+    assert_array_equal(values[np.arange(20)[:, None], permutations[0]], first)
+    counts, n_draws = _tukey_exceedances(values, [permutations])
+    assert [counts[0, 1], counts[0, 2], counts[1, 2]] == [3019, 1004, 8891]
+
+
+def test_tukey_sakai_reference_statistically_with_own_stream():
+    values = np.column_stack([SAKAI_X, SAKAI_Y, SAKAI_Z])
+    p_value = _tukey_hsd_randomised(values, 10_000, np.random.default_rng(0))
+    for (i, j), reference in zip([(0, 1), (0, 2), (1, 2)], [0.3019, 0.1004, 0.8891], strict=True):
+        assert abs(p_value[i, j] - reference) <= 4 * np.sqrt(reference * (1 - reference) / 1e4)
+    assert_array_equal(p_value, p_value.T)
+    assert_array_equal(np.diag(p_value), 1.0)
+
+
+@pytest.mark.parametrize("pair", ["sakai", "random"])
+def test_tukey_with_two_systems_is_the_sign_flip_test(pair):
+    rng = np.random.default_rng(51)
+    if pair == "sakai":
+        values = np.column_stack([SAKAI_X, SAKAI_Y])
+    else:
+        values = rng.normal(size=(40, 2))
+    swaps = rng.integers(0, 2, size=(2000, len(values)))
+    permutations = np.stack([swaps, 1 - swaps], axis=2)
+    counts, _ = _tukey_exceedances(values, [permutations])
+    signs = 1.0 - 2.0 * swaps
+    assert counts[0, 1] == _sign_flip_counts(values[:, :1] - values[:, 1:], [signs])[0]
+
+
+def test_tukey_does_not_depend_on_block_size_and_edge_cases():
+    values = np.random.default_rng(61).random((15, 4))
+    values[:, 3] = values[:, 2]  # identical columns: D = 0, p = 1
+    reference = _tukey_hsd_randomised(values, 300, np.random.default_rng(3))
+    for block_size in (1, 17, 300):
+        assert_array_equal(
+            _tukey_hsd_randomised(values, 300, np.random.default_rng(3), block_size=block_size),
+            reference)
+    assert reference[2, 3] == 1.0
+    for shape in [(0, 3), (5, 1)]:
+        with pytest.raises(ValueError, match="at least one topic and two systems"):
+            _tukey_hsd_randomised(np.ones(shape), 10, None)
+
+
 # --- multiple-testing corrections ----------------------------------------------------------
 
 
@@ -320,6 +673,6 @@ def test_corrected_t_edge_cases_and_validation():
 
 
 def test_modules_stay_under_600_lines():
-    for module in (_stats,):
+    for module in (_stats, _resampling):
         with open(module.__file__) as source:
             assert sum(1 for _ in source) <= 600
