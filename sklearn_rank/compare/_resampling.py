@@ -388,12 +388,16 @@ def _bootstrap_p(d, n_resamples, rng, *, block_size=None):
 def _random_permutation_blocks(rng, n_rows, n_columns, n_resamples, block_size):
     """Blocks of independent uniform permutations of each row: shape (rows, n_rows, n_columns).
 
-    Argsort of uniform keys; one float64 key per entry keeps the stream independent of
-    the block size.
+    ``rng.permuted`` shuffles the rows one after the other with the Generator's state
+    carried between calls, so a block of draws is the same stream as one
+    ``rng.permuted(M, axis=1)`` per draw, for any block size (the stream of the spec's
+    reference values; checked by a test). It is also several times faster than an argsort
+    of random keys.
     """
+    identity = np.arange(n_columns)
     for start, stop in _blocks(n_resamples, block_size):
-        keys = rng.random((stop - start, n_rows, n_columns))
-        yield np.argsort(keys, axis=2)
+        yield rng.permuted(np.broadcast_to(identity, (stop - start, n_rows, n_columns)),
+                           axis=2)
 
 
 def _tukey_exceedances(values, permutation_blocks):
@@ -435,7 +439,8 @@ def _tukey_hsd_randomised(X, n_resamples, rng, *, block_size=None):
     D_ij = |mean_i - mean_j| and tau = 100 eps D_ij. The max-range statistic controls the
     family-wise error over all pairs: do not correct these p-values again. With two
     systems it is the Monte Carlo sign-flip test. Carterette, Sakai and elinor report
-    #/B.
+    #/B. Each draw is ``rng.permuted(X, axis=1)``, so from ``np.random.default_rng(0)``
+    and B = 10,000 the counts are those of the spec's section 9 (3019, 1004, 8891).
 
     Parameters
     ----------
@@ -471,9 +476,9 @@ def _tukey_hsd_randomised(X, n_resamples, rng, *, block_size=None):
             "X must have at least one topic and two systems; got shape "
             f"{values.shape}.")
     rng = np.random.default_rng(rng)
-    # Four (rows, n_topics, n_systems) arrays live at once: keys, permutations, flat
-    # indices and permuted values.
-    block_rows = _rows_per_block(block_size, 4 * n_topics * n_systems)
+    # Three (rows, n_topics, n_systems) arrays live at once: permutations, flat indices
+    # and permuted values.
+    block_rows = _rows_per_block(block_size, 3 * n_topics * n_systems)
     permutations = _random_permutation_blocks(rng, n_topics, n_systems, n_resamples,
                                               block_rows)
     counts, n_draws = _tukey_exceedances(values, permutations)
