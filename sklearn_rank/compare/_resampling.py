@@ -30,22 +30,34 @@ _MAX_EXACT_ROWS = 62
 
 
 def _blocks(n_resamples, block_size):
-    """(start, stop) of consecutive blocks of at most ``block_size`` resamples."""
+    """Yield (start, stop) of consecutive blocks of at most ``block_size`` resamples."""
     for start in range(0, n_resamples, block_size):
         yield start, min(start + block_size, n_resamples)
 
 
 def _rows_per_block(block_size, elements_per_resample):
+    """Return ``block_size`` if given, else as many resamples as fit the element budget."""
     if block_size is not None:
         return int(block_size)
     return max(1, _BLOCK_ELEMENTS // max(1, elements_per_resample))
 
 
 def _random_sign_blocks(rng, n_rows, n_resamples, block_size):
-    """Blocks of i.i.d. uniform sign vectors, shape (rows, n_rows), values +/-1.
+    """Yield blocks of i.i.d. uniform sign vectors, shape (rows, n_rows), values +/-1.
 
     Each vector takes ceil(n_rows / 64) full 64-bit words from the Generator, whatever the
-    block size, so the vectors are the same for every block size.
+    block size, so the vectors are the same for every block size: bit k % 64 of word
+    k // 64 (little-endian) set means query k is flipped.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n_rows, n_resamples, block_size : int
+        Queries per vector, number of vectors, vectors per block.
+
+    Yields
+    ------
+    ndarray of float64, shape (rows, n_rows)
     """
     words = -(-n_rows // 64)
     for start, stop in _blocks(n_resamples, block_size):
@@ -57,7 +69,17 @@ def _random_sign_blocks(rng, n_rows, n_resamples, block_size):
 
 
 def _all_sign_blocks(n_rows, block_size):
-    """Every sign vector whose first sign is +1, in blocks (s and -s give the same |sum|)."""
+    """Yield every sign vector whose first sign is +1 (s and -s give the same |sum|).
+
+    Parameters
+    ----------
+    n_rows, block_size : int
+        Queries per vector (at least 1), vectors per block.
+
+    Yields
+    ------
+    ndarray of float64, shape (rows, n_rows)
+    """
     free_rows = np.arange(n_rows - 1)
     for start, stop in _blocks(1 << (n_rows - 1), block_size):
         codes = np.arange(start, stop, dtype=np.int64)
@@ -68,11 +90,12 @@ def _all_sign_blocks(n_rows, block_size):
 
 
 def _sign_flip_counts(d, sign_blocks):
-    """Per column, how many sign vectors s give |sum(s * d)| >= |sum(d)| - tolerance.
+    """Count, per column, the sign vectors s with |sum(s * d)| >= |sum(d)| - tolerance.
 
     Parameters
     ----------
     d : ndarray of shape (n_queries, n_comparisons)
+        Per-query differences.
     sign_blocks : iterable of ndarray of shape (rows, n_queries)
         Sign vectors (+/-1), one per row.
 
@@ -152,21 +175,43 @@ def _randomization(d, n_resamples, rng, *, block_size=None):
 
 
 def _bootstrap_index_blocks(rng, n, n_resamples, block_size):
-    """Blocks of bootstrap index vectors, shape (rows, n).
+    """Yield blocks of bootstrap index vectors, shape (rows, n).
 
     The same stream as scipy's single ``rng.integers(0, n, (n_resamples, n))``: bounded
     integers below 2**32 take 32-bit halves of the bit generator's words and the unused
     half stays in the generator's state between calls (checked by a test).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n, n_resamples, block_size : int
+        Queries, resamples, resamples per block.
+
+    Yields
+    ------
+    ndarray of int64, shape (rows, n)
     """
     for start, stop in _blocks(n_resamples, block_size):
         yield rng.integers(0, n, (stop - start, n))
 
 
 def _bootstrap_means(rows, index_blocks, n_resamples):
-    """Mean of each row of ``rows`` (n_comparisons, n) over each resample of indices.
+    """Return the mean of each row of ``rows`` over each resample of indices.
 
     ``np.take`` gives contiguous resamples, so each mean is summed in the same order as
     scipy's ``np.mean(sample[indices], axis=-1)`` and agrees to the bit.
+
+    Parameters
+    ----------
+    rows : ndarray of shape (n_columns, n)
+        One row per column of the data, C-contiguous.
+    index_blocks : iterable of int ndarray of shape (rows, n)
+    n_resamples : int
+        Total number of index vectors in the blocks.
+
+    Returns
+    -------
+    ndarray of shape (n_columns, n_resamples)
     """
     means = np.empty((rows.shape[0], n_resamples))
     filled = 0
@@ -177,11 +222,21 @@ def _bootstrap_means(rows, index_blocks, n_resamples):
 
 
 def _linear_quantile(sorted_values, probabilities):
-    """Row-wise linear-interpolation quantile, one probability per row, as scipy computes it.
+    """Return the linear-interpolation quantile of each row at its own probability.
 
     The formula of ``scipy.stats.quantile(method="linear")`` (Hyndman and Fan type 7,
     numpy's default) in scipy's order of operations; probabilities outside [0, 1] or NaN
     give NaN.
+
+    Parameters
+    ----------
+    sorted_values : ndarray of shape (n_rows, n_values)
+        Each row sorted ascending.
+    probabilities : array-like of shape (n_rows,)
+
+    Returns
+    -------
+    ndarray of shape (n_rows,)
     """
     n_values = sorted_values.shape[1]
     probabilities = np.asarray(probabilities, dtype=np.float64)
@@ -202,7 +257,23 @@ def _linear_quantile(sorted_values, probabilities):
 
 
 def _bca_probabilities(rows, estimate, sorted_means, alpha):
-    """BCa's adjusted quantile levels (alpha_1, alpha_2) for the mean of each row."""
+    """Return BCa's adjusted quantile levels (alpha_1, alpha_2) for the mean of each row.
+
+    Parameters
+    ----------
+    rows : ndarray of shape (n_columns, n)
+        The data, one row per column.
+    estimate : ndarray of shape (n_columns,)
+        Mean of each row.
+    sorted_means : ndarray of shape (n_columns, n_resamples)
+        Sorted bootstrap means.
+    alpha : float
+        Each tail's level, (1 - confidence) / 2.
+
+    Returns
+    -------
+    alpha_1, alpha_2 : ndarray of shape (n_columns,)
+    """
     n_resamples = sorted_means.shape[1]
     below = np.count_nonzero(sorted_means < estimate[:, np.newaxis], axis=1)
     at_or_below = np.count_nonzero(sorted_means <= estimate[:, np.newaxis], axis=1)
@@ -251,8 +322,11 @@ def _bootstrap_ci(x, n_resamples, rng, confidence=0.95, method="BCa", *, block_s
     n_resamples : int
         Number of bootstrap samples B.
     rng : numpy.random.Generator
+        Source of the index vectors, drawn as ``rng.integers(0, n, (B, n))``.
     confidence : float, default=0.95
+        Confidence level, in (0, 1).
     method : {"BCa", "percentile", "basic"}, default="BCa"
+        Interval method, named as in scipy.
     block_size : int or None, default=None
         Resamples per block; by default about 32 MB of float64 per block. Results do not
         depend on it.
@@ -293,14 +367,24 @@ def _bootstrap_ci(x, n_resamples, rng, confidence=0.95, method="BCa", *, block_s
 
 
 def _resample_counts(indices, n):
-    """How many times each of the n queries appears in each resample: (rows, n) floats."""
+    """Return how many times each of the n queries appears in each resample.
+
+    Parameters
+    ----------
+    indices : int ndarray of shape (rows, n)
+    n : int
+
+    Returns
+    -------
+    ndarray of float64, shape (rows, n)
+    """
     rows = indices.shape[0]
     flat = (indices + (np.arange(rows) * n)[:, np.newaxis]).ravel()
     return np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
 
 
 def _studentized_bootstrap_counts(d, index_blocks):
-    """Per column, #{b : |t*_b| >= |t_obs| - tau} for the shifted studentized bootstrap.
+    """Count, per column, #{b : |t*_b| >= |t_obs| - tau} (shifted studentized bootstrap).
 
     w = d - mean(d) makes H0 true; t*_b = mean(w*) / (s(w*) / sqrt(n)) on w* = w[I_b].
     A resample with s* = 0 has t* = +/-inf (counted) unless mean(w*) = 0, where t* = 0/0
@@ -310,8 +394,10 @@ def _studentized_bootstrap_counts(d, index_blocks):
 
     Parameters
     ----------
-    d : ndarray of shape (n_queries, n_comparisons), n_queries >= 2
+    d : ndarray of shape (n_queries, n_comparisons)
+        Per-query differences, n_queries >= 2.
     index_blocks : iterable of int ndarray of shape (rows, n_queries)
+        Bootstrap index vectors, one per row.
 
     Returns
     -------
@@ -357,6 +443,7 @@ def _bootstrap_p(d, n_resamples, rng, *, block_size=None):
     n_resamples : int
         Number of bootstrap samples B.
     rng : numpy.random.Generator
+        Source of the index vectors.
     block_size : int or None, default=None
         Resamples per block. Results do not depend on it.
 
@@ -386,13 +473,23 @@ def _bootstrap_p(d, n_resamples, rng, *, block_size=None):
 
 
 def _random_permutation_blocks(rng, n_rows, n_columns, n_resamples, block_size):
-    """Blocks of independent uniform permutations of each row: shape (rows, n_rows, n_columns).
+    """Yield blocks of independent uniform permutations of each row.
 
     ``rng.permuted`` shuffles the rows one after the other with the Generator's state
     carried between calls, so a block of draws is the same stream as one
     ``rng.permuted(M, axis=1)`` per draw, for any block size (the stream of the spec's
     reference values; checked by a test). It is also several times faster than an argsort
     of random keys.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n_rows, n_columns, n_resamples, block_size : int
+        Topics, systems, draws, draws per block.
+
+    Yields
+    ------
+    ndarray of int64, shape (rows, n_rows, n_columns)
     """
     identity = np.arange(n_columns)
     for start, stop in _blocks(n_resamples, block_size):
@@ -401,11 +498,12 @@ def _random_permutation_blocks(rng, n_rows, n_columns, n_resamples, block_size):
 
 
 def _tukey_exceedances(values, permutation_blocks):
-    """Counts #{b : range_b >= D_ij - tau} for every pair, and the number of draws B.
+    """Count #{b : range_b >= D_ij - tau} for every pair, and the number of draws B.
 
     Parameters
     ----------
     values : ndarray of shape (n_topics, n_systems)
+        Complete per-topic values of every system.
     permutation_blocks : iterable of int ndarray of shape (rows, n_topics, n_systems)
         Each draw gives, for every topic, the permutation of systems applied to that row
         (the permuted row is ``values[t, perm[t]]``).
@@ -449,6 +547,7 @@ def _tukey_hsd_randomised(X, n_resamples, rng, *, block_size=None):
     n_resamples : int
         Number of draws B.
     rng : numpy.random.Generator
+        Source of the permutations.
     block_size : int or None, default=None
         Draws per block; by default about 32 MB of temporaries per block. Results do not
         depend on it.

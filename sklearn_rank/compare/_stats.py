@@ -27,11 +27,12 @@ _WILCOXON_PERMUTATION_UP_TO = 13
 
 
 def _shown(value):
-    """A value as it should read in an error message (numpy scalars as Python ones)."""
+    """Return a value as it should read in an error message (numpy scalars as Python)."""
     return value.item() if isinstance(value, np.generic) else value
 
 
 def _is_real_number(value):
+    """Return whether ``value`` is a real number and not a bool (a bool is an Integral)."""
     return isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
 
 
@@ -84,6 +85,28 @@ def _check_n_resamples(n_resamples):
 
 
 def _check_choice(name, value, choices, *, none_allowed=False):
+    """Return ``value`` if it is one of ``choices`` (or None when allowed), else raise.
+
+    Parameters
+    ----------
+    name : str
+        Parameter name for the message.
+    value : object
+        The value given.
+    choices : tuple of str
+        Allowed values.
+    none_allowed : bool, default=False
+        Whether None is allowed too.
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, the allowed values and the value given.
+    """
     if value is None and none_allowed:
         return None
     if not isinstance(value, str) or value not in choices:
@@ -119,6 +142,7 @@ def _check_correction(correction):
     Parameters
     ----------
     correction : {"holm", "bonferroni", "fdr_bh"} or None
+        Multiple-testing correction (see :func:`_adjust_p`).
 
     Returns
     -------
@@ -133,12 +157,38 @@ def _check_correction(correction):
 
 
 def _check_bootstrap_method(method):
-    """Return ``method`` if it is ``"percentile"``, ``"basic"`` or ``"BCa"``."""
+    """Return ``method`` if it is ``"percentile"``, ``"basic"`` or ``"BCa"``.
+
+    Parameters
+    ----------
+    method : str
+        Bootstrap interval method, spelt as scipy documents it.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, the allowed values and the value given.
+    """
     return _check_choice("method", method, BOOTSTRAP_METHODS)
 
 
 def _as_columns(values, name="d"):
-    """Values as a float64 matrix (n_queries, n_comparisons); a vector is one column."""
+    """Return values as a float64 matrix (n_queries, n_comparisons); a vector is one column.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_queries,) or (n_queries, n_comparisons)
+    name : str, default="d"
+        Parameter name for the error message.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_queries, n_comparisons)
+    """
     values = np.asarray(values, dtype=np.float64)
     if values.ndim == 1:
         return values[:, np.newaxis]
@@ -171,11 +221,20 @@ def _complete_rows(values):
 
 
 def _mean_and_variance(columns):
-    """Mean and unbiased variance of each column, rounded as scipy's ``ttest_1samp`` does.
+    """Return the mean and unbiased variance of each column, rounded as scipy's t-test.
 
     scipy reduces a 1-D sample along its contiguous axis (pairwise summation), so each
     column is reduced as a contiguous row here; a reduction down axis 0 sums in another
-    order and differs in the last bits. Requires at least 2 rows.
+    order and differs in the last bits.
+
+    Parameters
+    ----------
+    columns : ndarray of shape (n, n_comparisons)
+        At least 2 rows.
+
+    Returns
+    -------
+    mean, variance : ndarray of shape (n_comparisons,)
     """
     n = columns.shape[0]
     rows = np.ascontiguousarray(columns.T)
@@ -233,11 +292,20 @@ def _paired_t(d, confidence=0.95):
 
 
 def _wilcoxon_methods(columns):
-    """The method ``scipy.stats.wilcoxon``'s ``method="auto"`` picks for each column alone.
+    """Return the method ``scipy.stats.wilcoxon(method="auto")`` picks for each column alone.
 
     scipy decides from n including zeros: n > 50 asymptotic; otherwise no zeros and no
     tied |d| exact; otherwise n <= 13 a permutation test over all 2**n sign vectors, else
     asymptotic.
+
+    Parameters
+    ----------
+    columns : ndarray of shape (n, n_comparisons)
+
+    Returns
+    -------
+    ndarray of object, shape (n_comparisons,)
+        ``"exact"``, ``"asymptotic"`` or ``"permutation"``.
     """
     n, n_comparisons = columns.shape
     if n > _WILCOXON_ASYMPTOTIC_ABOVE:
@@ -250,7 +318,7 @@ def _wilcoxon_methods(columns):
 
 
 def _wilcoxon_all_sign_vectors(columns):
-    """scipy's permutation branch of the Wilcoxon test, for every column at once.
+    """Compute scipy's permutation branch of the Wilcoxon test for every column at once.
 
     Under H0 each non-zero difference is positive with probability 1/2 whatever its rank,
     so the null distribution of R+ is sum_i b_i r_i over all 2**n bit vectors b (zeros have
@@ -258,6 +326,15 @@ def _wilcoxon_all_sign_vectors(columns):
     to 1: what ``scipy.stats.permutation_test`` computes when it enumerates, to the bit,
     without its cost (0.7 s per column at n = 13). Ranks are half-integers, so every sum
     is exact and scipy's tolerance for rounding (100 eps R+) changes nothing.
+
+    Parameters
+    ----------
+    columns : ndarray of shape (n, n_comparisons)
+        Differences, n <= 13 (2**n sign vectors are built).
+
+    Returns
+    -------
+    statistic, p_value : ndarray of shape (n_comparisons,)
     """
     n = columns.shape[0]
     zero = columns == 0
@@ -349,6 +426,7 @@ def _effect_size_dz(d, *, small_sample_correction=False):
     d : array-like of shape (n_queries, n_comparisons) or (n_queries,)
         Per-query differences ``x - y``.
     small_sample_correction : bool, default=False
+        Multiply by Hedges' factor 1 - 3 / (4 (n - 1) - 1).
 
     Returns
     -------
@@ -379,6 +457,7 @@ def _win_tie_loss(d):
     Parameters
     ----------
     d : array-like of shape (n_queries, n_comparisons) or (n_queries,)
+        Per-query differences ``x - y``.
 
     Returns
     -------
@@ -462,6 +541,7 @@ def _adjust_p(p, method):
     p : array-like of shape (m,)
         p-values of one family.
     method : {"holm", "bonferroni", "fdr_bh"} or None
+        Correction; None returns a copy of ``p``.
 
     Returns
     -------
