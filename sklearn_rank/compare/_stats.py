@@ -1,0 +1,588 @@
+"""Closed-form paired statistics, multiple-testing corrections and parameter checks.
+
+Every function takes already-aligned per-query values: a matrix ``d`` of shape
+``(n_queries, n_comparisons)`` whose column ``j`` holds the differences of one pair of
+systems on one metric over the same queries (``x - y``). Results are arrays of shape
+``(n_comparisons,)``. Dropping queries with a NaN value is the caller's job
+(:func:`_complete_rows` helps); nothing here looks at NaN beyond what each function says.
+
+The reference for each function is named in its docstring; tests compare against it.
+The resampling tests live in ``_resampling``.
+"""
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from scipy import stats
+
+TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
+CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
+BOOTSTRAP_METHODS = ("percentile", "basic", "BCa")
+
+# scipy's Wilcoxon picks its method per call from the whole array (ties or zeros anywhere),
+# so these cut-offs reproduce, per column, what a one-column call would pick.
+_WILCOXON_ASYMPTOTIC_ABOVE = 50
+_WILCOXON_PERMUTATION_UP_TO = 13
+
+
+def _shown(value):
+    """Return a value as it should read in an error message (numpy scalars as Python)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _is_real_number(value):
+    """Return whether ``value`` is a real number and not a bool (a bool is an Integral)."""
+    return isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
+
+
+def _check_confidence(confidence):
+    """Return ``confidence`` as a float strictly between 0 and 1.
+
+    Parameters
+    ----------
+    confidence : float
+        Confidence level of an interval.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``confidence`` is not a real number in the open interval (0, 1).
+    """
+    if not _is_real_number(confidence) or not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1); got {_shown(confidence)!r}.")
+    return float(confidence)
+
+
+def _check_n_resamples(n_resamples):
+    """Return ``n_resamples`` as a positive Python int.
+
+    Parameters
+    ----------
+    n_resamples : int
+        Number of random sign vectors, bootstrap samples or permutations.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    ValueError
+        If ``n_resamples`` is not an integer of at least 1 (floats and bools included).
+    """
+    if (
+        isinstance(n_resamples, (bool, np.bool_))
+        or not isinstance(n_resamples, Integral)
+        or n_resamples < 1
+    ):
+        raise ValueError(f"n_resamples must be a positive integer; got {_shown(n_resamples)!r}.")
+    return int(n_resamples)
+
+
+def _check_choice(name, value, choices, *, none_allowed=False):
+    """Return ``value`` if it is one of ``choices`` (or None when allowed), else raise.
+
+    Parameters
+    ----------
+    name : str
+        Parameter name for the message.
+    value : object
+        The value given.
+    choices : tuple of str
+        Allowed values.
+    none_allowed : bool, default=False
+        Whether None is allowed too.
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, the allowed values and the value given.
+    """
+    if value is None and none_allowed:
+        return None
+    if not isinstance(value, str) or value not in choices:
+        allowed = ", ".join(repr(choice) for choice in choices)
+        prefix = "None or one of " if none_allowed else "one of "
+        raise ValueError(f"{name} must be {prefix}{allowed}; got {_shown(value)!r}.")
+    return value
+
+
+def _check_test(test):
+    """Return ``test`` if it names a paired test in :data:`TESTS`.
+
+    Parameters
+    ----------
+    test : str
+        ``"t"``, ``"wilcoxon"``, ``"randomization"`` or ``"bootstrap"``.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, the allowed values and the value given.
+    """
+    return _check_choice("test", test, TESTS)
+
+
+def _check_correction(correction):
+    """Return ``correction`` if it is None or names a method in :data:`CORRECTIONS`.
+
+    Parameters
+    ----------
+    correction : {"holm", "bonferroni", "fdr_bh"} or None
+        Multiple-testing correction (see :func:`_adjust_p`).
+
+    Returns
+    -------
+    str or None
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, the allowed values and the value given.
+    """
+    return _check_choice("correction", correction, CORRECTIONS, none_allowed=True)
+
+
+def _check_bootstrap_method(method):
+    """Return ``method`` if it is ``"percentile"``, ``"basic"`` or ``"BCa"``.
+
+    Parameters
+    ----------
+    method : str
+        Bootstrap interval method, spelt as scipy documents it.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter, the allowed values and the value given.
+    """
+    return _check_choice("method", method, BOOTSTRAP_METHODS)
+
+
+def _as_columns(values, name="d"):
+    """Return values as a float64 matrix (n_queries, n_comparisons); a vector is one column.
+
+    Parameters
+    ----------
+    values : array-like of shape (n_queries,) or (n_queries, n_comparisons)
+    name : str, default="d"
+        Parameter name for the error message.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_queries, n_comparisons)
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim == 1:
+        return values[:, np.newaxis]
+    if values.ndim != 2:
+        raise ValueError(f"{name} must be a 1-D or 2-D array; got {values.ndim} dimensions.")
+    return values
+
+
+def _complete_rows(values):
+    """Keep the queries (rows) that have no NaN in any column.
+
+    Pass the two columns of one pair for pairwise deletion, or all systems' columns for
+    listwise deletion (the randomised Tukey HSD needs complete rows).
+
+    Parameters
+    ----------
+    values : array-like of shape (n_queries, n_columns)
+        Per-query values, one column per system (or per comparison).
+
+    Returns
+    -------
+    kept : ndarray of shape (n_kept, n_columns)
+        The rows without NaN, in their input order.
+    mask : ndarray of bool, shape (n_queries,)
+        Which input rows were kept.
+    """
+    values = _as_columns(values, "values")
+    mask = ~np.isnan(values).any(axis=1)
+    return values[mask], mask
+
+
+def _mean_and_variance(columns):
+    """Return the mean and unbiased variance of each column, rounded as scipy's t-test.
+
+    scipy reduces a 1-D sample along its contiguous axis (pairwise summation), so each
+    column is reduced as a contiguous row here; a reduction down axis 0 sums in another
+    order and differs in the last bits.
+
+    Parameters
+    ----------
+    columns : ndarray of shape (n, n_comparisons)
+        At least 2 rows.
+
+    Returns
+    -------
+    mean, variance : ndarray of shape (n_comparisons,)
+    """
+    n = columns.shape[0]
+    rows = np.ascontiguousarray(columns.T)
+    mean = rows.mean(axis=1)
+    variance = ((rows - mean[:, np.newaxis]) ** 2).mean(axis=1) * (n / (n - 1))
+    return mean, variance
+
+
+def _paired_t(d, confidence=0.95):
+    """Paired t-test and confidence interval of the mean difference, per column.
+
+    t = mean(d) / (s / sqrt(n)) with s the sample standard deviation (ddof=1),
+    df = n - 1, two-sided p = 2 * T_df.sf(|t|); CI = mean(d) +/- T_df.ppf(1 - alpha/2) * SE.
+    Column by column equal to ``scipy.stats.ttest_rel(x, y)`` and its
+    ``confidence_interval(confidence)``, edge cases included:
+
+    - n < 2: every output NaN;
+    - all differences zero: statistic and p NaN, interval [0, 0];
+    - s = 0 with a non-zero mean: statistic +/-inf, p 0, interval [mean, mean].
+
+    (A column of equal non-zero floats may have s of about 1e-17 rather than 0, exactly as
+    in scipy: the statistic is then huge but finite.)
+
+    Parameters
+    ----------
+    d : array-like of shape (n_queries, n_comparisons) or (n_queries,)
+        Per-query differences ``x - y``.
+    confidence : float, default=0.95
+        Confidence level of the interval, in (0, 1).
+
+    Returns
+    -------
+    statistic, p_value, ci_low, ci_high : ndarray of shape (n_comparisons,)
+
+    References
+    ----------
+    T. Sakai, "Statistical reform in information retrieval?", SIGIR Forum 48(1), 2014.
+    """
+    columns = _as_columns(d)
+    n, n_comparisons = columns.shape
+    if n < 2:
+        return tuple(np.full(n_comparisons, np.nan) for _ in range(4))
+    mean, variance = _mean_and_variance(columns)
+    standard_error = np.sqrt(variance / n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = mean / standard_error
+    df = n - 1
+    p_value = 2 * stats.t.sf(np.abs(statistic), df)
+    # The same operations as scipy's confidence_interval, so the bounds agree to the bit.
+    tail = (1 - confidence) / 2
+    quantile_low, quantile_high = stats.t.ppf(np.array([tail, 1 - tail]), df)
+    ci_low = quantile_low * standard_error + mean
+    ci_high = quantile_high * standard_error + mean
+    return statistic, p_value, ci_low, ci_high
+
+
+def _wilcoxon_methods(columns):
+    """Return the method ``scipy.stats.wilcoxon(method="auto")`` picks for each column alone.
+
+    scipy decides from n including zeros: n > 50 asymptotic; otherwise no zeros and no
+    tied |d| exact; otherwise n <= 13 a permutation test over all 2**n sign vectors, else
+    asymptotic.
+
+    Parameters
+    ----------
+    columns : ndarray of shape (n, n_comparisons)
+
+    Returns
+    -------
+    ndarray of object, shape (n_comparisons,)
+        ``"exact"``, ``"asymptotic"`` or ``"permutation"``.
+    """
+    n, n_comparisons = columns.shape
+    if n > _WILCOXON_ASYMPTOTIC_ABOVE:
+        return np.full(n_comparisons, "asymptotic", dtype=object)
+    magnitudes = np.sort(np.abs(columns), axis=0)
+    tied = np.any(magnitudes[1:] == magnitudes[:-1], axis=0)
+    has_zero = np.any(columns == 0, axis=0)
+    fallback = "permutation" if n <= _WILCOXON_PERMUTATION_UP_TO else "asymptotic"
+    return np.where(tied | has_zero, fallback, "exact").astype(object)
+
+
+def _wilcoxon_all_sign_vectors(columns):
+    """Compute scipy's permutation branch of the Wilcoxon test for every column at once.
+
+    Under H0 each non-zero difference is positive with probability 1/2 whatever its rank,
+    so the null distribution of R+ is sum_i b_i r_i over all 2**n bit vectors b (zeros have
+    rank weight 0, as scipy drops them). p = 2 min(P(R+_s <= R+), P(R+_s >= R+)), clipped
+    to 1: what ``scipy.stats.permutation_test`` computes when it enumerates, to the bit,
+    without its cost (0.7 s per column at n = 13). Ranks are half-integers, so every sum
+    is exact and scipy's tolerance for rounding (100 eps R+) changes nothing.
+
+    Parameters
+    ----------
+    columns : ndarray of shape (n, n_comparisons)
+        Differences, n <= 13 (2**n sign vectors are built).
+
+    Returns
+    -------
+    statistic, p_value : ndarray of shape (n_comparisons,)
+    """
+    n = columns.shape[0]
+    zero = columns == 0
+    # Zeros have the smallest |d| and tie among themselves: the ranks of the others among
+    # the non-zero values are their ranks among all, minus the number of zeros.
+    ranks = stats.rankdata(np.abs(columns), axis=0) - np.count_nonzero(zero, axis=0)
+    ranks[zero] = 0.0
+    r_plus = np.sum(ranks * (columns > 0), axis=0)
+    r_minus = np.sum(ranks * (columns < 0), axis=0)
+    positive = ((np.arange(1 << n)[:, np.newaxis] >> np.arange(n)) & 1).astype(np.float64)
+    null = positive @ ranks
+    n_vectors = float(1 << n)
+    at_most = np.count_nonzero(null <= r_plus, axis=0) / n_vectors
+    at_least = np.count_nonzero(null >= r_plus, axis=0) / n_vectors
+    return np.minimum(r_plus, r_minus), np.clip(2 * np.minimum(at_most, at_least), 0, 1)
+
+
+def _wilcoxon(d, *, decimals=None):
+    """Wilcoxon signed-rank test per column, as ``scipy.stats.wilcoxon(x, y)`` by default.
+
+    Defaults of scipy: ``zero_method="wilcox"`` (zero differences dropped),
+    ``correction=False``, two-sided, ``method="auto"``. The statistic is min(R+, R-).
+
+    Float ties: ranks tie only on exactly equal |d|, and differences of decimal scores
+    rarely are (0.7 - 0.5 != 0.3 - 0.1 in binary), so scipy sees distinct values where a
+    person sees ties; that changes the ranks, the tie correction and, for n <= 50, the
+    method. ``decimals`` rounds d first (12 is a safe choice for scores with a few
+    decimals); the default keeps scipy's behaviour.
+
+    Columns are grouped by the method scipy would pick for each alone (its ``auto`` looks
+    for ties and zeros in the whole array) and each group is one vectorised scipy call,
+    except the permutation branch (n <= 13 with ties or zeros), where scipy enumerates
+    all 2**n sign vectors at 0.7 s per column for n = 13: that enumeration is done here for
+    all columns at once (:func:`_wilcoxon_all_sign_vectors`), equal to scipy's to the bit.
+    Degenerate columns return scipy's values without its warnings: all differences zero
+    gives p 1.0 if n <= 13 but NaN from n = 14 on (also p 1.0 for d = [0], where scipy
+    raises); n = 0 gives NaN.
+
+    Parameters
+    ----------
+    d : array-like of shape (n_queries, n_comparisons) or (n_queries,)
+        Per-query differences ``x - y``.
+    decimals : int or None, default=None
+        Round the differences to this many decimals before ranking.
+
+    Returns
+    -------
+    statistic, p_value : ndarray of shape (n_comparisons,)
+
+    References
+    ----------
+    T. Sakai, "Statistical reform in information retrieval?", SIGIR Forum 48(1), 2014.
+    """
+    columns = _as_columns(d)
+    if decimals is not None:
+        columns = np.round(columns, decimals)
+    n, n_comparisons = columns.shape
+    statistic = np.full(n_comparisons, np.nan)
+    p_value = np.full(n_comparisons, np.nan)
+    if n == 0 or n_comparisons == 0:
+        return statistic, p_value
+    methods = _wilcoxon_methods(columns)
+    with warnings.catch_warnings():
+        # All-zero columns of n >= 14 divide 0 by 0 inside scipy; its NaN is the answer.
+        warnings.simplefilter("ignore")
+        for method in ("exact", "asymptotic"):
+            chosen = np.flatnonzero(methods == method)
+            if chosen.size:
+                result = stats.wilcoxon(columns[:, chosen], axis=0, method=method)
+                statistic[chosen] = result.statistic
+                p_value[chosen] = result.pvalue
+    chosen = np.flatnonzero(methods == "permutation")
+    if chosen.size:
+        statistic[chosen], p_value[chosen] = _wilcoxon_all_sign_vectors(columns[:, chosen])
+    return statistic, p_value
+
+
+def _effect_size_dz(d, *, small_sample_correction=False):
+    """Paired standardized mean difference d_z = mean(d) / s(d), per column.
+
+    d_z = t / sqrt(n) for the paired t statistic. With ``small_sample_correction`` it is
+    multiplied by 1 - 3 / (4 (n - 1) - 1) (Hedges' g_z).
+    Edge cases: n < 2 gives NaN; a column whose values are all equal has s = 0 exactly
+    (not the ~1e-17 that rounding in the mean would give), so d_z is +/-inf, or NaN when
+    the differences are all zero.
+
+    Parameters
+    ----------
+    d : array-like of shape (n_queries, n_comparisons) or (n_queries,)
+        Per-query differences ``x - y``.
+    small_sample_correction : bool, default=False
+        Multiply by Hedges' factor 1 - 3 / (4 (n - 1) - 1).
+
+    Returns
+    -------
+    ndarray of shape (n_comparisons,)
+
+    References
+    ----------
+    T. Sakai, "Statistical reform in information retrieval?", SIGIR Forum 48(1), 2014.
+    """
+    columns = _as_columns(d)
+    n, n_comparisons = columns.shape
+    if n < 2:
+        return np.full(n_comparisons, np.nan)
+    mean, variance = _mean_and_variance(columns)
+    variance[np.ptp(columns, axis=0) == 0] = 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        effect = mean / np.sqrt(variance)
+    if small_sample_correction:
+        effect = effect * (1 - 3 / (4 * (n - 1) - 1))
+    return effect
+
+
+def _win_tie_loss(d):
+    """Count the queries where the first system wins (d > 0), ties (d == 0) or loses.
+
+    Ties are exact float equality of the two scores; NaN counts in none of the three.
+
+    Parameters
+    ----------
+    d : array-like of shape (n_queries, n_comparisons) or (n_queries,)
+        Per-query differences ``x - y``.
+
+    Returns
+    -------
+    wins, ties, losses : ndarray of int64, shape (n_comparisons,)
+    """
+    columns = _as_columns(d)
+    return (
+        np.count_nonzero(columns > 0, axis=0).astype(np.int64),
+        np.count_nonzero(columns == 0, axis=0).astype(np.int64),
+        np.count_nonzero(columns < 0, axis=0).astype(np.int64),
+    )
+
+
+def _corrected_t(d, n_train, n_test):
+    """Nadeau and Bengio's corrected resampled t-test over repeated cross-validation.
+
+    For J paired scores from the same splits: sigma^2 = var(d, ddof=1),
+    corrected sigma^2 = (1/J + n_test/n_train) sigma^2, t = mean(d) / corrected sigma,
+    df = J - 1, two-sided p = 2 T_df.sf(|t|). (scikit-learn's example
+    ``plot_grid_search_stats.py`` reports T_df.sf(|t|), half of this.) The correction
+    accounts for the overlap of training sets between splits.
+
+    With grouped cross-validation, count what was split: for ranking that is queries
+    (groups), not rows, so pass the numbers of training and test queries of a split.
+    Edge cases: J < 2 gives NaN; s = 0 gives +/-inf with p 0, or NaN if mean(d) = 0.
+
+    Parameters
+    ----------
+    d : array-like of shape (n_splits, n_comparisons) or (n_splits,)
+        Score differences of the two models on each split.
+    n_train, n_test : int
+        Number of training and test units (queries) of one split.
+
+    Returns
+    -------
+    statistic, p_value : ndarray of shape (n_comparisons,)
+
+    References
+    ----------
+    C. Nadeau and Y. Bengio, "Inference for the generalization error", Machine Learning 52,
+    239-281, 2003.
+    """
+    for name, value in (("n_train", n_train), ("n_test", n_test)):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 1:
+            raise ValueError(f"{name} must be a positive integer; got {_shown(value)!r}.")
+    columns = _as_columns(d)
+    n_splits, n_comparisons = columns.shape
+    if n_splits < 2:
+        return np.full(n_comparisons, np.nan), np.full(n_comparisons, np.nan)
+    mean, variance = _mean_and_variance(columns)
+    corrected_sd = np.sqrt((1 / n_splits + n_test / n_train) * variance)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        statistic = mean / corrected_sd
+    p_value = 2 * stats.t.sf(np.abs(statistic), n_splits - 1)
+    return statistic, p_value
+
+
+def _adjust_p(p, method):
+    """Adjust a family of p-values for multiple testing; input order kept.
+
+    With sorted p_(1) <= ... <= p_(m), all clipped to 1:
+
+    - ``"bonferroni"``: m p_i;
+    - ``"holm"`` (step-down): max over j <= i of (m - j + 1) p_(j);
+    - ``"fdr_bh"`` (step-up, false discovery rate): min over j >= i of m p_(j) / j;
+    - ``None``: unchanged (a copy).
+
+    Reject a hypothesis at level alpha when its adjusted p <= alpha. Tied p-values get
+    equal adjusted values. Equal to ``statsmodels.stats.multitest.multipletests(p,
+    method=...)[1]`` (same operations, so to the bit) and, for BH, to
+    ``scipy.stats.false_discovery_control``.
+
+    NaN p-values (comparisons that could not be tested, e.g. all differences zero in a
+    t-test) are not members of the family: they stay NaN and m counts the others. This
+    is statsmodels applied to the non-NaN values. (statsmodels on the whole vector sorts
+    NaN last and still counts it in m, and its BH turns every adjusted value NaN; scipy
+    refuses NaN.)
+
+    Parameters
+    ----------
+    p : array-like of shape (m,)
+        p-values of one family.
+    method : {"holm", "bonferroni", "fdr_bh"} or None
+        Correction; None returns a copy of ``p``.
+
+    Returns
+    -------
+    ndarray of shape (m,)
+
+    References
+    ----------
+    S. Holm, "A simple sequentially rejective multiple test procedure", Scandinavian
+    Journal of Statistics 6(2), 65-70, 1979.
+    Y. Benjamini and Y. Hochberg, "Controlling the false discovery rate", Journal of the
+    Royal Statistical Society B 57(1), 289-300, 1995.
+
+    Examples
+    --------
+    >>> from sklearn_rank.compare._stats import _adjust_p
+    >>> _adjust_p([0.01, 0.04, 0.03, float("nan")], "holm")
+    array([0.03, 0.06, 0.06,  nan])
+    """
+    method = _check_correction(method)
+    p = np.asarray(p, dtype=np.float64)
+    if p.ndim != 1:
+        raise ValueError(f"p must be a 1-D array; got {p.ndim} dimensions.")
+    if method is None:
+        return p.copy()
+    adjusted = np.full(p.shape, np.nan)
+    tested = ~np.isnan(p)
+    family = p[tested]
+    m = family.size
+    if m == 0:
+        return adjusted
+    order = np.argsort(family, kind="stable")
+    ranked = family[order]
+    if method == "bonferroni":
+        ranked_adjusted = ranked * float(m)
+    elif method == "holm":
+        ranked_adjusted = np.maximum.accumulate(ranked * np.arange(m, 0, -1))
+    else:
+        # Divide by i/m (not multiply by m/i): statsmodels' rounding, so results match.
+        ranked_adjusted = np.minimum.accumulate((ranked / (np.arange(1, m + 1) / m))[::-1])[::-1]
+    np.minimum(ranked_adjusted, 1.0, out=ranked_adjusted)
+    restored = np.empty(m)
+    restored[order] = ranked_adjusted
+    adjusted[tested] = restored
+    return adjusted
