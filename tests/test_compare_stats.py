@@ -38,12 +38,78 @@ from sklearn_rank.compare._stats import (
 )
 
 # Sakai, "Laboratory Experiments in Information Retrieval", Table 5.1: 20 topics.
-SAKAI_X = np.array([0.70, 0.30, 0.20, 0.60, 0.40, 0.40, 0.00, 0.70, 0.10, 0.30,
-                    0.50, 0.40, 0.00, 0.60, 0.50, 0.30, 0.10, 0.50, 0.20, 0.10])
-SAKAI_Y = np.array([0.50, 0.10, 0.00, 0.20, 0.40, 0.30, 0.00, 0.50, 0.30, 0.30,
-                    0.40, 0.40, 0.10, 0.40, 0.20, 0.10, 0.10, 0.60, 0.30, 0.20])
-SAKAI_Z = np.array([0.00, 0.00, 0.20, 0.10, 0.30, 0.30, 0.10, 0.20, 0.40, 0.40,
-                    0.40, 0.30, 0.30, 0.20, 0.20, 0.20, 0.10, 0.50, 0.40, 0.30])
+SAKAI_X = np.array(
+    [
+        0.70,
+        0.30,
+        0.20,
+        0.60,
+        0.40,
+        0.40,
+        0.00,
+        0.70,
+        0.10,
+        0.30,
+        0.50,
+        0.40,
+        0.00,
+        0.60,
+        0.50,
+        0.30,
+        0.10,
+        0.50,
+        0.20,
+        0.10,
+    ]
+)
+SAKAI_Y = np.array(
+    [
+        0.50,
+        0.10,
+        0.00,
+        0.20,
+        0.40,
+        0.30,
+        0.00,
+        0.50,
+        0.30,
+        0.30,
+        0.40,
+        0.40,
+        0.10,
+        0.40,
+        0.20,
+        0.10,
+        0.10,
+        0.60,
+        0.30,
+        0.20,
+    ]
+)
+SAKAI_Z = np.array(
+    [
+        0.00,
+        0.00,
+        0.20,
+        0.10,
+        0.30,
+        0.30,
+        0.10,
+        0.20,
+        0.40,
+        0.40,
+        0.40,
+        0.30,
+        0.30,
+        0.20,
+        0.20,
+        0.20,
+        0.10,
+        0.50,
+        0.40,
+        0.30,
+    ]
+)
 SAKAI_D = SAKAI_X - SAKAI_Y
 EXACT_SIGN_FLIP_P = 69120 / 1048576
 
@@ -136,7 +202,8 @@ def test_paired_t_equals_ttest_rel_column_by_column(n, confidence):
         # Same operations as scipy, so the same bits (NaN and inf included).
         assert_array_equal(
             [statistic[j], p_value[j], low[j], high[j]],
-            [expected.statistic, expected.pvalue, interval.low, interval.high])
+            [expected.statistic, expected.pvalue, interval.low, interval.high],
+        )
 
 
 def test_paired_t_edge_cases_of_the_spec():
@@ -213,8 +280,10 @@ def test_wilcoxon_sakai_and_float_ties():
     assert rounded[0] == pytest.approx(0.0372293031, abs=1e-10)
     # The float "ties": 0.7 - 0.5 and 0.3 - 0.1 differ in binary.
     assert 0.7 - 0.5 != 0.3 - 0.1
-    assert _wilcoxon([0.7 - 0.5, 0.3 - 0.1, 0.1], decimals=12)[1][0] == scipy.stats.wilcoxon(
-        [0.2, 0.2, 0.1]).pvalue
+    assert (
+        _wilcoxon([0.7 - 0.5, 0.3 - 0.1, 0.1], decimals=12)[1][0]
+        == scipy.stats.wilcoxon([0.2, 0.2, 0.1]).pvalue
+    )
 
 
 def test_wilcoxon_edge_cases_of_the_spec():
@@ -223,7 +292,8 @@ def test_wilcoxon_edge_cases_of_the_spec():
         assert _wilcoxon(np.zeros(13))[1][0] == 1.0
         assert np.isnan(_wilcoxon(np.zeros(14))[1][0])
         assert _wilcoxon(np.r_[np.zeros(30), 0.3])[1][0] == pytest.approx(
-            scipy.stats.wilcoxon(np.r_[np.zeros(30), 0.3]).pvalue)
+            scipy.stats.wilcoxon(np.r_[np.zeros(30), 0.3]).pvalue
+        )
         assert _wilcoxon([0.0, 0.0, 0.7])[1][0] == 1.0
         assert _wilcoxon([1.0, 1.0, 1.0])[1][0] == 0.25
         statistic, p_value = _wilcoxon(np.zeros((0, 2)))
@@ -235,8 +305,12 @@ def test_wilcoxon_edge_cases_of_the_spec():
 
 def _scipy_exact_sign_flip(column):
     return scipy.stats.permutation_test(
-        (column,), lambda sample, axis: np.mean(sample, axis=axis), vectorized=True,
-        permutation_type="samples", n_resamples=np.inf).pvalue
+        (column,),
+        lambda sample, axis: np.mean(sample, axis=axis),
+        vectorized=True,
+        permutation_type="samples",
+        n_resamples=np.inf,
+    ).pvalue
 
 
 @pytest.mark.parametrize("n", [2, 3, 6, 9, 12])
@@ -279,10 +353,12 @@ def test_randomization_monte_carlo_is_phipson_smyth_over_documented_sign_stream(
     n_resamples = 300
     d = np.round(rng.normal(0.05, 0.3, size=(n, 3)), 1)
     d[np.all(d == 0, axis=1)] = 0.1  # no query is dropped before drawing
-    raw = np.random.default_rng(5).integers(0, 2**64 - 1, size=(n_resamples, 2),
-                                            dtype=np.uint64, endpoint=True)
-    flips = np.array([[(int(raw[b, k // 64]) >> (k % 64)) & 1 for k in range(n)]
-                      for b in range(n_resamples)])
+    raw = np.random.default_rng(5).integers(
+        0, 2**64 - 1, size=(n_resamples, 2), dtype=np.uint64, endpoint=True
+    )
+    flips = np.array(
+        [[(int(raw[b, k // 64]) >> (k % 64)) & 1 for k in range(n)] for b in range(n_resamples)]
+    )
     count = np.zeros(3)
     for j in range(3):
         observed = abs(np.mean(d[:, j]))
@@ -331,8 +407,9 @@ def test_sign_flip_counts_with_injected_signs():
     rng = np.random.default_rng(9)
     d = rng.normal(size=(15, 2))
     signs = rng.choice([-1.0, 1.0], size=(400, 15))
-    expected = [(np.abs(signs @ d[:, j]) >= abs(d[:, j].sum()) * (1 - 1e-13)).sum()
-                for j in range(2)]
+    expected = [
+        (np.abs(signs @ d[:, j]) >= abs(d[:, j].sum()) * (1 - 1e-13)).sum() for j in range(2)
+    ]
     assert_array_equal(_sign_flip_counts(d, [signs[:123], signs[123:]]), expected)
 
 
@@ -352,19 +429,23 @@ def test_random_sign_blocks_are_the_same_vectors_for_any_block_size():
 def test_bootstrap_ci_equals_scipy_bootstrap_with_the_same_generator(method, confidence):
     rng = np.random.default_rng(21)
     n = 25
-    x = np.column_stack([
-        rng.random(n), np.round(rng.random(n), 1), rng.normal(size=n), rng.exponential(size=n)])
-    low, high = _bootstrap_ci(x, 999, np.random.default_rng(4), confidence, method,
-                              block_size=100)
+    x = np.column_stack(
+        [rng.random(n), np.round(rng.random(n), 1), rng.normal(size=n), rng.exponential(size=n)]
+    )
+    low, high = _bootstrap_ci(x, 999, np.random.default_rng(4), confidence, method, block_size=100)
     for j in range(x.shape[1]):
         expected = scipy.stats.bootstrap(
-            (x[:, j],), np.mean, n_resamples=999, method=method, confidence_level=confidence,
-            rng=np.random.default_rng(4)).confidence_interval
-        if method == "BCa":
-            # The acceleration is computed in closed form, not from jackknife means.
-            assert_allclose([low[j], high[j]], [expected.low, expected.high], rtol=1e-12)
-        else:
-            assert_array_equal([low[j], high[j]], [expected.low, expected.high])
+            (x[:, j],),
+            np.mean,
+            n_resamples=999,
+            method=method,
+            confidence_level=confidence,
+            rng=np.random.default_rng(4),
+        ).confidence_interval
+        # BCa: the acceleration is computed in closed form, not from jackknife means.
+        # Percentile and basic: the same draws and quantiles; scipy before 1.17 computes its
+        # quantiles a rounding apart.
+        assert_allclose([low[j], high[j]], [expected.low, expected.high], rtol=1e-12)
 
 
 def test_bootstrap_ci_refuses_unknown_method():
@@ -380,8 +461,12 @@ def test_bootstrap_ci_sakai_paired_runs_and_difference():
         assert high[2] == pytest.approx(0.145, abs=1e-12)
         for j in range(3):
             expected = scipy.stats.bootstrap(
-                (data[:, j],), np.mean, n_resamples=9999, method=method,
-                rng=np.random.default_rng(0)).confidence_interval
+                (data[:, j],),
+                np.mean,
+                n_resamples=9999,
+                method=method,
+                rng=np.random.default_rng(0),
+            ).confidence_interval
             assert_allclose([low[j], high[j]], [expected.low, expected.high], rtol=1e-12)
 
 
@@ -396,8 +481,7 @@ def test_bootstrap_ci_does_not_depend_on_block_size():
     x = np.random.default_rng(5).normal(size=(30, 3))
     reference = _bootstrap_ci(x, 500, np.random.default_rng(1), 0.95, "BCa")
     for block_size in (1, 13, 500):
-        result = _bootstrap_ci(x, 500, np.random.default_rng(1), 0.95, "BCa",
-                               block_size=block_size)
+        result = _bootstrap_ci(x, 500, np.random.default_rng(1), 0.95, "BCa", block_size=block_size)
         assert_array_equal(result, reference)
 
 
@@ -405,15 +489,22 @@ def test_bootstrap_ci_degenerate_data():
     for values in (np.full(6, 3.0), np.full(5, 0.1), np.full(6, 0.1)):
         for method in ("percentile", "basic", "BCa"):
             low, high = _bootstrap_ci(values, 99, np.random.default_rng(0), 0.95, method)
-            expected = _quiet(scipy.stats.bootstrap, (values,), np.mean, n_resamples=99,
-                              method=method, rng=np.random.default_rng(0)).confidence_interval
+            expected = _quiet(
+                scipy.stats.bootstrap,
+                (values,),
+                np.mean,
+                n_resamples=99,
+                method=method,
+                rng=np.random.default_rng(0),
+            ).confidence_interval
             if method == "BCa":
                 # Equal values: the acceleration is 0/0. scipy gets exactly 0/0, and NaN,
                 # only when its jackknife means round alike (six 0.1 leave ~1e-17 and an
                 # interval); here equal values always give NaN.
                 assert np.isnan([low[0], high[0]]).all()
-                assert np.isnan([expected.low, expected.high]).all() == (values.size == 5 or
-                                                                         values[0] == 3.0)
+                assert np.isnan([expected.low, expected.high]).all() == (
+                    values.size == 5 or values[0] == 3.0
+                )
             else:
                 assert_array_equal([low[0], high[0]], [expected.low, expected.high])
             # scipy refuses a single query; the spec's rule: [d, d], BCa NaN.
@@ -466,7 +557,8 @@ def test_studentized_bootstrap_counts_zero_sd_rule_over_all_resamples():
     d = np.array([[0.0], [0.0], [3.0]])
     assert _studentized_bootstrap_counts(d, [np.array([[0, 2, 2]])])[0] == 1
     assert _studentized_bootstrap_counts(d, [indices])[0] == _slow_studentized_count(
-        d[:, 0], indices)
+        d[:, 0], indices
+    )
     # The same tie at 3 * 0.1 = 0.30000000000000004, where rounding puts t* a few ulps below
     # t_obs: the tolerance still counts it.
     decimals = np.array([[0.0], [0.0], [3 * 0.1]])
@@ -486,12 +578,14 @@ def test_bootstrap_p_does_not_depend_on_block_size_and_edge_cases():
     d = np.random.default_rng(6).normal(0.1, 1, size=(25, 3))
     reference = _bootstrap_p(d, 700, np.random.default_rng(2))
     for block_size in (1, 9, 700):
-        assert_array_equal(_bootstrap_p(d, 700, np.random.default_rng(2), block_size=block_size),
-                           reference)
+        assert_array_equal(
+            _bootstrap_p(d, 700, np.random.default_rng(2), block_size=block_size), reference
+        )
     assert np.isnan(_bootstrap_p(np.ones((1, 2)), 100, None)).all()
     degenerate = np.column_stack([np.zeros(8), np.full(8, 0.1), -np.ones(8)])
-    assert_array_equal(_bootstrap_p(degenerate, 100, np.random.default_rng(0)),
-                       [1.0, 1 / 101, 1 / 101])
+    assert_array_equal(
+        _bootstrap_p(degenerate, 100, np.random.default_rng(0)), [1.0, 1 / 101, 1 / 101]
+    )
 
 
 # --- randomised Tukey HSD ------------------------------------------------------------------
@@ -580,7 +674,8 @@ def test_tukey_does_not_depend_on_block_size_and_edge_cases():
     for block_size in (1, 17, 300):
         assert_array_equal(
             _tukey_hsd_randomised(values, 300, np.random.default_rng(3), block_size=block_size),
-            reference)
+            reference,
+        )
     assert reference[2, 3] == 1.0
     # All systems equal on every topic: every range is 0 = D, so every p is 1.
     same = np.repeat(values[:, :1], 3, axis=1)
@@ -603,8 +698,7 @@ def test_adjust_p_equals_statsmodels(method, size):
 
 def test_adjust_p_bh_equals_scipy_false_discovery_control():
     p = np.random.default_rng(3).random(40) ** 2
-    assert_allclose(_adjust_p(p, "fdr_bh"), scipy.stats.false_discovery_control(p),
-                    rtol=1e-15)
+    assert_allclose(_adjust_p(p, "fdr_bh"), scipy.stats.false_discovery_control(p), rtol=1e-15)
 
 
 def test_adjust_p_leaves_nan_out_of_the_family():
@@ -653,9 +747,11 @@ def test_effect_size_dz_edge_cases():
 
 def test_win_tie_loss_counts():
     wins, ties, losses = _win_tie_loss(np.column_stack([SAKAI_D, -SAKAI_D]))
-    by_hand = (sum(x > y for x, y in zip(SAKAI_X, SAKAI_Y, strict=True)),
-               sum(x == y for x, y in zip(SAKAI_X, SAKAI_Y, strict=True)),
-               sum(x < y for x, y in zip(SAKAI_X, SAKAI_Y, strict=True)))
+    by_hand = (
+        sum(x > y for x, y in zip(SAKAI_X, SAKAI_Y, strict=True)),
+        sum(x == y for x, y in zip(SAKAI_X, SAKAI_Y, strict=True)),
+        sum(x < y for x, y in zip(SAKAI_X, SAKAI_Y, strict=True)),
+    )
     assert (wins[0], ties[0], losses[0]) == by_hand == (10, 5, 5)
     assert (wins[1], ties[1], losses[1]) == (5, 5, 10)
 

@@ -61,8 +61,7 @@ def _random_sign_blocks(rng, n_rows, n_resamples, block_size):
     """
     words = -(-n_rows // 64)
     for start, stop in _blocks(n_resamples, block_size):
-        raw = rng.integers(0, 2**64 - 1, size=(stop - start, words), dtype=np.uint64,
-                           endpoint=True)
+        raw = rng.integers(0, 2**64 - 1, size=(stop - start, words), dtype=np.uint64, endpoint=True)
         as_bytes = raw.astype("<u8", copy=False).view(np.uint8)
         bits = np.unpackbits(as_bytes, axis=1, count=n_rows, bitorder="little")
         yield _SIGN_OF_BIT[bits]
@@ -216,7 +215,7 @@ def _bootstrap_means(rows, index_blocks, n_resamples):
     means = np.empty((rows.shape[0], n_resamples))
     filled = 0
     for indices in index_blocks:
-        means[:, filled:filled + len(indices)] = np.take(rows, indices, axis=1).mean(axis=-1)
+        means[:, filled : filled + len(indices)] = np.take(rows, indices, axis=1).mean(axis=-1)
         filled += len(indices)
     return means
 
@@ -351,7 +350,8 @@ def _bootstrap_ci(x, n_resamples, rng, confidence=0.95, method="BCa", *, block_s
     estimate = rows.mean(axis=1)
     block_rows = _rows_per_block(block_size, n * n_columns)
     means = _bootstrap_means(
-        rows, _bootstrap_index_blocks(rng, n, n_resamples, block_rows), n_resamples)
+        rows, _bootstrap_index_blocks(rng, n, n_resamples, block_rows), n_resamples
+    )
     means.sort(axis=1)
     alpha = (1 - confidence) / 2
     if method == "BCa":
@@ -467,8 +467,9 @@ def _bootstrap_p(d, n_resamples, rng, *, block_size=None):
     indices = _bootstrap_index_blocks(rng, n, n_resamples, block_rows)
     p_value = (1 + _studentized_bootstrap_counts(columns, indices)) / (1 + n_resamples)
     constant = np.ptp(columns, axis=0) == 0
-    p_value[constant] = np.where(np.all(columns[:, constant] == 0, axis=0), 1.0,
-                                 1 / (1 + n_resamples))
+    p_value[constant] = np.where(
+        np.all(columns[:, constant] == 0, axis=0), 1.0, 1 / (1 + n_resamples)
+    )
     return p_value
 
 
@@ -493,8 +494,7 @@ def _random_permutation_blocks(rng, n_rows, n_columns, n_resamples, block_size):
     """
     identity = np.arange(n_columns)
     for start, stop in _blocks(n_resamples, block_size):
-        yield rng.permuted(np.broadcast_to(identity, (stop - start, n_rows, n_columns)),
-                           axis=2)
+        yield rng.permuted(np.broadcast_to(identity, (stop - start, n_rows, n_columns)), axis=2)
 
 
 def _tukey_exceedances(values, permutation_blocks):
@@ -572,13 +572,12 @@ def _tukey_hsd_randomised(X, n_resamples, rng, *, block_size=None):
     n_topics, n_systems = values.shape
     if n_topics == 0 or n_systems < 2:
         raise ValueError(
-            "X must have at least one topic and two systems; got shape "
-            f"{values.shape}.")
+            f"X must have at least one topic and two systems; got shape {values.shape}."
+        )
     rng = np.random.default_rng(rng)
     # Three (rows, n_topics, n_systems) arrays live at once: permutations, flat indices
     # and permuted values.
     block_rows = _rows_per_block(block_size, 3 * n_topics * n_systems)
-    permutations = _random_permutation_blocks(rng, n_topics, n_systems, n_resamples,
-                                              block_rows)
+    permutations = _random_permutation_blocks(rng, n_topics, n_systems, n_resamples, block_rows)
     counts, n_draws = _tukey_exceedances(values, permutations)
     return (1 + counts) / (1 + n_draws)
