@@ -1,0 +1,129 @@
+"""Every Python block of the README and the user guide runs, and prints what it shows.
+
+The convention of every page: a ```python block is a Python session (doctest form, ``>>>``
+and ``...`` prompts), each shown output directly under the statement that prints it. The
+blocks of one page run top to bottom in one namespace, as a reader typing them into one
+session would. Output is compared as text (whitespace-normalised); where the texts differ,
+numbers are compared one by one and floats may differ by 1e-12 relative to their size (the
+last bits of a sum can change with the numpy version), every other character must match.
+"""
+
+import doctest
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = ["README.md", *sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))]
+
+# A fenced block: its info string and its body. Blocks are indented by 0-3 spaces at most in
+# these pages (none is inside a list), so the fences start their lines.
+_FENCE = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
+_NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?|nan|inf")
+FLOAT_RTOL = 1e-12
+
+
+def python_blocks(page):
+    """(line number of the first body line, body) of each ```python block of a page."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    return [
+        (text.count("\n", 0, match.start("body")) + 1, match["body"])
+        for match in _FENCE.finditer(text)
+        if match["info"].strip() == "python"
+    ]
+
+
+class _Checker(doctest.OutputChecker):
+    def check_output(self, want, got, optionflags):
+        if super().check_output(want, got, optionflags):
+            return True
+        return _same_up_to_float_rounding(want, got)
+
+
+def _same_up_to_float_rounding(want, got):
+    want_numbers, got_numbers = _NUMBER.findall(want), _NUMBER.findall(got)
+    if len(want_numbers) != len(got_numbers):
+        return False
+    if " ".join(_NUMBER.split(want)).split() != " ".join(_NUMBER.split(got)).split():
+        return False
+    for shown, printed in zip(want_numbers, got_numbers):
+        if shown == printed:
+            continue
+        if not any(c in shown + printed for c in ".eE") or "nan" in shown + printed:
+            return False  # integers and nan must match exactly
+        a, b = float(shown), float(printed)
+        if abs(a - b) > FLOAT_RTOL * max(abs(a), abs(b)):
+            return False
+    return True
+
+
+def run_page(page):
+    """Run every Python block of a page in one namespace; return the doctest report."""
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(
+        checker=_Checker(), optionflags=doctest.NORMALIZE_WHITESPACE, verbose=False
+    )
+    namespace = {"__name__": "__main__"}
+    report = []
+    for line, body in python_blocks(page):
+        test = parser.get_doctest(body, namespace, f"{page}:{line}", str(ROOT / page), line - 1)
+        runner.run(test, out=report.append, clear_globs=False)
+        namespace = test.globs  # DocTest ran in a copy: the next block continues from it
+    return runner.summarize(verbose=False), "".join(report)
+
+
+def test_every_page_is_collected():
+    # The pages with Python blocks today; a page dropping all of its blocks is a mistake to see.
+    with_blocks = {page for page in PAGES if python_blocks(page)}
+    assert {
+        "README.md",
+        "docs/inputs.md",
+        "docs/model_selection.md",
+        "docs/reproducing_other_tools.md",
+    } <= with_blocks
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_blocks_are_sessions(page):
+    """Each Python block shows prompts, so that none is left out of the comparison."""
+    for line, body in python_blocks(page):
+        first = body.lstrip("\n").splitlines()[0] if body.strip() else ""
+        assert first.startswith(">>> "), f"{page}:{line}: a python block must start with '>>> '"
+        assert doctest.DocTestParser().get_examples(body), f"{page}:{line}: no example"
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if python_blocks(p)])
+def test_page_prints_what_it_shows(page, tmp_path, monkeypatch):
+    import sklearn
+    from threadpoolctl import threadpool_limits
+
+    monkeypatch.chdir(tmp_path)  # blocks that write files write them here
+    # A page may switch on metadata routing globally. One OpenMP/BLAS thread: the suite may
+    # share the machine, where idle-spinning threads of HistGradientBoosting slow a fit down
+    # tenfold; the values shown do not depend on it.
+    with sklearn.config_context(), threadpool_limits(limits=1):
+        result, report = run_page(page)
+    assert result.attempted > 0
+    assert result.failed == 0, report
+
+
+def test_a_wrong_value_fails(tmp_path):
+    """The comparison catches a wrong shown value, and accepts float rounding only."""
+    checker, flags = _Checker(), doctest.NORMALIZE_WHITESPACE
+    assert checker.check_output("{'mrr': 0.625}\n", "{'mrr': 0.625}\n", flags)
+    assert checker.check_output("0.8333333333333334\n", "0.8333333333333333\n", flags)
+    assert checker.check_output("[1, 2]\n", "[1,\n 2]\n", flags)
+    assert not checker.check_output("{'mrr': 0.625}\n", "{'mrr': 0.5}\n", flags)
+    assert not checker.check_output("[1, 2, 0]\n", "[0, 1, 2]\n", flags)
+    assert not checker.check_output("0.8333\n", "0.8333333333333333\n", flags)
+    assert not checker.check_output("{'map': 0.5}\n", "{'mrr': 0.5}\n", flags)
+    assert not checker.check_output("nan\n", "0.0\n", flags)
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```python\n>>> x = 2\n```\ntext\n```python\n>>> x + 1\n4\n>>> x\n2\n```\n",
+        encoding="utf-8",
+    )
+    result, report = run_page(page)
+    assert (result.attempted, result.failed) == (3, 1)
+    assert "page.md" in report and "Expected:\n    4\nGot:\n    3" in report
