@@ -1,6 +1,7 @@
 """The main job and every example script run and print what they claim; examples and docs
 keep to one level of parallelism. (The README's and the docs' code: test_doc_blocks.py.)"""
 
+import ast
 import re
 import subprocess
 import sys
@@ -53,6 +54,17 @@ EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.py"))
 def test_example_runs(script):
     out = _run([str(ROOT / "examples" / script)])
     assert out.strip()
+
+
+@pytest.mark.parametrize("script", EXAMPLES)
+def test_example_has_a_gallery_header(script):
+    """sphinx-gallery needs a docstring that opens with a title underlined with '='."""
+    docstring = ast.get_docstring(ast.parse((ROOT / "examples" / script).read_text()), clean=False)
+    assert docstring is not None, script
+    title, underline, blank = docstring.lstrip("\n").splitlines()[:3]
+    assert title.strip() and set(underline) == {"="} and len(underline) >= len(title), script
+    assert not blank.strip(), script
+    assert (ROOT / "examples" / "GALLERY_HEADER.rst").is_file()
 
 
 # Models that start their own threads: LightGBM, XGBoost and CatBoost estimators.

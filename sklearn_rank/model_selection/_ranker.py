@@ -149,7 +149,7 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
     n_features_in_ : int
         Number of features seen during ``fit``.
 
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during ``fit``. Defined only when ``X`` has feature names
         that are all strings (e.g. a pandas DataFrame).
 
