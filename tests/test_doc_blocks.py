@@ -9,6 +9,8 @@ last bits of a sum can change with the numpy version), every other character mus
 """
 
 import doctest
+import json
+import os
 import re
 import subprocess
 import sys
@@ -95,19 +97,34 @@ def test_blocks_are_sessions(page):
         assert doctest.DocTestParser().get_examples(body), f"{page}:{line}: no example"
 
 
-@pytest.mark.parametrize("page", [p for p in PAGES if python_blocks(p)])
-def test_page_prints_what_it_shows(page, tmp_path, monkeypatch):
-    import sklearn
-    from threadpoolctl import threadpool_limits
+_SESSION = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from test_doc_blocks import run_page
+result, report = run_page(sys.argv[2])
+print(json.dumps([result.attempted, result.failed, report]))
+"""
 
-    monkeypatch.chdir(tmp_path)  # blocks that write files write them here
-    # A page may switch on metadata routing globally. One OpenMP/BLAS thread: the suite may
-    # share the machine, where idle-spinning threads of HistGradientBoosting slow a fit down
-    # tenfold; the values shown do not depend on it.
-    with sklearn.config_context(), threadpool_limits(limits=1):
-        result, report = run_page(page)
-    assert result.attempted > 0
-    assert result.failed == 0, report
+
+@pytest.mark.parametrize("page", [p for p in PAGES if python_blocks(p)])
+def test_page_prints_what_it_shows(page, tmp_path):
+    # Each page in a new Python process, as a reader starts a session (a page may switch on
+    # metadata routing globally), in an empty folder (blocks may write files). One OpenMP and
+    # BLAS thread: on a machine shared with other work, idle-spinning OpenMP threads slow a
+    # HistGradientBoosting fit down tenfold, and the values shown do not depend on it.
+    threads = {f"{name}_NUM_THREADS": "1" for name in ("OMP", "OPENBLAS", "MKL")}
+    done = subprocess.run(
+        [sys.executable, "-c", _SESSION, str(Path(__file__).parent), page],
+        cwd=tmp_path,
+        env={**os.environ, **threads},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    attempted, failed, report = json.loads(done.stdout.splitlines()[-1])
+    assert attempted > 0
+    assert failed == 0, report
 
 
 def test_a_wrong_value_fails(tmp_path):
