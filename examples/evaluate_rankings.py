@@ -1,4 +1,9 @@
-"""Evaluate rankings in every input form, and see what ties and conventions change.
+"""
+Evaluate rankings in every input form
+=====================================
+
+The same data as a matrix, in long format and as ranked lists give the same values; then
+what the tie convention and the conventions of other tools change.
 
 Run: python examples/evaluate_rankings.py
 """

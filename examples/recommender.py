@@ -1,4 +1,8 @@
-"""Evaluate two recommenders on implicit feedback, training items excluded.
+"""
+Evaluate two recommenders on implicit feedback
+==============================================
+
+Training items are excluded from each user's candidates.
 
 Synthetic data (numpy, fixed seed): 2,000 users x 1,000 items, interactions drawn from a
 latent-factor model with a Zipf-like item popularity, each user's interactions split 80/20

@@ -1,5 +1,7 @@
-"""The README's code, the main job and every example script run and print what they claim."""
+"""The main job and every example script run and print what they claim; examples and docs
+keep to one level of parallelism. (The README's and the docs' code: test_doc_blocks.py.)"""
 
+import ast
 import re
 import subprocess
 import sys
@@ -50,29 +52,56 @@ def test_main_job_prints_hivemall_table():
     assert f1.split()[1:] == ["0.5714", "0.4000"]
 
 
-@pytest.mark.parametrize("script", sorted(p.name for p in (ROOT / "examples").glob("*.py")))
+EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.py"))
+
+
+@pytest.mark.parametrize("script", EXAMPLES)
 def test_example_runs(script):
     out = _run([str(ROOT / "examples" / script)])
     assert out.strip()
 
 
+@pytest.mark.parametrize("script", EXAMPLES)
+def test_example_has_a_gallery_header(script):
+    """sphinx-gallery needs a docstring that opens with a title underlined with '='."""
+    docstring = ast.get_docstring(ast.parse((ROOT / "examples" / script).read_text()), clean=False)
+    assert docstring is not None, script
+    title, underline, blank = docstring.lstrip("\n").splitlines()[:3]
+    assert title.strip() and set(underline) == {"="} and len(underline) >= len(title), script
+    assert not blank.strip(), script
+    assert (ROOT / "examples" / "GALLERY_HEADER.rst").is_file()
+
+
+# Models that start their own threads: LightGBM, XGBoost and CatBoost estimators.
+_THREADED_MODEL = re.compile(r"\b((?:LGBM|XGB|CatBoost)\w*)\(")
+
+
+def _arguments(text, start):
+    """The arguments of the call whose opening parenthesis is at ``start - 1``."""
+    depth, i = 1, start
+    while depth:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+    return text[start : i - 1]
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["README.md", *sorted(f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md"))]
+    + [f"examples/{name}" for name in EXAMPLES],
+)
+def test_threaded_models_get_one_thread(path):
+    """Every LightGBM, XGBoost or CatBoost model in the docs and examples is made with one
+    thread: they run inside searches with n_jobs=2, where a thread per core in each of two
+    fits oversubscribes the machine (docs/model_selection.md, "One level of parallelism")."""
+    text = (ROOT / path).read_text()
+    for match in _THREADED_MODEL.finditer(text):
+        arguments = _arguments(text, match.end())
+        assert re.search(r"\b(n_jobs|thread_count)=1\b", arguments), (
+            f"{path}: {match[1]}({arguments}) must set n_jobs=1 (thread_count=1 for CatBoost)"
+        )
+
+
 def test_example_evaluate_rankings_claims():
     out = _run([str(ROOT / "examples" / "evaluate_rankings.py")])
     assert "Long format, shuffled rows: identical values." in out
-
-
-def test_readme_python_blocks_run():
-    readme = (ROOT / "README.md").read_text()
-    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
-    assert len(blocks) >= 3
-    namespaces = []
-    for block in blocks:
-        namespace = {}
-        exec(compile(block, "README.md", "exec"), namespace)  # noqa: S102
-        namespaces.append(namespace)
-    first = namespaces[0]
-    assert first["ndcg_score"](first["y_true"], first["y_score"], k=2) == pytest.approx(
-        0.8710490642551527, abs=1e-12
-    )
-    search = next(ns["search"] for ns in namespaces if "search" in ns)
-    assert set(search.best_params_) == {"estimator__num_leaves"}

@@ -146,7 +146,7 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
     n_queries_ : int
         Number of distinct query ids seen in ``fit``.
 
-    query_ids_ : ndarray of shape (n_queries_,)
+    query_ids_ : ndarray of shape (``n_queries_``,)
         The query ids seen in ``fit``, in order of first appearance. sklearn_rank's
         scorers compare them with the queries they score: other rows of a query the model
         was fitted on mean that the cross-validation split that query between training and
@@ -155,7 +155,7 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
     n_features_in_ : int
         Number of features seen during ``fit``.
 
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during ``fit``. Defined only when ``X`` has feature names
         that are all strings (e.g. a pandas DataFrame).
 
