@@ -983,7 +983,7 @@ UNKNOWN = [
     "",
     " ",
     "foo",
-    "NDCG",
+    "Ndcg",  # NDCG is ir_measures' spelling
     "ndcg@",
     "ndcg@-1",
     "ndcg@+1",

@@ -219,12 +219,9 @@ def _build_parser():
 def _metric_names(values):
     if not values:
         return list(DEFAULT_METRICS)
-    names = []
-    for value in values:
-        for name in value.split(","):
-            name = name.strip()
-            if name:
-                names.append(name)
+    from ..metrics._names import _split_list  # keeps P.5,10 and RBP(rel=1, p=0.8) whole
+
+    names = [name for value in values for name in _split_list(value)]
     if not names:
         raise _UsageError("-m/--metrics needs at least one metric name")
     return names

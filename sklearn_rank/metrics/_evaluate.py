@@ -9,7 +9,8 @@ from ..inputs._normalise import _normalise
 from ..utils._validation import _check_per_query
 from ._aggregate import _aggregate, _query_weights
 from ._kernel import _rank
-from ._registry import METRICS, _parse_name
+from ._names import _parse_requests, _Request
+from ._registry import METRICS
 
 
 def _linear(rel):
@@ -45,9 +46,10 @@ def _compute(
 ):
     """Compute several metrics on one input with one sort.
 
-    requests : list of (label, registry entry, k).
+    requests : list of `_Request` (or (label, registry entry, k) tuples).
     conventions : as `sklearn_rank.conventions.resolve` returns them (validated).
     """
+    requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     per_query = _check_per_query(per_query)
     gain = conventions["gain"]
     threshold = conventions["relevance_threshold"]
@@ -68,9 +70,11 @@ def _compute(
             f"float64 beyond); got {float(judged.max())!r}."
         )
     if lowest < 0:
-        for label, metric, _k in requests:
+        for request in requests:
+            label, metric = request.label, request.metric
             takes_gain = "gain" in metric.conventions
-            if not (metric.negative_relevance and (gain == "linear" or not takes_gain)):
+            request_gain = request.overrides.get("gain", gain)
+            if not (metric.negative_relevance and (request_gain == "linear" or not takes_gain)):
                 raise ValueError(
                     f"y_true must be non-negative for {label!r}; got {lowest!r}. Negative "
                     "relevance is accepted only by cg and dcg with gain='linear' and by "
@@ -78,21 +82,36 @@ def _compute(
                 )
     weights = _query_weights(sample_weight, queries, ids)
 
-    cut_offs = [k for _label, metric, k in requests]
+    cut_offs = [r.k for r in requests]
     prefix = None if None in cut_offs else max(cut_offs)
-    first_relevant = all(metric.first_relevant_only for _label, metric, _k in requests)
-    ranking = _rank(queries, prefix, conventions["ties"], first_relevant, threshold)
-    parameters = dict(conventions, gain=_GAIN_FUNCTIONS[gain])
+    first_relevant = all(r.metric.first_relevant_only for r in requests)
+    if len({r.overrides.get("relevance_threshold", threshold) for r in requests}) > 1:
+        first_relevant = False  # the kernel's shortcut reads one threshold
+    judged = any(r.metric.needs_judged for r in requests)
+    ranking = _rank(
+        queries,
+        prefix,
+        conventions["ties"],
+        first_relevant,
+        requests[0].overrides.get("relevance_threshold", threshold),
+        judged=judged,
+    )
 
     results = {}
-    for label, metric, k in requests:
+    for request in requests:
+        metric = request.metric
+        chosen = dict(conventions, **request.overrides)
+        chosen["gain"] = _GAIN_FUNCTIONS[chosen["gain"]]
+        arguments = {name: chosen[name] for name in metric.conventions}
+        for parameter in metric.parameters:
+            arguments[parameter.name] = request.params.get(parameter.name, parameter.default)
         # Overflow to inf or NaN is reported by _aggregate with the query it happened in.
         with np.errstate(over="ignore", invalid="ignore"):
-            values, has_relevant = metric.reduce(
-                ranking, k, **{name: parameters[name] for name in metric.conventions}
-            )
+            values, has_relevant = metric.reduce(ranking, request.k, **arguments)
         rule = _no_relevant_rule(conventions, metric)
-        results[label] = _aggregate(values, has_relevant, rule, weights, per_query, label)
+        results[request.label] = _aggregate(
+            values, has_relevant, rule, weights, per_query, request.label, metric.aggregate
+        )
     return results
 
 
@@ -108,11 +127,18 @@ def _score(
     per_query=False,
     **conventions,
 ):
-    """One metric by registry name, as the public metric functions call it."""
+    """One metric by registry name, as the public metric functions call it.
+
+    ``conventions`` also holds the metric's own parameters (``p`` of RBP...), checked here.
+    """
     metric = METRICS[name]
     k = check_k(k) if metric.takes_k else None
+    params = {}
+    for parameter in metric.parameters:
+        value = conventions.pop(parameter.name, parameter.default)
+        params[parameter.name] = parameter.check(parameter.name, value)
     return _compute(
-        [(name, metric, k)],
+        [_Request(name, metric, k, params)],
         y_true,
         y_score,
         groups=groups,
@@ -203,10 +229,11 @@ def evaluate(
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if not names:
         raise ValueError("metrics must name at least one metric; got an empty list.")
-    requests = []
-    for name in names:
-        metric, k = _parse_name(name)
-        requests.append((name, metric, k))
+    requests = [request for name in names for request in _parse_requests(name)]
+    unique = {}
+    for request in requests:  # a name given twice is computed once
+        unique.setdefault(request.label, request)
+    requests = list(unique.values())
     conventions = resolve(
         convention,
         {
@@ -225,8 +252,14 @@ def evaluate(
     default_k = conventions["default_k"]
     if default_k is not None:
         requests = [
-            (label, metric, default_k if k is None and metric.takes_k else k)
-            for label, metric, k in requests
+            _Request(
+                r.label,
+                r.metric,
+                default_k if r.k is None and r.metric.takes_k else r.k,
+                r.params,
+                r.overrides,
+            )
+            for r in requests
         ]
     return _compute(
         requests,

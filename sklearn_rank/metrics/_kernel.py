@@ -20,21 +20,23 @@ from scipy.special import gammaln
 _BLOCK = 1 << 18  # entries per block of matrix rows (2 MB of floats: stays in cache)
 
 
-def _rank(queries, k, ties, first_relevant=False, threshold=None):
+def _rank(queries, k, ties, first_relevant=False, threshold=None, judged=False):
     """Rank every query once; keep the groups a cut-off ``k`` (None: whole list) can see.
 
     ``first_relevant``: the metrics read only each query's first group holding a relevant
     item (rel >= ``threshold``, or rel > 0), so a matrix keeps only that group.
+    ``judged``: also keep the judged items of relevance 0 (judged non-relevant), whose
+    positions bpref, infAP and Judged@k read; unjudged items stay positions only.
     """
     stable = ties == "stable"
     if queries.width is not None:
-        kept = _kept_dense(queries, k, stable, first_relevant, threshold)
+        kept = _kept_dense(queries, k, stable, first_relevant and not judged, threshold, judged)
     else:
-        kept = _kept_from_sorted(queries, _sort_ragged(queries, stable), stable)
+        kept = _kept_from_sorted(queries, _sort_ragged(queries, stable), stable, judged)
     return _Ranking(queries, *kept, k, stable)
 
 
-def _kept_dense(queries, k, stable, first_relevant=False, threshold=None):
+def _kept_dense(queries, k, stable, first_relevant=False, threshold=None, judged=False):
     """Items of non-zero relevance of a matrix, with their tie group's start and size.
 
     No item is ever placed: an item's tie group starts after the items scoring more than
@@ -51,7 +53,7 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None):
     """
     n, width = queries.n_queries, queries.width
     if queries.ranked:  # columns are ranks already: every item is its own group
-        entry, _rel = queries._matrix_nonzero()
+        entry, _rel = queries._matrix_judged() if judged else queries._matrix_nonzero()
         return entry, entry // width, entry % width, np.ones(entry.size, dtype=np.int64)
     scores = queries.dense_score
     full = k is None or k >= width
@@ -59,7 +61,7 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None):
     parts = []
     for first in range(0, n, step):
         block = scores[first : first + step]
-        entry = queries.nonzero_entries(first * width, (first + block.shape[0]) * width)
+        entry = queries.nonzero_entries(first * width, (first + block.shape[0]) * width, judged)
         if entry.size == 0:
             continue
         row, col = np.divmod(entry - first * width, width)
@@ -181,14 +183,15 @@ def _stable_positions(block, row, col, start, size, descending_ties):
     return start
 
 
-def _kept_from_sorted(queries, index, stable):
-    """Items of non-zero relevance of a sorted index, with their tie group's start, size.
+def _kept_from_sorted(queries, index, stable, judged=False):
+    """Items of non-zero relevance (``judged``: or judged) of a sorted index, with their
+    tie group's start and size.
 
     ``index`` is grouped by query in code order, so each query's run starts at the
     cumulative count of candidates before it, and no per-entry query array is needed.
     """
     start = _offsets_of_counts(queries.n_cand)
-    kept = queries.nonzero_candidates(index)
+    kept = queries.nonzero_candidates(index, judged)
     kept_query = np.searchsorted(start, kept, side="right") - 1
     if stable:
         first, size = kept, np.ones(kept.size, dtype=np.int64)
@@ -256,8 +259,9 @@ class _Ranking:
     """Tie groups holding a non-zero relevance, per query, in rank order.
 
     Groups: ``query``, ``start`` (0-based position of the group's first item), ``size``.
-    Items of those groups with non-zero relevance: ``rel`` and ``group`` (their group).
-    Per query: ``n_cand``, the number of candidates.
+    Items of those groups with non-zero relevance: ``rel`` and ``group`` (their group);
+    with the kernel's ``judged`` flag also the judged items of relevance 0, and ``judged``
+    says which kept items are judged. Per query: ``n_cand``, the number of candidates.
     """
 
     def __init__(self, queries, entry, query, start, size, k, stable):
@@ -275,6 +279,7 @@ class _Ranking:
         heads = np.flatnonzero(new)
         self.group = np.cumsum(new) - 1
         self.rel = queries.candidate_rel(entry)
+        self.entry = entry
         self.query = query[heads]
         self.start = start[heads]
         self.size = size[heads]
@@ -302,6 +307,14 @@ class _Ranking:
         if key not in self._cache:
             self._cache[key] = self.group_sum(self.relevant(threshold))
         return self._cache[key]
+
+    def judged_in_group(self):
+        """Per group: the number of judged items (relevance 0 included). Needs the
+        kernel's ``judged`` flag: otherwise judged items of relevance 0 are not kept."""
+        if "judged_m" not in self._cache:
+            judged = self.queries.candidate_judged(self.entry) | (self.rel != 0)
+            self._cache["judged_m"] = self.group_sum(judged.astype(np.float64))
+        return self._cache["judged_m"]
 
     def taken(self, k):
         """Per group: how many of its positions lie inside the top k."""

@@ -10,6 +10,18 @@ from . import _reductions
 
 
 @dataclass(frozen=True)
+class _Param:
+    """A measure's own parameter (RBP's persistence, ERR's top grade...), given in its
+    name (``rbp(p=0.9)``) or as a keyword of its function: not a convention, as it
+    changes what is measured rather than how a tool computes the same measure."""
+
+    name: str
+    check: Callable  # check(name, value) -> the value, normalised, or a ValueError
+    default: object
+    doc: str
+
+
+@dataclass(frozen=True)
 class _Metric:
     name: str
     function: str  # public function name in sklearn_rank
@@ -23,6 +35,12 @@ class _Metric:
     first_relevant_only: bool = False  # reads only each query's first relevant group
     negative_relevance: bool = False  # accepts negative y_true (linear gain only)
     no_relevant_default: object = 0.0
+    parameters: tuple = ()  # _Param entries: the measure's own parameters
+    # How the per-query values combine: "mean", "sum" (counts, as trec_eval's all line)
+    # or "geometric" (exp of the mean log of max(value, 1e-5), trec_eval's gm_map).
+    aggregate: str = "mean"
+    needs_judged: bool = False  # reads judged non-relevant positions (the kernel's flag)
+    family: str = "core"  # "core": the first metrics; "trec": trec_eval's and later ones
 
     def __post_init__(self):
         if not isinstance(self.reduce, _Guarded):
@@ -54,6 +72,7 @@ class _Guarded:
 
     def __call__(self, ranking, k, **conventions):
         values, has_relevant = self.reduce(ranking, k, **conventions)
+        values = np.asarray(values, dtype=np.float64)
         if self.bounds is not None:
             low, high = self.bounds
             values = np.where((values > high) & (values <= high + _ROUNDING), high, values)
@@ -173,7 +192,6 @@ METRICS = {
 }
 
 _LARGEST_K = 2**62  # cut-offs are int64 positions
-_NAME = re.compile(r"^([a-z_0-9]+?)(?:@([0-9]+))?$")
 
 
 def get_metric_names():
@@ -199,22 +217,12 @@ def get_metric_names():
 
 
 def _parse_name(name):
-    """'ndcg@10' -> (registry entry, 10); 'map' -> (entry, None)."""
-    if not isinstance(name, str):
-        raise ValueError(f"metric names must be strings such as 'ndcg@10'; got {name!r}.")
-    match = _NAME.match(name.strip())
-    metric = METRICS.get(match.group(1)) if match else None
-    if metric is None:
-        raise ValueError(
-            f"Unknown metric name {name!r}. Known names: {', '.join(get_metric_names())} "
-            "(K a positive integer)."
-        )
-    k = match.group(2)
-    if k is not None and not metric.takes_k:
-        raise ValueError(f"Metric {metric.name!r} takes no cut-off; got {name!r}.")
-    if k is not None and not 0 < int(k) <= _LARGEST_K:
-        raise ValueError(f"The cut-off in {name!r} must be a positive integer up to 2**62.")
-    return metric, None if k is None else int(k)
+    """'ndcg@10' -> (registry entry, 10); 'map' -> (entry, None). Every spelling of
+    `_names` is read; a name standing for several measures is refused."""
+    from ._names import _parse_request
+
+    request = _parse_request(name)
+    return request.metric, request.k
 
 
 def _markdown_table():
