@@ -14,7 +14,14 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 sys.path.insert(0, str(DOCS))
 import update_tables  # noqa: E402
 
-CONVENTION_PARAMETERS = {"relevance_threshold", "short_lists", "ap_denominator", "gain", "log_base"}
+CONVENTION_PARAMETERS = {
+    "relevance_threshold",
+    "short_lists",
+    "ap_denominator",
+    "gain",
+    "log_base",
+    "iprec_rounding",
+}
 
 
 @pytest.mark.parametrize("name", sorted(METRICS))
@@ -30,6 +37,8 @@ def test_function_signature_matches_registry(name):
         assert common in parameters
     assert parameters["no_relevant"].default == metric.no_relevant_default
     assert parameters["ties"].default == "average"
+    for own in metric.parameters:  # the measure's own parameters, with their defaults
+        assert parameters[own.name].default == own.default, own.name
 
 
 @pytest.mark.parametrize("name", sorted(METRICS))

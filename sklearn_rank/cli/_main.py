@@ -26,6 +26,8 @@ def _parameter_type(parameter):
     parameter and the value."""
     if parameter.choices is not None:
         return str
+    if getattr(parameter.check, "boolean", False):
+        return _boolean
 
     words = parameter.check.words
     if not words:
@@ -43,6 +45,13 @@ def _parameter_type(parameter):
             ) from None
 
     return convert
+
+
+def _boolean(text):
+    words = {"true": True, "false": False}
+    if text.lower() not in words:
+        raise argparse.ArgumentTypeError(f"expected true or false; got {text!r}")
+    return words[text.lower()]
 
 
 def _convention_options():

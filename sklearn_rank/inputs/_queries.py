@@ -70,6 +70,12 @@ class _Queries:
         pos = np.minimum(np.searchsorted(keys, index), size - 1)
         return np.where(keys[pos] == index, self.truth_rel[pos], 0.0)
 
+    @property
+    def all_judged(self):
+        """Whether every candidate is judged (dense matrices, long format): then judged
+        positions are every position, and no judged item of relevance 0 need be kept."""
+        return self.rel is not None and self.judged_mask is None
+
     def candidate_judged(self, index):
         """Whether the candidates at entry numbers ``index`` are judged."""
         index = np.asarray(index)

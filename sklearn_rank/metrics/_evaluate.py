@@ -61,6 +61,7 @@ def _compute(
         tie_break=conventions["tie_break"],
         query_set=conventions["query_set"],
         score_dtype=conventions["score_dtype"],
+        judged_only=conventions["judged_only"],
     )
     _codes, judged = queries.judged()
     lowest = float(judged.min()) if judged.size else 0.0
@@ -169,6 +170,8 @@ def evaluate(
     tie_break=None,
     query_set=None,
     score_dtype=None,
+    iprec_rounding=None,
+    judged_only=None,
     per_query=False,
 ):
     """Compute several ranking metrics at once, sharing one sort of the input.
@@ -194,6 +197,8 @@ def evaluate(
     {tie_break}
     {query_set}
     {score_dtype}
+    {iprec_rounding}
+    {judged_only}
     {per_query}
 
     Returns
@@ -247,6 +252,8 @@ def evaluate(
             "tie_break": tie_break,
             "query_set": query_set,
             "score_dtype": score_dtype,
+            "iprec_rounding": iprec_rounding,
+            "judged_only": judged_only,
         },
     )
     default_k = conventions["default_k"]

@@ -29,6 +29,8 @@ def _rank(queries, k, ties, first_relevant=False, threshold=None, judged=False):
     positions bpref, infAP and Judged@k read; unjudged items stay positions only.
     """
     stable = ties == "stable"
+    # Where every candidate is judged, judged positions are all positions: nothing to keep.
+    judged = judged and not queries.all_judged
     if queries.width is not None:
         kept = _kept_dense(queries, k, stable, first_relevant and not judged, threshold, judged)
     else:
@@ -308,13 +310,29 @@ class _Ranking:
             self._cache[key] = self.group_sum(self.relevant(threshold))
         return self._cache[key]
 
+    @property
+    def all_judged(self):
+        """Every candidate is judged (dense matrices, long format)."""
+        return self.queries.all_judged
+
     def judged_in_group(self):
         """Per group: the number of judged items (relevance 0 included). Needs the
-        kernel's ``judged`` flag: otherwise judged items of relevance 0 are not kept."""
+        kernel's ``judged`` flag where not every candidate is judged: otherwise judged
+        items of relevance 0 are not kept."""
         if "judged_m" not in self._cache:
-            judged = self.queries.candidate_judged(self.entry) | (self.rel != 0)
-            self._cache["judged_m"] = self.group_sum(judged.astype(np.float64))
+            if self.all_judged:
+                self._cache["judged_m"] = self.size.astype(np.float64)
+            else:
+                judged = self.queries.candidate_judged(self.entry) | (self.rel != 0)
+                self._cache["judged_m"] = self.group_sum(judged.astype(np.float64))
         return self._cache["judged_m"]
+
+    def judged_before(self):
+        """Per group: the judged items in earlier groups of its query (every earlier
+        position where every candidate is judged)."""
+        if self.all_judged:
+            return self.start.astype(np.float64)
+        return self.before(self.judged_in_group())
 
     def taken(self, k):
         """Per group: how many of its positions lie inside the top k."""

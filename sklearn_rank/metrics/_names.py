@@ -57,10 +57,20 @@ _RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 
 #: trec_eval 10.0's measures, in the order trec_eval prints them (measures.c).
 TREC_MEASURES = {
+    "num_ret": _Trec("num_ret"),
+    "num_rel": _Trec("num_rel"),
+    "num_rel_ret": _Trec("num_rel_ret"),
     "map": _Trec("map"),
+    "gm_map": _Trec("gm_map"),
+    "Rprec": _Trec("rprec"),
+    "bpref": _Trec("bpref"),
     "recip_rank": _Trec("mrr"),
+    "iprec_at_recall": _Trec("iprec", "recall", _RECALL_LEVELS, printed="float"),
     "P": _Trec("precision", "k", _CUTS),
     "recall": _Trec("recall", "k", _CUTS),
+    "infAP": _Trec("infap"),
+    "Rprec_mult": _Trec("rprec_mult", "x", tuple(x / 10 for x in range(2, 21, 2)), printed="float"),
+    "11pt_avg": _Trec("iprec_avg"),
     "ndcg": _Trec("ndcg"),
     "ndcg_cut": _Trec("ndcg", "k", _CUTS),
     "map_cut": _Trec("map", "k", _CUTS),
@@ -68,25 +78,29 @@ TREC_MEASURES = {
     "set_P": _Trec("precision"),
     "set_recall": _Trec("recall"),
     "set_F": _Trec("f1", "x", (1.0,), exact=(("x", 1.0),)),
+    "num_nonrel_judged_ret": _Trec("num_nonrel_judged_ret"),
+    "rbp": _Trec("rbp", "named", fixed=(("p", 0.9), ("gains", "query_max"))),
+    "unj": _Trec("unjudged", "k", (5, 10, 20)),
 }
 
 #: The measures trec_eval's groups print, in its order ("runid" and "num_q" are the
-#: command line's lines, not measures).
+#: command line's lines, not measures). all_trec less what is not implemented here:
+#: relstring, gm_bpref, utility, binG, G, ndcg_rel, Rndcg, relative_P, set_relative_P,
+#: set_map and rbp_resid (trec_eval's differs from Moffat and Zobel's residual).
 TREC_GROUPS = {
-    "official": ("map", "recip_rank", "P"),
-    "all_trec": (
+    "official": (
+        "num_ret",
+        "num_rel",
+        "num_rel_ret",
         "map",
+        "gm_map",
+        "Rprec",
+        "bpref",
         "recip_rank",
+        "iprec_at_recall",
         "P",
-        "recall",
-        "ndcg",
-        "ndcg_cut",
-        "map_cut",
-        "success",
-        "set_P",
-        "set_recall",
-        "set_F",
     ),
+    "all_trec": tuple(TREC_MEASURES),
 }
 
 
@@ -118,6 +132,19 @@ IR_MEASURES = {
     "SetP": _IrMeasure("precision", at=None),
     "SetR": _IrMeasure("recall", at=None),
     "SetF": _IrMeasure("f1", at=None, exact=(("beta", 1.0),)),
+    "Rprec": _IrMeasure("rprec", at=None),
+    "RPrec": _IrMeasure("rprec", at=None),
+    "Bpref": _IrMeasure("bpref", at=None),
+    "BPref": _IrMeasure("bpref", at=None),
+    "infAP": _IrMeasure("infap", at=None),
+    "IPrec": _IrMeasure("iprec", at="recall"),
+    "NumRet": _IrMeasure("num_ret", at=None),
+    "NumRel": _IrMeasure("num_rel", at=None),
+    "NumRelRet": _IrMeasure("num_rel_ret", at=None),
+    "Judged": _IrMeasure("judged"),
+    # ir_measures computes ERR@k with gdeval.pl, whose grade scale is 0..4.
+    "ERR": _IrMeasure("err", fixed=(("max_grade", 4.0),)),
+    "RBP": _IrMeasure("rbp", at=None, params=(("p", "p"),)),
 }
 
 # ir_measures' dcg= values, as our gain convention.
@@ -308,7 +335,12 @@ def _trec(name, dialect):
     if name in TREC_MEASURES:
         return _trec_requests(name, None, name)
     base, _, suffix = name.rpartition("_")
-    if base in TREC_MEASURES and TREC_MEASURES[base].param is not None and suffix:
+    shapes = {"k": _INTEGER, "named": _PAIR}
+    if (
+        base in TREC_MEASURES
+        and TREC_MEASURES[base].param is not None
+        and shapes.get(TREC_MEASURES[base].param, _FLOAT).match(suffix)
+    ):
         requests = _trec_requests(base, [suffix], name)
         if TREC_MEASURES[base].param != "k":  # print as the user wrote it: P_10, rbp_p=0.8
             requests = [_Request(name, r.metric, r.k, r.params, r.overrides) for r in requests]

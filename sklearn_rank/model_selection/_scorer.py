@@ -339,7 +339,7 @@ def get_scorer_names():
     Examples
     --------
     >>> from sklearn_rank import get_scorer_names
-    >>> [name for name in get_scorer_names() if name.startswith(("ndcg", "neg_"))]
+    >>> [name for name in get_scorer_names() if name.startswith(("ndcg", "neg_a"))]
     ['ndcg', 'ndcg@K', 'neg_arp']
     """
     names = []
