@@ -491,6 +491,12 @@ def main(argv=None):
     }
     0
     """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["evaluate"]:
+        from ._trec import wants_trec_eval
+
+        if wants_trec_eval(argv[1:]):  # QRELS RUN given positionally: trec_eval's way
+            return _trec_eval_form(argv[1:])
     parser, evaluate_parser = _build_parser()
     try:
         args = parser.parse_args(argv)
@@ -522,6 +528,22 @@ def main(argv=None):
         sys.stderr.write(f"{PROG}: interrupted\n")
         return 130
     return 0
+
+
+def _trec_eval_form(argv):
+    from ._trec import run
+
+    try:
+        status = run(argv)
+        sys.stdout.flush()
+        return status
+    except SystemExit as exc:  # --help or a usage error, already printed
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except (ValueError, TypeError, OSError) as exc:
+        if isinstance(exc, BrokenPipeError):
+            return _broken_pipe()
+        sys.stderr.write(f"{PROG}: error: {_error_message(exc)}\n")
+        return 2
 
 
 def _broken_pipe():
