@@ -182,3 +182,29 @@ def test_counts_sum_and_gm_map_is_a_geometric_mean():
     assert got["gm_map"] == pytest.approx(math.exp((weights * logs).sum() / weights.sum()))
     # A query with no relevant item floors at 1e-5 (trec_eval): the geometric mean drops.
     assert got["gm_map"] < got["map"]
+
+
+def test_counts_alone_skip_the_sort_and_agree_with_a_ranked_call():
+    counts = ["num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"]
+    rng = np.random.default_rng(8)
+    y_true = rng.integers(0, 3, (6, 9)) * (rng.random((6, 9)) < 0.5)
+    y_score = rng.integers(0, 3, (6, 9)).astype(float)
+    truth, run = _items({"a": 1, "b": 0, "c": 2, "d": 0}, ["b", "x", "a", "y", "c"])
+    top_n = (ItemJudgments([0, 0, 1], [0, 1, 2], [1, 0, 1]), ItemRanking.from_topn([[0, 1, 2]] * 2))
+    groups = np.repeat(np.arange(6), 9)
+    for args, kwargs in [
+        ((y_true, y_score), {}),
+        ((y_true.ravel(), y_score.ravel()), {"groups": groups}),
+        ((truth, run), {}),
+        (top_n, {}),
+    ]:
+        alone = sr.evaluate(*args, counts, per_query=True, **kwargs)
+        ranked = sr.evaluate(*args, counts + ["map"], per_query=True, **kwargs)
+        for name in counts:
+            np.testing.assert_array_equal(alone[name], ranked[name], err_msg=name)
+    assert sr.evaluate(truth, run, counts) == {
+        "num_ret": 5.0,
+        "num_rel": 2.0,
+        "num_rel_ret": 2.0,
+        "num_nonrel_judged_ret": 1.0,
+    }

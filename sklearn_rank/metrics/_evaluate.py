@@ -96,6 +96,7 @@ def _compute(
         first_relevant,
         requests[0].overrides.get("relevance_threshold", threshold),
         judged=judged,
+        order_free=all(r.metric.order_free for r in requests),
     )
 
     results = {}

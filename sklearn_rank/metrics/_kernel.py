@@ -20,22 +20,38 @@ from scipy.special import gammaln
 _BLOCK = 1 << 18  # entries per block of matrix rows (2 MB of floats: stays in cache)
 
 
-def _rank(queries, k, ties, first_relevant=False, threshold=None, judged=False):
+def _rank(queries, k, ties, first_relevant=False, threshold=None, judged=False, order_free=False):
     """Rank every query once; keep the groups a cut-off ``k`` (None: whole list) can see.
 
     ``first_relevant``: the metrics read only each query's first group holding a relevant
     item (rel >= ``threshold``, or rel > 0), so a matrix keeps only that group.
     ``judged``: also keep the judged items of relevance 0 (judged non-relevant), whose
     positions bpref, infAP and Judged@k read; unjudged items stay positions only.
+    ``order_free``: the metrics only count items (trec_eval's num_*): nothing is sorted,
+    each kept item is a group of one at an arbitrary position of its query.
     """
     stable = ties == "stable"
     # Where every candidate is judged, judged positions are all positions: nothing to keep.
     judged = judged and not queries.all_judged
+    if order_free:
+        return _Ranking(queries, *_kept_unranked(queries, judged), None, True)
     if queries.width is not None:
         kept = _kept_dense(queries, k, stable, first_relevant and not judged, threshold, judged)
     else:
         kept = _kept_from_sorted(queries, _sort_ragged(queries, stable), stable, judged)
     return _Ranking(queries, *kept, k, stable)
+
+
+def _kept_unranked(queries, judged):
+    """Kept items grouped by query, in no particular order within a query."""
+    if queries.width is not None:
+        width = queries.width
+        entry = queries.nonzero_entries(0, queries.n_queries * width, judged)
+        if queries.ranked and judged:
+            entry = queries._matrix_judged()[0]
+        return entry, entry // width, entry % width, np.ones(entry.size, dtype=np.int64)
+    index = _stable_order(queries.codes, np.arange(queries.codes.size), queries.n_queries)
+    return _kept_from_sorted(queries, index, True, judged)
 
 
 def _kept_dense(queries, k, stable, first_relevant=False, threshold=None, judged=False):

@@ -43,6 +43,7 @@ class _Metric:
     # A value for every query, relevant items or not (counts, Judged@k): no_relevant never
     # applies, as in trec_eval's sums.
     scores_without_relevant: bool = False
+    order_free: bool = False  # counts items only: alone, they need no sort
     family: str = "core"  # "core": the first metrics; "trec": trec_eval's and later ones
 
     def __post_init__(self):
@@ -264,6 +265,7 @@ METRICS = {
             ranks_without_k=False,
             aggregate="sum",
             scores_without_relevant=True,
+            order_free=True,
             family="trec",
         ),
         _Metric(
@@ -277,6 +279,7 @@ METRICS = {
             ranks_without_k=False,
             aggregate="sum",
             scores_without_relevant=True,
+            order_free=True,
             family="trec",
         ),
         _Metric(
@@ -290,6 +293,7 @@ METRICS = {
             ranks_without_k=False,
             aggregate="sum",
             scores_without_relevant=True,
+            order_free=True,
             family="trec",
         ),
         _Metric(
@@ -304,6 +308,7 @@ METRICS = {
             aggregate="sum",
             needs_judged=True,
             scores_without_relevant=True,
+            order_free=True,
             family="trec",
         ),
         _Metric(

@@ -193,45 +193,60 @@ def _interpolated(r, threshold, rounding, levels):
     """Mean over ``levels`` of trec_eval's interpolated precision: with c the level's
     rank cut, 0 if c > h, else the best precision m / r_m over m >= max(c, 1)."""
     R = r.relevant_count(threshold)
-    m = r.relevant_in_group(threshold)
-    hits = r.per_query(m)
-    # A group is fixed when its relevant items sit at known positions: a single item, or
-    # a group made only of relevant items (its j-th at s + j).
-    fixed = (r.size == 1) | (m == r.size)
-    item_group = r.group
-    relevant_item = r.relevant(threshold) > 0
-    keep = relevant_item & fixed[item_group]
-    g = item_group[keep]
-    # j: 1-based order of the item among its group's relevant items.
-    first_of_group = np.r_[True, g[1:] != g[:-1]] if g.size else np.zeros(0, dtype=bool)
-    run_start = np.maximum.accumulate(np.where(first_of_group, np.arange(g.size), 0))
-    j = np.arange(g.size) - run_start + 1.0
-    count = r.before(m)[g] + j
-    rank = r.start[g] + j
-    query = r.query[g]
-    random = np.flatnonzero(~fixed & (m > 0))
+    fixed = _fixed_precisions(r, threshold)
+    query, count, rank, precision, heads, m, hits, random, before = fixed
     random_queries = np.unique(r.query[random])
-    before = r.before(m)
     total = np.zeros(r.n_queries)
     for level in levels:
         cut = _recall_cut(level, R, rounding)
         least = np.maximum(cut, 1.0)
-        eligible = count >= least[query]
         best = np.zeros(r.n_queries)
-        np.maximum.at(best, query[eligible], count[eligible] / rank[eligible])
+        if count.size:
+            eligible = np.where(count >= least[query], precision, 0.0)
+            best[query[heads]] = np.maximum.reduceat(eligible, heads)
         for q in random_queries:
             if cut[q] > hits[q] or R[q] == 0:
                 continue
             mine = random[r.query[random] == q]
             groups = [(int(r.start[i]), int(r.size[i]), int(m[i]), int(before[i])) for i in mine]
-            constants = [
-                Fraction(int(c), int(p)) for c, p in zip(count[query == q], rank[query == q])
-            ]
-            floor = max([v for v, c in zip(constants, count[query == q]) if c >= least[q]] or [0])
+            own = query == q
+            floor = max(
+                [
+                    Fraction(int(c), int(c / p))
+                    for c, p in zip(count[own], precision[own])
+                    if c >= least[q]
+                ]
+                or [0]
+            )
             best[q] = _expected_max(groups, int(least[q]), Fraction(floor))
         best[cut > hits] = 0.0
         total += best
     return total / len(levels), R > 0
+
+
+def _fixed_precisions(r, threshold):
+    """The relevant items whose positions no tie ordering changes (a group of one, or a
+    group of relevant items only, whose j-th sits at s + j), with m (their count so far)
+    and m / rank, grouped by query; computed once for every level of one call."""
+    key = ("fixed precisions", threshold)
+    if key in r._cache:
+        return r._cache[key]
+    m = r.relevant_in_group(threshold)
+    fixed = (r.size == 1) | (m == r.size)
+    keep = (r.relevant(threshold) > 0) & fixed[r.group]
+    g = r.group[keep]
+    first_of_group = np.r_[True, g[1:] != g[:-1]] if g.size else np.zeros(0, dtype=bool)
+    run_start = np.maximum.accumulate(np.where(first_of_group, np.arange(g.size), 0))
+    j = np.arange(g.size) - run_start + 1.0  # 1-based order among the group's relevant
+    before = r.before(m)
+    count = before[g] + j
+    rank = r.start[g] + j
+    query = r.query[g]
+    heads = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if g.size else np.zeros(0, int)
+    random = np.flatnonzero(~fixed & (m > 0))
+    result = (query, count, rank, count / rank, heads, m, r.per_query(m), random, before)
+    r._cache[key] = result
+    return result
 
 
 def _expected_max(groups, least, floor):
