@@ -5,7 +5,8 @@ graded qrels, judged non-relevant and unjudged retrieved documents, qrels topics
 from the run and run topics missing from the qrels, relevance levels 1 and 2. Every
 measure, per query, under ``convention="trec_eval9"`` equals pytrec_eval's value to 1e-9
 (trec_eval prints 4 decimals), and so do the means of trec_eval's ``all`` line (sums for
-the counts, the geometric mean for gm_map).
+the counts, the geometric mean for gm_map); one case in seven with ``judged_only=True``
+against pytrec_eval's ``judged_docs_only_flag`` (trec_eval -J).
 """
 
 import math
@@ -111,24 +112,26 @@ def _case(rng):
     return qrels, run
 
 
-def _library(qrels, run, level):
+def _library(qrels, run, level, judged_only=False):
     def rows(nested, dtype):
         q, d, v = zip(*[(q, d, v) for q, docs in nested.items() for d, v in docs.items()])
         return np.array(q, dtype=object), np.array(d, dtype=object), np.array(v, dtype=dtype)
 
     truth, ranking = sr.ItemJudgments(*rows(qrels, np.int64)), sr.ItemRanking(*rows(run, float))
     threshold = None if level == 1 else level
-    common = dict(convention="trec_eval9", relevance_threshold=threshold)
+    common = dict(convention="trec_eval9", relevance_threshold=threshold, judged_only=judged_only)
     per_query = sr.evaluate(truth, ranking, OURS, per_query=True, **common)
     means = sr.evaluate(truth, ranking, OURS, **common)
     ids = list(sr.query_ids(truth, ranking, convention="trec_eval9"))
     return ids, per_query, means
 
 
-def _compare(qrels, run, level, context):
-    evaluator = pytrec_eval.RelevanceEvaluator(qrels, REQUEST, relevance_level=level)
+def _compare(qrels, run, level, context, judged_only=False):
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        qrels, REQUEST, relevance_level=level, judged_docs_only_flag=judged_only
+    )
     expected = evaluator.evaluate(run)
-    ids, per_query, means = _library(qrels, run, level)
+    ids, per_query, means = _library(qrels, run, level, judged_only)
     assert sorted(ids) == sorted(expected), context
     for name, values in per_query.items():
         for row, q in enumerate(ids):
@@ -136,8 +139,13 @@ def _compare(qrels, run, level, context):
             got = values[row]
             if name == "gm_map":  # pytrec_eval gives each topic's log(max(AP, 1e-5))
                 got = math.log(max(got, 1e-5))
+            if math.isnan(want):  # -J left no document: trec_eval's 0/0 (docs/metrics.md)
+                assert judged_only and got == 0.0, (name, q, context)
+                continue
             assert got == pytest.approx(want, abs=1e-9), (name, q, context)
         column = [expected[q][name] for q in ids]
+        if any(math.isnan(v) for v in column):
+            continue
         if name in SUMS:
             want = math.fsum(column)
         elif name == "gm_map":
@@ -153,4 +161,5 @@ def test_every_measure_equals_pytrec_eval_on_random_runs(seed):
     for case in range(250):
         qrels, run = _case(rng)
         level = 2 if case % 5 == 4 else 1
-        _compare(qrels, run, level, (seed, case, qrels, run))
+        judged_only = case % 7 == 6  # trec_eval -J: condensed lists
+        _compare(qrels, run, level, (seed, case, qrels, run), judged_only)
