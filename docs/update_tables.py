@@ -1,5 +1,5 @@
-"""Regenerate the tables of docs/metrics.md: metrics from the registry, conventions from
-their declarations.
+"""Regenerate the tables of docs/metrics.md: metrics and their names in other tools from
+the registry, conventions from their declarations.
 
 Run `python docs/update_tables.py`; tests/test_registry.py fails when a table is stale.
 """
@@ -8,10 +8,11 @@ import re
 from pathlib import Path
 
 from sklearn_rank.conventions._declarations import _markdown_table as conventions_table
+from sklearn_rank.metrics._names import _markdown_names_table as names_table
 from sklearn_rank.metrics._registry import _markdown_table as metrics_table
 
 PAGE = Path(__file__).with_name("metrics.md")
-TABLES = {"registry": metrics_table, "conventions": conventions_table}
+TABLES = {"registry": metrics_table, "names": names_table, "conventions": conventions_table}
 
 
 def render(text):

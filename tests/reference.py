@@ -314,3 +314,147 @@ def reference_mean(values, weights=None, no_relevant=0.0):
     if not kept_values or total_weight == 0:
         return float("nan")
     return math.fsum(v * w for v, w in zip(kept_values, kept_weights)) / total_weight
+
+
+# --------------------------------------------------------------------------------------------
+# trec_eval's measures, ERR and RBP, where judged non-relevant and unjudged items differ
+# (shared/spec/MEASURES_TREC.md sections 2 and 4), by the same brute force over orderings.
+
+TREC_MEASURES = (
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "num_nonrel_judged_ret",
+    "rprec",
+    "rprec_mult",
+    "iprec",
+    "iprec_avg",
+    "bpref",
+    "infap",
+    "judged",
+    "unjudged",
+    "err",
+    "rbp",
+    "rbp_residual",
+    "gm_map",
+)
+
+
+def _trec_strict(measure, ranked, unranked, k, threshold, params):
+    """One strict ordering. ``ranked``: labels best first, None = unjudged; ``unranked``:
+    labels of judged items never ranked."""
+
+    def relevant(label):
+        return label is not None and _is_relevant(label, threshold)
+
+    judged_labels = [x for x in ranked if x is not None] + list(unranked)
+    R = sum(1 for x in judged_labels if _is_relevant(x, threshold))
+    N = len(ranked)
+    depth = N if k is None else min(k, N)
+    flags = [relevant(x) for x in ranked]
+    if measure == "num_ret":
+        return Fraction(N)
+    if measure == "num_rel":
+        return Fraction(R)
+    if measure == "num_rel_ret":
+        return Fraction(sum(flags))
+    if measure == "num_nonrel_judged_ret":
+        return Fraction(sum(1 for x in ranked if x is not None and not relevant(x)))
+    if measure in ("rprec", "rprec_mult"):
+        cut = R if measure == "rprec" else int(math.floor(params["x"] * R + 0.9))
+        if cut == 0:
+            return Fraction(0)
+        return Fraction(sum(flags[:cut]), cut)
+    if measure in ("iprec", "iprec_avg"):
+        levels = [params["recall"]] if measure == "iprec" else [i / 10 for i in range(11)]
+        total = Fraction(0)
+        h = sum(flags)
+        precisions = []  # (m, precision at the m-th relevant item)
+        for i, flag in enumerate(flags, start=1):
+            if flag:
+                precisions.append((len(precisions) + 1, Fraction(len(precisions) + 1, i)))
+        for level in levels:
+            shift = 0.9 if params["rounding"] == "plus_0.9" else 0.5
+            cut = int(math.floor(level * R + shift))
+            if cut > h or R == 0:
+                continue
+            total += max([p for m, p in precisions if m >= max(cut, 1)], default=Fraction(0))
+        return total / len(levels)
+    if measure == "bpref":
+        if R == 0:
+            return Fraction(0)
+        judged_nonrelevant = sum(1 for x in judged_labels if not _is_relevant(x, threshold))
+        above, total = 0, Fraction(0)
+        for x in ranked:
+            if x is None:
+                continue
+            if relevant(x):
+                total += 1 - Fraction(min(above, R), min(judged_nonrelevant, R)) if above else 1
+            else:
+                above += 1
+        return total / R
+    if measure == "infap":
+        if R == 0:
+            return 0.0
+        eps, total, rel_above, nonrel_above = 1e-5, 0.0, 0, 0
+        for j, x in enumerate(ranked):
+            if x is None:
+                continue
+            if relevant(x):
+                judged = rel_above + nonrel_above
+                ratio = (rel_above + eps) / (judged + 2 * eps)
+                total += (1 + judged * ratio) / (j + 1)
+                rel_above += 1
+            else:
+                nonrel_above += 1
+        return total / R
+    if measure in ("judged", "unjudged"):
+        judged = sum(1 for x in ranked[:depth] if x is not None)
+        if measure == "judged":
+            return Fraction(judged, depth) if depth else Fraction(0)
+        divisor = N if k is None else k
+        return Fraction(depth - judged, divisor) if divisor else Fraction(0)
+    if measure == "err":
+        top = params["max_grade"]
+        stay, total = 1.0, 0.0
+        for i, x in enumerate(ranked[:depth], start=1):
+            rho = (2.0 ** max(x or 0, 0) - 1.0) / 2.0**top
+            total += stay * rho / i
+            stay *= 1.0 - rho
+        return total
+    if measure in ("rbp", "rbp_residual"):
+        p = params["p"]
+        if measure == "rbp":
+            return (1 - p) * math.fsum(p**i for i, f in enumerate(flags[:depth]) if f)
+        unjudged = math.fsum(p**i for i, x in enumerate(ranked[:depth]) if x is None)
+        return (1 - p) * unjudged + p**depth
+    if measure == "gm_map":
+        hits, total = 0, Fraction(0)
+        for i, flag in enumerate(flags[:depth], start=1):
+            if flag:
+                hits += 1
+                total += Fraction(hits, i)
+        return total / R if R else Fraction(0)
+    raise ValueError(f"unknown measure {measure!r}")
+
+
+def reference_trec(
+    measure, labels, score, unranked=(), *, k=None, ties="average", threshold=None, **params
+):
+    """``measure`` for ONE query: ``labels[i]`` the relevance of candidate i, or None when
+    it is unjudged; ``unranked`` the relevance of judged items that were not ranked.
+    Stable ties keep input order; "average" enumerates every ordering of tied scores."""
+    if measure not in TREC_MEASURES:
+        raise ValueError(f"unknown measure {measure!r}")
+    labels, score = list(labels), list(score)
+    if ties == "stable":
+        ranked = tuple(labels[i] for i in _stable_order(score))
+        return float(_trec_strict(measure, ranked, unranked, k, threshold, params))
+    values, total = [], 0
+    for order in _all_orderings(score):
+        ranked = tuple(labels[i] for i in order)
+        values.append(_trec_strict(measure, ranked, unranked, k, threshold, params))
+        total += 1
+    if all(isinstance(v, Fraction) for v in values):
+        return float(sum(values, Fraction(0)) / total)
+    return math.fsum(float(v) for v in values) / total

@@ -86,7 +86,7 @@ def _expected(metric, y, scores, groups, *, k=None, weights=None, no_relevant=0.
 
 NAME_ERRORS = [
     ("unknown", "nope", "Unknown metric name 'nope'. Known names: arp"),
-    ("upper_case", "NDCG@3", "Unknown metric name 'NDCG@3'"),
+    ("mixed_case", "Ndcg@3", "Unknown metric name 'Ndcg@3'"),
     ("empty", "", "Unknown metric name ''"),
     ("at_without_k", "ndcg@", "Unknown metric name 'ndcg@'"),
     ("k_without_name", "@3", "Unknown metric name '@3'"),
@@ -691,8 +691,8 @@ HELPER_ERRORS = [
     ),
     (
         "scoring_unknown_name_in_dict",
-        {"scoring": {"a": "map", "b": "NDCG@10"}},
-        "Unknown scoring name 'NDCG@10': neither a sklearn_rank scorer",
+        {"scoring": {"a": "map", "b": "Ndcg@10"}},
+        "Unknown scoring name 'Ndcg@10': neither a sklearn_rank scorer",
     ),
     (
         "estimator_predicts_nan",

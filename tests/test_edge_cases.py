@@ -167,7 +167,10 @@ def test_page_tables_are_all_executed():
         assert given is not None, f"line {line}: metric table without an Input line"
         assert any(h == "value" or h.startswith("`") for h in header[1:]), f"line {line}"
         names = {name.split("@")[0] for _row, cells in rows for name in _code(cells[0])}
-        assert names == set(METRICS), f"line {line}: missing {set(METRICS) - names}"
+        # The page covers the first metrics; trec_eval's measures, ERR and RBP are defined
+        # with their edge cases in metrics.md and tested in test_trec_*.py.
+        core = {name for name, metric in METRICS.items() if metric.family == "core"}
+        assert names == core, f"line {line}: missing {core - names}"
 
 
 def test_page_is_linked_from_the_documentation_lists():

@@ -91,7 +91,9 @@ def cases(draw):
         sizes = [max(sizes)] * n_queries
     rel = [[draw(st.integers(0, 3)) for _ in range(s)] for s in sizes]
     score = [[float(draw(st.integers(0, 4))) for _ in range(s)] for s in sizes]
-    metric = draw(st.sampled_from(sorted(METRICS)))
+    # The first metrics, whose slow reference is reference_per_query; trec_eval's measures,
+    # ERR and RBP meet theirs (reference_trec) in test_trec_reference.py.
+    metric = draw(st.sampled_from(sorted(n for n, m in METRICS.items() if m.family == "core")))
     k = draw(st.one_of(st.none(), st.integers(1, 7))) if METRICS[metric].takes_k else None
     return {
         "form": form,

@@ -25,6 +25,7 @@ from sklearn.preprocessing import StandardScaler
 
 import sklearn_rank as sr
 from sklearn_rank.datasets import make_ranking
+from sklearn_rank.metrics._registry import METRICS
 
 NAMES = ["ndcg@10", "map", "mrr@5", "precision@3", "neg_arp", "auc", "kendall_tau"]
 
@@ -202,8 +203,10 @@ def test_scorer_names_are_complete():
         concrete = name.replace("@K", "@3")
         assert isinstance(sr.get_scorer(concrete), sr.RankingScorer)
     assert "neg_arp" in names and "arp" not in names
-    # Over the whole list precision, recall, f1, hit rate and CG ignore the order.
+    # Over the whole list precision, recall, f1, hit rate and CG ignore the order, and so
+    # do trec_eval's counts and Judged@k (which take no cut-off or need one).
     unordered = {"precision", "recall", "f1", "hit_rate", "cg"}
+    unordered |= {m.name for m in METRICS.values() if m.family != "core" and not m.ranks_without_k}
     assert {n.replace("neg_", "") for n in names} == set(sr.get_metric_names()) - unordered
     for name in unordered:
         with pytest.raises(ValueError, match="needs a cut-off"):

@@ -235,15 +235,15 @@ def _as_item_arrays(nested, dtype):
     )
 
 
-def _library_trec(qrels, run, names, rng):
-    """sklearn_rank with convention="trec_eval": (query ids of the per-query values,
-    {name: per-query values}, {name: mean})."""
+def _library_trec(qrels, run, names, rng, convention="trec_eval9"):
+    """sklearn_rank with pytrec_eval's trec_eval (9.x: float32 scores), by default:
+    (query ids of the per-query values, {name: per-query values}, {name: mean})."""
     judgments = sr.ItemJudgments(*_as_item_arrays(qrels, np.int64))
     q, d, s = _as_item_arrays(run, np.float64)
     order = rng.permutation(q.size)  # the run's line order must not matter
     ranking = sr.ItemRanking(q[order], d[order], s[order])
-    per_query = sr.evaluate(judgments, ranking, names, convention="trec_eval", per_query=True)
-    means = sr.evaluate(judgments, ranking, names, convention="trec_eval")
+    per_query = sr.evaluate(judgments, ranking, names, convention=convention, per_query=True)
+    means = sr.evaluate(judgments, ranking, names, convention=convention)
     # query_ids order, less the queries without judgments that trec_eval leaves out.
     ids = [q for q in sr.query_ids(judgments, ranking) if q in qrels]
     return ids, per_query, means
@@ -277,6 +277,18 @@ def test_trec_eval_measures(seed):
                 (context, measure),
             )
     assert exercised == {"float32", "docno"}
+
+
+def test_trec_eval_10_reads_scores_as_double_and_9_as_float():
+    """trec_eval 10.0 (convention "trec_eval") ties only equal doubles; 9.x ("trec_eval9",
+    pytrec_eval) also scores equal in float32: RR 1.0 against 0.5 (MEASURES_TREC.md 6.2)."""
+    pytest.importorskip("pytrec_eval")
+    qrels = {"q": {"a": 1, "b": 0}}
+    run = {"q": {"a": 0.1000000002, "b": 0.1000000001}}
+    assert _pytrec(qrels, run)["q"]["recip_rank"] == 0.5  # "b" > "a": first among ties
+    rng = np.random.default_rng(0)
+    assert _library_trec(qrels, run, ["mrr"], rng)[2] == {"mrr": 0.5}
+    assert _library_trec(qrels, run, ["mrr"], rng, "trec_eval")[2] == {"mrr": 1.0}
 
 
 @pytest.mark.parametrize("seed", range(2))

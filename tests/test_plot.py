@@ -157,13 +157,13 @@ def test_iprec_display_reproduces_pytrec_eval():
         np.repeat(list(run), y_true.shape[1]), [d for q in run for d in run[q]], strong.ravel()
     )
     display = sr.InterpolatedPrecisionRecallDisplay.from_predictions(
-        truth, ranking, convention="trec_eval", name="run"
+        truth, ranking, convention="trec_eval9", name="run"
     )
     expected = [
         np.mean([results[q][f"iprec_at_recall_{p:.2f}"] for q in qrels]) for p in np.arange(11) / 10
     ]
     np.testing.assert_allclose(display.line_.get_ydata(), expected, rtol=0, atol=1e-12)
-    assert display.ax_.get_xlabel() == "recall\n(convention=trec_eval, trec_eval_version=9)"
+    assert display.ax_.get_xlabel() == "recall\n(convention=trec_eval9, trec_eval_version=9)"
     assert display.ax_.get_ylabel() == "interpolated precision"
     assert display.line_.get_label() == f"run (11-pt avg = {np.mean(expected):.3f})"
 

@@ -79,7 +79,7 @@ def test_rounding_rules_differ_where_trec_eval_versions_do():
     # Halves round away from zero in 10.0: 0.5 * 3 = 1.5 needs 2.
     assert _needed(0.5, 3, "10") == 2 and _needed(0.1, 5, "10") == 1
     # The trec_eval preset follows 9.x (as its float32 scores do); others follow 10.0.
-    preset = _iprec(y_true, y_score, recall_levels=levels, convention="trec_eval")
+    preset = _iprec(y_true, y_score, recall_levels=levels, convention="trec_eval9")
     np.testing.assert_array_equal(preset, nine)
     np.testing.assert_array_equal(_iprec(y_true, y_score, recall_levels=levels), ten)
 
@@ -190,23 +190,23 @@ def test_pytrec_eval_iprec_at_recall(relevance_level, levels):
         qrels, {measure}, relevance_level=relevance_level
     ).evaluate(run)
     truth, ranking = _tables(qrels, run)
-    # convention="trec_eval": stable ties by docno descending, float32 scores, the
+    # convention="trec_eval9": stable ties by docno descending, float32 scores, the
     # queries of both, and trec_eval 9.x's rounding (pytrec_eval bundles 9.x).
     got = _iprec(
         truth,
         ranking,
         recall_levels=levels,
-        convention="trec_eval",
+        convention="trec_eval9",
         relevance_threshold=relevance_level,
     )
-    ids = sr.query_ids(truth, ranking, convention="trec_eval")
+    ids = sr.query_ids(truth, ranking, convention="trec_eval9")
     expected = [[results[q][f"iprec_at_recall_{p:.2f}"] for p in shown] for q in ids]
     np.testing.assert_allclose(got, expected, rtol=0, atol=TOLERANCE)
     mean = _iprec(
         truth,
         ranking,
         recall_levels=levels,
-        convention="trec_eval",
+        convention="trec_eval9",
         relevance_threshold=relevance_level,
         per_query=False,
     )
@@ -216,7 +216,7 @@ def test_pytrec_eval_iprec_at_recall(relevance_level, levels):
         truth,
         ranking,
         recall_levels=levels,
-        convention="trec_eval",
+        convention="trec_eval9",
         trec_eval_version="10",
         relevance_threshold=relevance_level,
     )
@@ -228,8 +228,8 @@ def test_pytrec_eval_11pt_avg_is_the_mean_of_the_curve():
     qrels, run = _trec_case(5)
     results = pytrec_eval.RelevanceEvaluator(qrels, {"11pt_avg"}).evaluate(run)
     truth, ranking = _tables(qrels, run)
-    got = _iprec(truth, ranking, convention="trec_eval")
-    ids = sr.query_ids(truth, ranking, convention="trec_eval")
+    got = _iprec(truth, ranking, convention="trec_eval9")
+    ids = sr.query_ids(truth, ranking, convention="trec_eval9")
     np.testing.assert_allclose(
         got.mean(axis=1), [results[q]["11pt_avg"] for q in ids], rtol=0, atol=TOLERANCE
     )

@@ -18,7 +18,7 @@ import update_tables  # noqa: E402
 # Conventions about the input and the ordering, which every metric takes; the others
 # (gain, log_base, ap_denominator, relevance_threshold, short_lists) only the metrics
 # whose registry entry lists them.
-EVERY_METRIC = ("ties", "no_relevant", "tie_break", "query_set", "score_dtype")
+EVERY_METRIC = ("ties", "no_relevant", "tie_break", "query_set", "score_dtype", "judged_only")
 KEYWORD_ONLY = inspect.Parameter.KEYWORD_ONLY
 
 
@@ -49,6 +49,8 @@ def test_function_signature_matches_declarations(name):
         elif parameter != "no_relevant":
             assert CONVENTIONS[parameter].numpydoc() in doc
     assert 'no_relevant : float, "skip", "error" or None, default=None' in doc
+    for own in metric.parameters:  # the measure's own parameters, with their defaults
+        assert parameters[own.name].default == own.default, own.name
     shown = repr(metric.no_relevant_default).replace("'", '"')
     assert f"None (default): {shown}" in doc
 

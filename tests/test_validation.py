@@ -75,7 +75,7 @@ def test_bad_conventions(params, message):
         "ndcg@x",
         "ndcg@",
         "arp@3",
-        "NDCG@2",
+        "Ndcg@2",  # NDCG@2 is ir_measures' spelling
         "kendall_tau@2",
         "@3",
         "ndcg@-1",

@@ -17,6 +17,7 @@ from ._output import (
     _as_options,
     _print_json,
     _print_table,
+    _warn,
     _write_per_query,
 )
 
@@ -33,6 +34,8 @@ def _parameter_type(parameter):
     parameter and the value."""
     if parameter.choices is not None:
         return str
+    if getattr(parameter.check, "boolean", False):
+        return _boolean
 
     words = parameter.check.words
     if not words:
@@ -50,6 +53,13 @@ def _parameter_type(parameter):
             ) from None
 
     return convert
+
+
+def _boolean(text):
+    words = {"true": True, "false": False}
+    if text.lower() not in words:
+        raise argparse.ArgumentTypeError(f"expected true or false; got {text!r}")
+    return words[text.lower()]
 
 
 def _convention_options():
@@ -264,12 +274,9 @@ def _add_evaluate_options(evaluate):
 def _metric_names(values):
     if not values:
         return list(DEFAULT_METRICS)
-    names = []
-    for value in values:
-        for name in value.split(","):
-            name = name.strip()
-            if name:
-                names.append(name)
+    from ..metrics._names import _split_list  # keeps P.5,10 and RBP(rel=1, p=0.8) whole
+
+    names = [name for value in values for name in _split_list(value)]
     if not names:
         raise _UsageError("-m/--metrics needs at least one metric name")
     return names
@@ -375,10 +382,6 @@ def _warn_unused_scores(path):
         )
 
 
-def _warn(message):
-    sys.stderr.write(f"{PROG}: warning: {message}\n")
-
-
 def _check_overlap(args, truth, run):
     """Warn when no query of the run is judged: every metric would silently be 0."""
     judged = set(truth.queries.tolist())
@@ -440,7 +443,9 @@ def _evaluate(args, stdout, progress):
                 args.per_query, truth, run, per_query, query_header, conventions, args.precision
             )
         if args.plot:
-            _save_curves(args, truth, run, names, conventions)
+            from ._plot import save_curves
+
+            save_curves(args, truth, run, names, conventions)
     finally:
         progress.clear()
     for message in dict.fromkeys(str(w.message) for w in caught):
@@ -450,52 +455,6 @@ def _evaluate(args, stdout, progress):
     else:
         precision = DEFAULT_PRECISION if args.precision is None else args.precision
         _print_table(results, stdout, precision)
-
-
-def _save_curves(args, truth, run, names, conventions):
-    """Each metric of ``names`` that has a cut-off, at k = 1..K, in one figure."""
-    import numpy as np
-    from matplotlib.figure import Figure
-
-    from ..conventions import resolve
-    from ..metrics._curves import _CURVES, _metric_curves
-    from ..metrics._registry import _parse_name
-    from ..plot import MetricAtKDisplay
-    from ..plot._base import _convention_label, _label_axes
-
-    parsed = [_parse_name(name) for name in names]
-    metrics = list(dict.fromkeys(m.name for m, _k in parsed if m.name in _CURVES))
-    if not metrics:
-        raise ValueError(
-            f"--plot draws metrics at every cut-off; none of {', '.join(names)} has one"
-        )
-    left_out = [name for name, (m, _k) in zip(names, parsed) if m.name not in _CURVES]
-    if left_out:
-        _warn(f"--plot leaves out {', '.join(left_out)}: no cut-off")
-    k_max = max((k for _m, k in parsed if k is not None), default=20)
-    curves = _metric_curves(
-        metrics,
-        truth,
-        run,
-        k_max=k_max,
-        groups=None,
-        exclude=None,
-        sample_weight=None,
-        per_query=False,
-        conventions=resolve(
-            conventions.get("convention"),
-            {name: value for name, value in conventions.items() if name != "convention"},
-        ),
-    )
-    figure = Figure(layout="constrained")
-    ax = figure.subplots()
-    run_name = "example" if args.example else os.path.basename(args.run or args.predictions)
-    for metric in metrics:
-        MetricAtKDisplay(np.arange(1, k_max + 1), curves[metric], metric=metric).plot(ax=ax)
-    applies = sorted({c for m, _k in parsed if m.name in _CURVES for c in m.conventions})
-    _label_axes(ax, "cut-off k", "metric@k", _convention_label(conventions, applies))
-    ax.set_title(run_name)
-    figure.savefig(args.plot)
 
 
 def _name_inputs(message, args):
@@ -549,6 +508,11 @@ def main(argv=None):
     0
     """
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["evaluate"]:
+        from ._trec import wants_trec_eval
+
+        if wants_trec_eval(argv[1:]):  # QRELS RUN given positionally: trec_eval's way
+            return _trec_eval_form(argv[1:])
     # Only a command needs its options (and the library behind them): --version, --help
     # and usage errors before the command stay fast.
     parser, evaluate_parser = _build_parser(full=any(arg in COMMANDS for arg in argv))
@@ -582,6 +546,22 @@ def main(argv=None):
         sys.stderr.write(f"{PROG}: interrupted\n")
         return 130
     return 0
+
+
+def _trec_eval_form(argv):
+    from ._trec import run
+
+    try:
+        status = run(argv)
+        sys.stdout.flush()
+        return status
+    except SystemExit as exc:  # --help or a usage error, already printed
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    except (ValueError, TypeError, OSError) as exc:
+        if isinstance(exc, BrokenPipeError):
+            return _broken_pipe()
+        sys.stderr.write(f"{PROG}: error: {_error_message(exc)}\n")
+        return 2
 
 
 def _broken_pipe():

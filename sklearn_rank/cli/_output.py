@@ -6,6 +6,7 @@ import csv
 import json
 import math
 import re
+import sys
 
 # Decimals of the printed table: trec_eval prints "%6.4f"; pandas shows up to 6 (its
 # display.precision) and trims zeros. Four, as trec_eval, so that outputs compare by eye.
@@ -74,3 +75,8 @@ def _as_options(message):
         lambda m: f"--{m.group(1).replace('_', '-')} {m.group(2) or m.group(3)}",
         message,
     )
+
+
+def _warn(message):
+    """One warning line on stderr, in the command's name."""
+    sys.stderr.write(f"sklearn-rank: warning: {message}\n")

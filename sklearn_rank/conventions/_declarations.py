@@ -89,6 +89,21 @@ class _Number:
 
 
 @dataclass(frozen=True)
+class _Flag:
+    """True or False (numpy booleans too); never a number or a string."""
+
+    boolean = True
+
+    def __call__(self, name, value):
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{name} must be True or False; got {value!r}.")
+        return bool(value)
+
+    def describe(self):
+        return "bool"
+
+
+@dataclass(frozen=True)
 class Parameter:
     """A convention parameter.
 
@@ -231,6 +246,32 @@ _SCORE_DTYPE = Parameter(
     "equal in float32 tie (trec_eval, XGBoost)",
 )
 
+_IPREC_ROUNDING = Parameter(
+    "iprec_rounding",
+    _Choice(("nearest", "plus_0.9")),
+    "nearest",
+    "How interpolated precision at recall level p (``iprec``, ``iprec_avg``) turns p R into\n"
+    'the number of relevant items to reach: "nearest" rounds half away from zero\n'
+    '(trec_eval 10.0, ``lround``); "plus_0.9" truncates p R + 0.9 (trec_eval 9.x,\n'
+    "pytrec_eval, ir_measures).",
+    cli="nearest (default, trec_eval 10.0) or plus_0.9 (trec_eval 9.x): the rank cut of "
+    "a recall level in iprec and iprec_avg",
+    elsewhere="trec_eval 10.0: nearest; trec_eval 9.x, pytrec_eval: plus_0.9",
+)
+_JUDGED_ONLY = Parameter(
+    "judged_only",
+    _Flag(),
+    False,
+    "Remove the unjudged items (absent from the truth) from every ranking before any\n"
+    "measure: condensed lists (Sakai, SIGIR 2007). Judgments, R and the ideal DCG stay.\n"
+    "Judged means present in the truth, relevance 0 included: an `ItemJudgments` row, a\n"
+    "key of a dict of the ranked-list form, every cell of a dense matrix and every row of\n"
+    "long format, a stored entry of sparse truth (whose explicit zeros are dropped).",
+    cli="true or false (default): remove unjudged items from every ranking first "
+    "(condensed lists; trec_eval -J)",
+    elsewhere="trec_eval `-J`; ir_measures `judged_only=True`; pytrec_eval `judged_docs_only_flag`",
+)
+
 #: Every convention, in the order of signatures and of the command line's options.
 CONVENTIONS = {
     p.name: p
@@ -245,6 +286,8 @@ CONVENTIONS = {
         _TIE_BREAK,
         _QUERY_SET,
         _SCORE_DTYPE,
+        _IPREC_ROUNDING,
+        _JUDGED_ONLY,
     )
 }
 
@@ -255,10 +298,24 @@ CONVENTIONS = {
 # given without one.
 PRESETS = {
     "sklearn": {"ties": "average", "gain": "linear"},
+    # trec_eval 10.0 (the current release) reads scores as float64 and rounds a recall
+    # level's rank cut to nearest; 9.x (inside pytrec_eval and ir_measures) reads float32
+    # scores and truncates p R + 0.9. Both break score ties by docno descending.
     "trec_eval": {
         "ties": "stable",
         "tie_break": "item_descending",
+        "score_dtype": "float64",
+        "iprec_rounding": "nearest",
+        "query_set": "both",
+        "gain": "linear",
+        "ap_denominator": "relevant",
+        "short_lists": "k",
+    },
+    "trec_eval9": {
+        "ties": "stable",
+        "tie_break": "item_descending",
         "score_dtype": "float32",
+        "iprec_rounding": "plus_0.9",
         "query_set": "both",
         "gain": "linear",
         "ap_denominator": "relevant",

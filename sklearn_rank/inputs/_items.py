@@ -59,6 +59,7 @@ def _from_items(
     tie_break="input",
     query_set="all",
     score_dtype="float64",
+    judged_only=False,
 ):
     """Join a run with its judgments by (query, item) keys, vectorised.
 
@@ -66,7 +67,7 @@ def _from_items(
     matrix, list positions), so that exclusion never renumbers them; ``query_set`` then
     keeps a subset of them in the same order.
     """
-    if _topn_applies(truth, run, known_queries, exclude, query_set):
+    if not judged_only and _topn_applies(truth, run, known_queries, exclude, query_set):
         return _from_topn(truth, run._topn), known_queries
     run_q, run_i, score = run.queries, run.items, run.scores
     if score is None:
@@ -108,11 +109,20 @@ def _from_items(
     sorted_key = true_key[order]
     cand_rel = np.zeros(run_key.size)
     matched = np.zeros(true_key.size, dtype=bool)
+    found = np.zeros(run_key.size, dtype=bool)
     if sorted_key.size:
         pos = np.minimum(np.searchsorted(sorted_key, run_key), sorted_key.size - 1)
         found = sorted_key[pos] == run_key
         cand_rel[found] = rel[order[pos[found]]]
         matched[order[pos[found]]] = True
+    if judged_only:  # condensed lists: the unjudged candidates leave the ranking
+        run_code, score, cand_rel, run_i = (
+            run_code[found],
+            score[found],
+            cand_rel[found],
+            run_i[found],
+        )
+        found = found[found]
     if tie_break == "item_descending":
         # trec_eval breaks score ties by document id, compared as strings, descending;
         # the kernel's stable sort keeps this row order within ties. Only the distinct
@@ -121,7 +131,7 @@ def _from_items(
         text_rank = np.empty(distinct.size, dtype=np.int64)
         text_rank[np.argsort(distinct.astype(str), kind="stable")] = np.arange(distinct.size)
         rows = np.argsort(-text_rank[which.ravel()], kind="stable")
-        run_code, score, cand_rel = run_code[rows], score[rows], cand_rel[rows]
+        run_code, score, cand_rel, found = run_code[rows], score[rows], cand_rel[rows], found[rows]
     n_queries = len(ids)
     if n_queries == 0:
         raise ValueError(
@@ -141,6 +151,7 @@ def _from_items(
             n_cand=np.bincount(run_code, minlength=n_queries),
             extra_codes=true_code[~matched],
             extra_rel=rel[~matched],
+            judged_mask=found,
         ),
         ids,
     )
@@ -182,7 +193,7 @@ def _from_topn(truth, top):
         true_key, true_q, rel = true_key[order], true_q[order], rel[order]
     bounds = np.searchsorted(true_key, np.arange(n_queries + 1) * n_items)
     matched = np.zeros(true_key.size, dtype=bool)
-    entries, values = [], []
+    entries, values, zeros = [], [], []
     step = max(1, _BLOCK // width)
     for first in range(0, n_queries, step):
         block = top[first : first + step]
@@ -210,6 +221,7 @@ def _from_topn(truth, top):
         by_entry = np.argsort(entry[keep])
         entries.append(entry[keep][by_entry])
         values.append(rel[judged][keep][by_entry])
+        zeros.append(np.sort(entry[rel[judged] == 0]))  # judged non-relevant: kept apart
     empty = np.zeros(0, dtype=np.int64)
     return _Queries(
         n_queries=n_queries,
@@ -221,6 +233,7 @@ def _from_topn(truth, top):
         extra_codes=true_q[~matched],
         extra_rel=rel[~matched],
         ranked=True,
+        zero_keys=np.concatenate(zeros) if zeros else empty,
     )
 
 

@@ -41,10 +41,13 @@ def _normalise(
     tie_break="input",
     query_set="all",
     score_dtype="float64",
+    judged_only=False,
 ):
     """Turn any accepted input form into a `_Queries`; return it with the query ids.
 
     The ids are None for matrices (queries are rows) and for ranked lists (list order).
+    ``judged_only`` removes the candidates absent from the truth (condensed lists): there
+    are none in dense matrices and long format, whose every cell or row is judged.
     """
     if isinstance(y_score, ItemRanking) or isinstance(y_true, ItemJudgments):
         if groups is not None:
@@ -62,6 +65,7 @@ def _normalise(
             tie_break=tie_break,
             query_set=query_set,
             score_dtype=score_dtype,
+            judged_only=judged_only,
         )
     if _is_list_form(y_true):
         if groups is not None:
@@ -78,6 +82,7 @@ def _normalise(
             tie_break=tie_break,
             query_set=query_set,
             score_dtype=score_dtype,
+            judged_only=judged_only,
         )
         return queries, None
     if isinstance(y_true, (list, tuple)) and any(isinstance(t, (Set, Mapping)) for t in y_true):
@@ -101,7 +106,7 @@ def _normalise(
                 "groups must be None for 2-D y_true and y_score (each row is one query); "
                 "pass 1-D arrays to use groups."
             )
-        return _from_matrices(true, score, exclude, tie_break, score_dtype), None
+        return _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only), None
     if tie_break != "input":
         raise ValueError(
             f"tie_break={tie_break!r} needs item ids: long-format rows have none. Pass "
@@ -147,7 +152,7 @@ def _from_long(true, score, groups, score_dtype):
     )
 
 
-def _from_matrices(true, score, exclude, tie_break, score_dtype):
+def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=False):
     sparse = scipy.sparse.issparse(true)
     if sparse:
         if true.dtype.kind not in "biuf":  # scipy would drop imaginary parts with a warning
@@ -182,6 +187,13 @@ def _from_matrices(true, score, exclude, tie_break, score_dtype):
         fields["rel"] = np.ascontiguousarray(true).ravel()
     score = _scores_as(np.ascontiguousarray(score).ravel(), score_dtype)
     n_cand = np.full(n_queries, width, dtype=np.int64)
+    if sparse and judged_only:
+        # Sparse truth judges its stored entries only: the others leave the ranking.
+        unjudged = np.ones(n_queries * width, dtype=bool)
+        unjudged[fields["truth_keys"]] = False
+        if exclude is not None:
+            unjudged |= _dense_mask(exclude, (n_queries, width)).ravel()
+        exclude = unjudged.reshape(n_queries, width)
     if exclude is not None:
         excluded = _dense_mask(exclude, (n_queries, width))
         n_cand = n_cand - excluded.sum(axis=1)

@@ -29,6 +29,14 @@ class _Queries:
     n_rows : rows of long-format input, for validating per-row weights.
     descending_ties : matrices only, break ties by column descending.
     ranked : matrices only, columns are ranks (top-N ids): no scores, no ties; score None.
+    judged_mask : (n_entries,) bool, item forms: whether each candidate is judged (in the
+        truth, relevance 0 included). None: every candidate with a ``rel`` is judged
+        (matrices, long format), or, for sparse truth, exactly the stored entries.
+    zero_keys : top-N matrices: sorted entry numbers of candidates judged 0.
+
+    Judged non-relevant (judged 0) and unjudged (absent from the truth) candidates both
+    have relevance 0; only bpref, infAP, Judged@k and the like tell them apart, through
+    ``judged_mask`` / ``zero_keys`` (the kernel's ``judged`` flag).
     """
 
     n_queries: int
@@ -45,6 +53,8 @@ class _Queries:
     n_rows: int | None = None
     descending_ties: bool = False
     ranked: bool = False
+    judged_mask: np.ndarray | None = None
+    zero_keys: np.ndarray | None = None
 
     @property
     def dense_score(self):
@@ -60,18 +70,76 @@ class _Queries:
         pos = np.minimum(np.searchsorted(keys, index), size - 1)
         return np.where(keys[pos] == index, self.truth_rel[pos], 0.0)
 
-    def nonzero_candidates(self, index):
-        """Positions in ``index`` of candidates with non-zero relevance."""
+    @property
+    def all_judged(self):
+        """Whether every candidate is judged (dense matrices, long format): then judged
+        positions are every position, and no judged item of relevance 0 need be kept."""
+        return self.rel is not None and self.judged_mask is None
+
+    def candidate_judged(self, index):
+        """Whether the candidates at entry numbers ``index`` are judged."""
+        index = np.asarray(index)
+        if self.rel is not None:
+            if self.judged_mask is None:
+                return np.ones(index.size, dtype=bool)
+            return self.judged_mask[index]
+        keys, _rel = self._matrix_judged()
+        if keys.size == 0:
+            return np.zeros(index.size, dtype=bool)
+        pos = np.minimum(np.searchsorted(keys, index), keys.size - 1)
+        return keys[pos] == index
+
+    def nonzero_candidates(self, index, judged=False):
+        """Positions in ``index`` of candidates with non-zero relevance (``judged``: or
+        judged at all)."""
         keep = (self.rel != 0)[index] if self.rel is not None else self.candidate_rel(index) != 0
+        if judged:
+            keep |= self.candidate_judged(index)
         if self.excluded is not None:
             keep &= ~self.excluded[index]
         return np.flatnonzero(keep)
 
-    def nonzero_entries(self, low, high):
-        """Entry numbers in [low, high) of candidates with non-zero relevance (matrices)."""
-        entries, _rel = self._matrix_nonzero()
+    def nonzero_entries(self, low, high, judged=False):
+        """Entry numbers in [low, high) of candidates with non-zero relevance (matrices);
+        ``judged``: of judged candidates, relevance 0 included."""
+        if judged and self.rel is not None:  # a dense truth judges every cell
+            entries = np.arange(low, high)
+            return entries if self.excluded is None else entries[~self.excluded[low:high]]
+        entries, _rel = self._matrix_judged() if judged else self._matrix_nonzero()
         a, b = np.searchsorted(entries, [low, high])
         return entries[a:b]
+
+    def _matrix_judged(self):
+        """Sorted entry numbers and relevance of a stored truth's judged cells (sparse
+        truth: its stored entries; top-N ids: also those judged 0)."""
+        cached = self.__dict__.get("_judged_cells")
+        if cached is None:
+            entries, rel = self._matrix_nonzero()
+            if self.zero_keys is not None and self.zero_keys.size:
+                entries = np.concatenate((entries, self.zero_keys))
+                rel = np.concatenate((rel, np.zeros(self.zero_keys.size)))
+                order = np.argsort(entries, kind="stable")
+                entries, rel = entries[order], rel[order]
+            cached = entries, rel
+            self.__dict__["_judged_cells"] = cached
+        return cached
+
+    def n_judged(self):
+        """Per query: the number of judged items, relevance 0 included, scored or not."""
+        cached = self.__dict__.get("_n_judged")
+        if cached is not None:
+            return cached
+        if self.rel is not None and self.judged_mask is None:
+            count = self.n_cand.astype(np.int64)  # dense truth and long format: all
+        elif self.rel is not None:
+            count = np.bincount(self.codes[self.judged_mask], minlength=self.n_queries)
+        else:
+            entries, _rel = self._matrix_judged()
+            count = np.bincount(entries // self.width, minlength=self.n_queries)
+        if self.extra_codes is not None and self.extra_codes.size:
+            count = count + np.bincount(self.extra_codes, minlength=self.n_queries)
+        self.__dict__["_n_judged"] = count
+        return count
 
     def _matrix_nonzero(self):
         """Sorted entry numbers and relevance of a matrix's non-zero, non-excluded cells.

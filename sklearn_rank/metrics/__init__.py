@@ -18,25 +18,59 @@ from ._binary import (
     ranking_auc_score,
     recall_at_k_score,
 )
+from ._cascade_functions import err_score, rbp_residual, rbp_score
 from ._curves import metric_at_k_curve
 from ._evaluate import evaluate
 from ._graded import cg_score, dcg_score, kendall_tau_score, ndcg_score
+from ._judged_functions import (
+    bpref_score,
+    eleven_point_average_precision_score,
+    inferred_average_precision_score,
+    interpolated_precision_score,
+    judged_at_k_score,
+    unjudged_at_k_score,
+)
 from ._registry import get_metric_names
+from ._trec_functions import (
+    geometric_mean_average_precision_score,
+    num_nonrelevant_judged_retrieved,
+    num_relevant,
+    num_relevant_retrieved,
+    num_retrieved,
+    r_precision_mult_score,
+    r_precision_score,
+)
 
 __all__ = [
     "average_relative_position",
+    "bpref_score",
     "cg_score",
     "dcg_score",
+    "eleven_point_average_precision_score",
+    "err_score",
     "evaluate",
     "f1_at_k_score",
+    "geometric_mean_average_precision_score",
     "get_metric_names",
     "hit_rate_score",
+    "inferred_average_precision_score",
+    "interpolated_precision_score",
+    "judged_at_k_score",
     "kendall_tau_score",
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
     "metric_at_k_curve",
     "ndcg_score",
+    "num_nonrelevant_judged_retrieved",
+    "num_relevant",
+    "num_relevant_retrieved",
+    "num_retrieved",
     "precision_at_k_score",
+    "r_precision_mult_score",
+    "r_precision_score",
     "ranking_auc_score",
+    "rbp_residual",
+    "rbp_score",
     "recall_at_k_score",
+    "unjudged_at_k_score",
 ]

@@ -50,8 +50,14 @@ def _query_weights(sample_weight, queries, ids=None):
     return per_query
 
 
-def _aggregate(values, has_relevant, no_relevant, weights, per_query, name):
-    """Apply ``no_relevant`` to queries without a relevant item, then average."""
+# trec_eval's gm_map floors each value before its log (m_gm_map.c).
+_GEOMETRIC_FLOOR = 1e-5
+
+
+def _aggregate(values, has_relevant, no_relevant, weights, per_query, name, how="mean"):
+    """Apply ``no_relevant`` to queries without a relevant item, then combine: the
+    weighted mean, the weighted sum ("sum": counts, as trec_eval's ``all`` line) or the
+    weighted geometric mean of max(value, 1e-5) ("geometric": trec_eval's gm_map)."""
     bad = has_relevant & ~np.isfinite(values)
     if bad.any():
         query = int(np.flatnonzero(bad)[0])
@@ -84,6 +90,12 @@ def _aggregate(values, has_relevant, no_relevant, weights, per_query, name):
         raise ValueError(
             f"{name}: the queries left after no_relevant='skip' all have sample_weight 0."
         )
+    if how == "sum":
+        kept_values = values[kept] if kept_weights is None else values[kept] * kept_weights
+        return _accurate_sum(kept_values)
+    if how == "geometric":
+        logs = np.log(np.maximum(values[kept], _GEOMETRIC_FLOOR))
+        return float(np.exp(_mean(logs, kept_weights)))
     return _mean(values[kept], kept_weights)
 
 

@@ -19,8 +19,8 @@ from ..conventions import _fill_doc, check_k, resolve
 from ._curve_base import _aggregate_curve, _clip_to_range
 from ._evaluate import _GAIN_FUNCTIONS, _no_relevant_rule, _prepare, _warn_skipped
 from ._kernel import _hypergeometric, _offsets, _rank, _sum_by
+from ._names import _parse_name
 from ._reductions import _SAME_AS_IDEAL, _ratio, _reciprocals
-from ._registry import _parse_name
 
 # --------------------------------------------------------------------------- positions
 

@@ -13,7 +13,8 @@ from ..inputs._tables import ItemJudgments, ItemRanking
 from ..utils._validation import _check_per_query, _python_value
 from ._aggregate import _aggregate, _query_weights
 from ._kernel import _rank
-from ._registry import METRICS, _parse_name
+from ._names import _parse_requests, _Request
+from ._registry import METRICS
 from ._signatures import _with_conventions
 
 
@@ -76,7 +77,7 @@ def _warn_short_lists(requests, queries, ids, y_true, y_score, conventions):
     """Warn when ``exclude`` leaves a ranked list of item ids shorter than a cut-off k
     that it reached before: a top-N list cut before the training items were removed, whose
     @k metrics then see fewer than k recommendations (a recommender filters first)."""
-    cut_offs = sorted({k for _label, _metric, k in requests if k is not None})
+    cut_offs = sorted({r.k for r in requests if r.k is not None})
     if not cut_offs:
         return
     # Exclusion never renumbers or drops queries: the same queries, in the same order.
@@ -122,10 +123,11 @@ def _outside_stacklevel():
 def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventions):
     """Normalise the input once and check it for the requested metrics.
 
-    requests : list of (label, registry entry, k).
+    requests : list of `_Request` (or (label, registry entry, k) tuples).
     Returns the `_Queries`, the query ids (None for matrices and lists), the per-query
     weights and whether the input names its items (`_has_item_ids`).
     """
+    requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     gain = conventions["gain"]
     queries, ids = _normalise(
         y_true,
@@ -135,6 +137,7 @@ def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventi
         tie_break=conventions["tie_break"],
         query_set=conventions["query_set"],
         score_dtype=conventions["score_dtype"],
+        judged_only=conventions["judged_only"],
     )
     _codes, judged = queries.judged()
     lowest = float(judged.min()) if judged.size else 0.0
@@ -144,9 +147,11 @@ def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventi
             f"float64 beyond); got {float(judged.max())!r}."
         )
     if lowest < 0:
-        for label, metric, _k in requests:
+        for request in requests:
+            label, metric = request.label, request.metric
             takes_gain = "gain" in metric.conventions
-            if not (metric.negative_relevance and (gain == "linear" or not takes_gain)):
+            request_gain = request.overrides.get("gain", gain)
+            if not (metric.negative_relevance and (request_gain == "linear" or not takes_gain)):
                 raise ValueError(
                     f"y_true must be non-negative for {label!r}; got {lowest!r}. Negative "
                     "relevance is accepted only by cg and dcg with gain='linear' and by "
@@ -172,32 +177,48 @@ def _compute(
 ):
     """Compute several metrics on one input with one sort.
 
-    requests : list of (label, registry entry, k).
+    requests : list of `_Request` (or (label, registry entry, k) tuples).
     conventions : as `sklearn_rank.conventions.resolve` returns them (validated).
     """
+    requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     per_query = _check_per_query(per_query)
     queries, ids, weights, item_ids = _prepare(
         requests, y_true, y_score, groups, exclude, sample_weight, conventions
     )
-    gain, threshold = conventions["gain"], conventions["relevance_threshold"]
+    threshold = conventions["relevance_threshold"]
 
-    cut_offs = [k for _label, metric, k in requests]
+    cut_offs = [r.k for r in requests]
     prefix = None if None in cut_offs else max(cut_offs)
-    first_relevant = all(metric.first_relevant_only for _label, metric, _k in requests)
-    ranking = _rank(queries, prefix, conventions["ties"], first_relevant, threshold)
-    parameters = dict(conventions, gain=_GAIN_FUNCTIONS[gain])
+    first_relevant = all(r.metric.first_relevant_only for r in requests)
+    if len({r.overrides.get("relevance_threshold", threshold) for r in requests}) > 1:
+        first_relevant = False  # the kernel's shortcut reads one threshold
+    ranking = _rank(
+        queries,
+        prefix,
+        conventions["ties"],
+        first_relevant,
+        requests[0].overrides.get("relevance_threshold", threshold),
+        judged=any(r.metric.needs_judged for r in requests),
+        order_free=all(r.metric.order_free for r in requests),
+    )
 
     results, skipped = {}, []
-    for label, metric, k in requests:
+    for request in requests:
+        label, metric = request.label, request.metric
+        chosen = dict(conventions, **request.overrides)
+        chosen["gain"] = _GAIN_FUNCTIONS[chosen["gain"]]
+        arguments = {name: chosen[name] for name in metric.conventions}
+        for parameter in metric.parameters:
+            arguments[parameter.name] = request.params.get(parameter.name, parameter.default)
         # Overflow to inf or NaN is reported by _aggregate with the query it happened in.
         with np.errstate(over="ignore", invalid="ignore"):
-            values, has_relevant = metric.reduce(
-                ranking, k, **{name: parameters[name] for name in metric.conventions}
-            )
+            values, has_relevant = metric.reduce(ranking, request.k, **arguments)
         rule = _no_relevant_rule(conventions, metric, item_ids)
         if rule != _no_relevant_rule(conventions, metric) and not has_relevant.all():
             skipped.append((label, int((~has_relevant).sum())))
-        results[label] = _aggregate(values, has_relevant, rule, weights, per_query, label)
+        results[label] = _aggregate(
+            values, has_relevant, rule, weights, per_query, label, metric.aggregate
+        )
     if skipped:
         _warn_skipped(skipped, queries.n_queries)
     return results
@@ -216,14 +237,21 @@ def _score(
     convention=None,
     **conventions,
 ):
-    """One metric by registry name, as the public metric functions call it."""
+    """One metric by registry name, as the public metric functions call it.
+
+    ``conventions`` also holds the metric's own parameters (``p`` of RBP...), checked here.
+    """
     metric = METRICS[name]
+    params = {}
+    for parameter in metric.parameters:  # the metric's own parameters (p of RBP...)
+        value = conventions.pop(parameter.name, parameter.default)
+        params[parameter.name] = parameter.check(parameter.name, value)
     resolved = resolve(convention, conventions)
     k = check_k(k) if metric.takes_k else None
     if k is None and metric.takes_k:
         k = resolved["default_k"]  # a preset's cut-off for names without one (XGBoost)
     return _compute(
-        [(name, metric, k)],
+        [_Request(name, metric, k, params)],
         y_true,
         y_score,
         groups=groups,
@@ -295,16 +323,23 @@ def evaluate(
     names = [metrics] if isinstance(metrics, str) else list(metrics)
     if not names:
         raise ValueError("metrics must name at least one metric; got an empty list.")
-    requests = []
-    for name in names:
-        metric, k = _parse_name(name)
-        requests.append((name, metric, k))
+    requests = [request for name in names for request in _parse_requests(name)]
+    unique = {}
+    for request in requests:  # a name given twice is computed once
+        unique.setdefault(request.label, request)
+    requests = list(unique.values())
     conventions = resolve(conventions.pop("convention", None), conventions)
     default_k = conventions["default_k"]
     if default_k is not None:
         requests = [
-            (label, metric, default_k if k is None and metric.takes_k else k)
-            for label, metric, k in requests
+            _Request(
+                r.label,
+                r.metric,
+                default_k if r.k is None and r.metric.takes_k else r.k,
+                r.params,
+                r.overrides,
+            )
+            for r in requests
         ]
     return _compute(
         requests,

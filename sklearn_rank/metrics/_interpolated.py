@@ -65,9 +65,8 @@ def _check_recall_levels(recall_levels):
 
 def _check_version(trec_eval_version, convention):
     if trec_eval_version is None:
-        # The trec_eval preset reads scores as float32 as trec_eval 9.x and pytrec_eval
-        # do: it rounds recall levels as they do too.
-        return "9" if convention == "trec_eval" else "10"
+        # The trec_eval 9.x preset (pytrec_eval's rules) rounds recall levels as 9.x does.
+        return "9" if convention == "trec_eval9" else "10"
     if trec_eval_version not in TREC_EVAL_VERSIONS:
         raise ValueError(f"trec_eval_version must be '10', '9' or None; got {trec_eval_version!r}.")
     return trec_eval_version

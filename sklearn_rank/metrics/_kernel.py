@@ -20,21 +20,41 @@ from scipy.special import gammaln
 _BLOCK = 1 << 18  # entries per block of matrix rows (2 MB of floats: stays in cache)
 
 
-def _rank(queries, k, ties, first_relevant=False, threshold=None):
+def _rank(queries, k, ties, first_relevant=False, threshold=None, judged=False, order_free=False):
     """Rank every query once; keep the groups a cut-off ``k`` (None: whole list) can see.
 
     ``first_relevant``: the metrics read only each query's first group holding a relevant
     item (rel >= ``threshold``, or rel > 0), so a matrix keeps only that group.
+    ``judged``: also keep the judged items of relevance 0 (judged non-relevant), whose
+    positions bpref, infAP and Judged@k read; unjudged items stay positions only.
+    ``order_free``: the metrics only count items (trec_eval's num_*): nothing is sorted,
+    each kept item is a group of one at an arbitrary position of its query.
     """
     stable = ties == "stable"
+    # Where every candidate is judged, judged positions are all positions: nothing to keep.
+    judged = judged and not queries.all_judged
+    if order_free:
+        return _Ranking(queries, *_kept_unranked(queries, judged), None, True)
     if queries.width is not None:
-        kept = _kept_dense(queries, k, stable, first_relevant, threshold)
+        kept = _kept_dense(queries, k, stable, first_relevant and not judged, threshold, judged)
     else:
-        kept = _kept_from_sorted(queries, _sort_ragged(queries, stable), stable)
+        kept = _kept_from_sorted(queries, _sort_ragged(queries, stable), stable, judged)
     return _Ranking(queries, *kept, k, stable)
 
 
-def _kept_dense(queries, k, stable, first_relevant=False, threshold=None):
+def _kept_unranked(queries, judged):
+    """Kept items grouped by query, in no particular order within a query."""
+    if queries.width is not None:
+        width = queries.width
+        entry = queries.nonzero_entries(0, queries.n_queries * width, judged)
+        if queries.ranked and judged:
+            entry = queries._matrix_judged()[0]
+        return entry, entry // width, entry % width, np.ones(entry.size, dtype=np.int64)
+    index = _stable_order(queries.codes, np.arange(queries.codes.size), queries.n_queries)
+    return _kept_from_sorted(queries, index, True, judged)
+
+
+def _kept_dense(queries, k, stable, first_relevant=False, threshold=None, judged=False):
     """Items of non-zero relevance of a matrix, with their tie group's start and size.
 
     No item is ever placed: an item's tie group starts after the items scoring more than
@@ -51,7 +71,7 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None):
     """
     n, width = queries.n_queries, queries.width
     if queries.ranked:  # columns are ranks already: every item is its own group
-        entry, _rel = queries._matrix_nonzero()
+        entry, _rel = queries._matrix_judged() if judged else queries._matrix_nonzero()
         return entry, entry // width, entry % width, np.ones(entry.size, dtype=np.int64)
     scores = queries.dense_score
     full = k is None or k >= width
@@ -59,7 +79,7 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None):
     parts = []
     for first in range(0, n, step):
         block = scores[first : first + step]
-        entry = queries.nonzero_entries(first * width, (first + block.shape[0]) * width)
+        entry = queries.nonzero_entries(first * width, (first + block.shape[0]) * width, judged)
         if entry.size == 0:
             continue
         row, col = np.divmod(entry - first * width, width)
@@ -181,14 +201,15 @@ def _stable_positions(block, row, col, start, size, descending_ties):
     return start
 
 
-def _kept_from_sorted(queries, index, stable):
-    """Items of non-zero relevance of a sorted index, with their tie group's start, size.
+def _kept_from_sorted(queries, index, stable, judged=False):
+    """Items of non-zero relevance (``judged``: or judged) of a sorted index, with their
+    tie group's start and size.
 
     ``index`` is grouped by query in code order, so each query's run starts at the
     cumulative count of candidates before it, and no per-entry query array is needed.
     """
     start = _offsets_of_counts(queries.n_cand)
-    kept = queries.nonzero_candidates(index)
+    kept = queries.nonzero_candidates(index, judged)
     kept_query = np.searchsorted(start, kept, side="right") - 1
     if stable:
         first, size = kept, np.ones(kept.size, dtype=np.int64)
@@ -256,8 +277,9 @@ class _Ranking:
     """Tie groups holding a non-zero relevance, per query, in rank order.
 
     Groups: ``query``, ``start`` (0-based position of the group's first item), ``size``.
-    Items of those groups with non-zero relevance: ``rel`` and ``group`` (their group).
-    Per query: ``n_cand``, the number of candidates.
+    Items of those groups with non-zero relevance: ``rel`` and ``group`` (their group);
+    with the kernel's ``judged`` flag also the judged items of relevance 0, and ``judged``
+    says which kept items are judged. Per query: ``n_cand``, the number of candidates.
     """
 
     def __init__(self, queries, entry, query, start, size, k, stable):
@@ -275,6 +297,7 @@ class _Ranking:
         heads = np.flatnonzero(new)
         self.group = np.cumsum(new) - 1
         self.rel = queries.candidate_rel(entry)
+        self.entry = entry
         self.query = query[heads]
         self.start = start[heads]
         self.size = size[heads]
@@ -302,6 +325,30 @@ class _Ranking:
         if key not in self._cache:
             self._cache[key] = self.group_sum(self.relevant(threshold))
         return self._cache[key]
+
+    @property
+    def all_judged(self):
+        """Every candidate is judged (dense matrices, long format)."""
+        return self.queries.all_judged
+
+    def judged_in_group(self):
+        """Per group: the number of judged items (relevance 0 included). Needs the
+        kernel's ``judged`` flag where not every candidate is judged: otherwise judged
+        items of relevance 0 are not kept."""
+        if "judged_m" not in self._cache:
+            if self.all_judged:
+                self._cache["judged_m"] = self.size.astype(np.float64)
+            else:
+                judged = self.queries.candidate_judged(self.entry) | (self.rel != 0)
+                self._cache["judged_m"] = self.group_sum(judged.astype(np.float64))
+        return self._cache["judged_m"]
+
+    def judged_before(self):
+        """Per group: the judged items in earlier groups of its query (every earlier
+        position where every candidate is judged)."""
+        if self.all_judged:
+            return self.start.astype(np.float64)
+        return self.before(self.judged_in_group())
 
     def taken(self, k):
         """Per group: how many of its positions lie inside the top k."""

@@ -224,18 +224,19 @@ def kendall_tau(r, k=None):
     0, not stored, enter through the zeros before and after each group. The ranking has no
     ties in the denominator, sqrt(n0 * (n0 - n_rel_ties)).
     """
-    group, query = r.group, r.query[r.group]
-    nonzero = r.group_sum(np.ones(r.rel.size))
+    stored = r.rel != 0  # the kernel's judged flag also keeps judged items of relevance 0
+    group, query, rel = r.group[stored], r.query[r.group][stored], r.rel[stored]
+    nonzero = r.group_sum(stored.astype(np.float64))
     nonzero_total = r.per_query(nonzero)
     nonzero_before = r.before(nonzero)
     zeros_before = r.start - nonzero_before
     zeros_after = (r.n_cand[r.query] - r.start - r.size) - (
         nonzero_total[r.query] - nonzero_before - nonzero
     )
-    numerator = _sum_by(query, np.sign(r.rel) * (zeros_after - zeros_before)[group], r.n_queries)
-    numerator += _ordered_pair_signs(query, r.rel, r.n_queries)
-    numerator -= r.per_query(_ordered_pair_signs(group, r.rel, r.n_groups))
-    levels, level = np.unique(r.rel, return_inverse=True)
+    numerator = _sum_by(query, np.sign(rel) * (zeros_after - zeros_before)[group], r.n_queries)
+    numerator += _ordered_pair_signs(query, rel, r.n_queries)
+    numerator -= r.per_query(_ordered_pair_signs(group, rel, r.n_groups))
+    levels, level = np.unique(rel, return_inverse=True)
     pair, counts = np.unique(query * np.int64(levels.size) + level.ravel(), return_counts=True)
     tied = _sum_by(pair // levels.size, counts * (counts - 1.0) / 2.0, r.n_queries)
     zeros = r.n_cand - nonzero_total

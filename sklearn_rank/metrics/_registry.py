@@ -6,7 +6,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _reductions
+from . import _cascade, _reductions, _trec
+
+
+@dataclass(frozen=True)
+class _Param:
+    """A measure's own parameter (RBP's persistence, ERR's top grade...), given in its
+    name (``rbp(p=0.9)``) or as a keyword of its function: not a convention, as it
+    changes what is measured rather than how a tool computes the same measure."""
+
+    name: str
+    check: Callable  # check(name, value) -> the value, normalised, or a ValueError
+    default: object
+    doc: str
 
 
 @dataclass(frozen=True)
@@ -23,6 +35,16 @@ class _Metric:
     first_relevant_only: bool = False  # reads only each query's first relevant group
     negative_relevance: bool = False  # accepts negative y_true (linear gain only)
     no_relevant_default: object = 0.0
+    parameters: tuple = ()  # _Param entries: the measure's own parameters
+    # How the per-query values combine: "mean", "sum" (counts, as trec_eval's all line)
+    # or "geometric" (exp of the mean log of max(value, 1e-5), trec_eval's gm_map).
+    aggregate: str = "mean"
+    needs_judged: bool = False  # reads judged non-relevant positions (the kernel's flag)
+    # A value for every query, relevant items or not (counts, Judged@k): no_relevant never
+    # applies, as in trec_eval's sums.
+    scores_without_relevant: bool = False
+    order_free: bool = False  # counts items only: alone, they need no sort
+    family: str = "core"  # "core": the first metrics; "trec": trec_eval's and later ones
 
     def __post_init__(self):
         if not isinstance(self.reduce, _Guarded):
@@ -54,6 +76,7 @@ class _Guarded:
 
     def __call__(self, ranking, k, **conventions):
         values, has_relevant = self.reduce(ranking, k, **conventions)
+        values = np.asarray(values, dtype=np.float64)
         if self.bounds is not None:
             low, high = self.bounds
             values = np.where((values > high) & (values <= high + _ROUNDING), high, values)
@@ -63,6 +86,68 @@ class _Guarded:
 
 _THRESHOLD = ("relevance_threshold",)
 _SIGNED = "[0, inf); (-inf, inf) with negative relevance"
+_COUNT = "[0, inf)"
+
+
+def _finite_real(name, value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
+        raise ValueError(f"{name} must be a number; got {value!r}.")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number; got {value!r}.")
+    return value
+
+
+def _positive(name, value):
+    value = _finite_real(name, value)
+    if value <= 0:
+        raise ValueError(f"{name} must be a positive number; got {value!r}.")
+    return value
+
+
+def _persistence(name, value):
+    value = _finite_real(name, value)
+    if not 0 < value < 1:
+        raise ValueError(f"{name} must be a number strictly between 0 and 1; got {value!r}.")
+    return value
+
+
+def _recall_level(name, value):
+    value = _finite_real(name, value)
+    if not 0 <= value <= 1:
+        raise ValueError(f"{name} must be a recall level between 0 and 1; got {value!r}.")
+    return value
+
+
+def _top_grade(name, value):
+    return None if value is None else _positive(name, value)
+
+
+def _rbp_gains(name, value):
+    if value not in ("binary", "query_max"):
+        raise ValueError(f"{name} must be 'binary' or 'query_max'; got {value!r}.")
+    return value
+
+
+_GAINS = _Param(
+    "gains",
+    _rbp_gains,
+    "binary",
+    "'binary': 1 for a relevant item (ir_measures); 'query_max': the grade divided by the "
+    "query's largest grade when that exceeds 1 (trec_eval 10.0's rbp)",
+)
+_RECALL = _Param("recall", _recall_level, 0.0, "the recall level, in [0, 1]")
+_PERSISTENCE = _Param(
+    "p", _persistence, 0.8, "persistence: the probability that the user reads on, in (0, 1)"
+)
+_X = _Param("x", _positive, 1.0, "the multiple of R: precision at rank (long)(x R + 0.9)")
+_MAX_GRADE = _Param(
+    "max_grade",
+    _top_grade,
+    None,
+    "the top of the grade scale: rho(g) = (2**g - 1) / 2**max_grade; None: the largest "
+    "grade of the truth",
+)
 
 METRICS = {
     m.name: m
@@ -169,11 +254,185 @@ METRICS = {
             value_range="[-1, 1]",
             negative_relevance=True,
         ),
+        # --- trec_eval's measures, ERR, RBP, judged positions --------------------------
+        _Metric(
+            "num_ret",
+            "num_retrieved",
+            _trec.num_retrieved,
+            "number of candidates (retrieved items); summed over queries",
+            takes_k=False,
+            value_range=_COUNT,
+            ranks_without_k=False,
+            aggregate="sum",
+            scores_without_relevant=True,
+            order_free=True,
+            family="trec",
+        ),
+        _Metric(
+            "num_rel",
+            "num_relevant",
+            _trec.num_relevant,
+            "number of relevant judged items R, ranked or not; summed over queries",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            value_range=_COUNT,
+            ranks_without_k=False,
+            aggregate="sum",
+            scores_without_relevant=True,
+            order_free=True,
+            family="trec",
+        ),
+        _Metric(
+            "num_rel_ret",
+            "num_relevant_retrieved",
+            _trec.num_relevant_retrieved,
+            "number of relevant candidates; summed over queries",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            value_range=_COUNT,
+            ranks_without_k=False,
+            aggregate="sum",
+            scores_without_relevant=True,
+            order_free=True,
+            family="trec",
+        ),
+        _Metric(
+            "num_nonrel_judged_ret",
+            "num_nonrelevant_judged_retrieved",
+            _trec.num_nonrelevant_judged_retrieved,
+            "number of judged non-relevant candidates; summed over queries",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            value_range=_COUNT,
+            ranks_without_k=False,
+            aggregate="sum",
+            needs_judged=True,
+            scores_without_relevant=True,
+            order_free=True,
+            family="trec",
+        ),
+        _Metric(
+            "rprec",
+            "r_precision_score",
+            _trec.r_precision,
+            "precision at rank R, the number of relevant items (R-precision)",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            family="trec",
+        ),
+        _Metric(
+            "rprec_mult",
+            "r_precision_mult_score",
+            _trec.r_precision_mult,
+            "precision at rank (long)(x R + 0.9): R-precision at a multiple x of R",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            parameters=(_X,),
+            family="trec",
+        ),
+        _Metric(
+            "gm_map",
+            "geometric_mean_average_precision_score",
+            _reductions.average_precision,
+            "average precision, combined over queries by the geometric mean of max(AP, 1e-5)",
+            conventions=_THRESHOLD + ("ap_denominator",),
+            aggregate="geometric",
+            family="trec",
+        ),
+        _Metric(
+            "iprec",
+            "interpolated_precision_score",
+            _trec.interpolated_precision,
+            "interpolated precision at a recall level: the best precision at or after reaching it",
+            takes_k=False,
+            conventions=_THRESHOLD + ("iprec_rounding",),
+            parameters=(_RECALL,),
+            family="trec",
+        ),
+        _Metric(
+            "iprec_avg",
+            "eleven_point_average_precision_score",
+            _trec.eleven_point_average,
+            "mean interpolated precision at recall 0, 0.1, ..., 1 (11-point average)",
+            takes_k=False,
+            conventions=_THRESHOLD + ("iprec_rounding",),
+            family="trec",
+        ),
+        _Metric(
+            "bpref",
+            "bpref_score",
+            _trec.bpref,
+            "share of judged non-relevant items ranked below each relevant item (of the "
+            "first R), unjudged items left out",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            needs_judged=True,
+            family="trec",
+        ),
+        _Metric(
+            "infap",
+            "inferred_average_precision_score",
+            _trec.inferred_average_precision,
+            "inferred AP: precision at each relevant item estimated from the judged items above it",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            needs_judged=True,
+            family="trec",
+        ),
+        _Metric(
+            "judged",
+            "judged_at_k_score",
+            _trec.judged_at_k,
+            "share of the top min(k, N) candidates that are judged",
+            ranks_without_k=False,
+            needs_judged=True,
+            scores_without_relevant=True,
+            family="trec",
+        ),
+        _Metric(
+            "unjudged",
+            "unjudged_at_k_score",
+            _trec.unjudged_at_k,
+            "unjudged candidates in the top min(k, N), / k (trec_eval's unj)",
+            greater_is_better=False,
+            ranks_without_k=False,
+            needs_judged=True,
+            scores_without_relevant=True,
+            family="trec",
+        ),
+        _Metric(
+            "err",
+            "err_score",
+            _cascade.expected_reciprocal_rank,
+            "expected reciprocal rank: sum of 1 / rank times the probability that the "
+            "user stops there",
+            parameters=(_MAX_GRADE,),
+            family="trec",
+        ),
+        _Metric(
+            "rbp",
+            "rbp_score",
+            _cascade.rank_biased_precision,
+            "rank-biased precision: (1 - p) sum of rel_i p**(i - 1) over the top k",
+            conventions=_THRESHOLD,
+            parameters=(_PERSISTENCE, _GAINS),
+            family="trec",
+        ),
+        _Metric(
+            "rbp_residual",
+            "rbp_residual",
+            _cascade.rank_biased_residual,
+            "RBP's residual: the weight of unjudged positions and of those below the top k",
+            parameters=(_PERSISTENCE,),
+            greater_is_better=False,
+            needs_judged=True,
+            scores_without_relevant=True,
+            family="trec",
+        ),
     )
 }
 
 _LARGEST_K = 2**62  # cut-offs are int64 positions
-_NAME = re.compile(r"^([a-z_0-9]+?)(?:@([0-9]+))?$")
 
 
 def get_metric_names():
@@ -196,25 +455,6 @@ def get_metric_names():
         if metric.takes_k:
             names.append(metric.name + "@K")
     return sorted(names)
-
-
-def _parse_name(name):
-    """'ndcg@10' -> (registry entry, 10); 'map' -> (entry, None)."""
-    if not isinstance(name, str):
-        raise ValueError(f"metric names must be strings such as 'ndcg@10'; got {name!r}.")
-    match = _NAME.match(name.strip())
-    metric = METRICS.get(match.group(1)) if match else None
-    if metric is None:
-        raise ValueError(
-            f"Unknown metric name {name!r}. Known names: {', '.join(get_metric_names())} "
-            "(K a positive integer)."
-        )
-    k = match.group(2)
-    if k is not None and not metric.takes_k:
-        raise ValueError(f"Metric {metric.name!r} takes no cut-off; got {name!r}.")
-    if k is not None and not 0 < int(k) <= _LARGEST_K:
-        raise ValueError(f"The cut-off in {name!r} must be a positive integer up to 2**62.")
-    return metric, None if k is None else int(k)
 
 
 def _markdown_table():

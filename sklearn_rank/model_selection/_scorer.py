@@ -10,7 +10,8 @@ from sklearn.utils.metadata_routing import MetadataRequest
 
 from ..conventions import check_k, resolve
 from ..metrics._evaluate import _compute, _no_relevant_rule
-from ..metrics._registry import METRICS, _parse_name
+from ..metrics._names import _parse_request, _parse_requests, _Request
+from ..metrics._registry import METRICS
 from ..metrics._signatures import _applicable
 from ..utils._ids import _concat_ids, _factorize
 from ._ranker import QueryGroupRanker
@@ -188,12 +189,14 @@ class RankingScorer:
     0.75
     """
 
-    def __init__(self, name, metric, k, conventions, sign):
+    def __init__(self, name, metric, k, conventions, sign, params=None, overrides=None):
         self.name = name
         self.metric = metric
         self.k = k
         self.conventions = dict(conventions)
         self.sign = sign
+        self.params = dict(params or {})  # the measure's own (RBP's p...)
+        self.overrides = dict(overrides or {})  # conventions its name set (P(rel=2)@5)
         self._request = MetadataRequest(owner=type(self).__name__)
         self._request.score.add_request(param="groups", alias=True)
         self._request.score.add_request(param="sample_weight", alias=None)
@@ -217,7 +220,7 @@ class RankingScorer:
         y_pred = _checked_predictions(self.name, estimator, _ranking_scores(estimator, X), n_rows)
         metric = METRICS[self.metric]
         value = _compute(
-            [(self.name, metric, self.k)],
+            [_Request(self.name, metric, self.k, self.params, self.overrides)],
             y_true,
             y_pred,
             groups=groups,
@@ -301,7 +304,7 @@ def make_ranking_scorer(metric, **params):
     >>> make_ranking_scorer(ndcg_score, k=5, no_relevant="skip")
     make_ranking_scorer('ndcg@5', ties='average', gain='linear', no_relevant='skip')
     """
-    name, entry, k, sign = _resolve_metric(metric, params)
+    name, entry, k, sign, request = _resolve_metric(metric, params)
     allowed = {c for c in _applicable(entry) if c not in _NEED_ITEM_IDS} | {"convention"}
     unknown = set(params) - allowed - {"k"}
     if unknown:
@@ -317,7 +320,7 @@ def make_ranking_scorer(metric, **params):
     if conventions["score_dtype"] == "float64":
         del conventions["score_dtype"]  # the default; kept out of the repr
     conventions["no_relevant"] = _no_relevant_rule(resolved, entry)
-    return RankingScorer(name, entry.name, k, conventions, sign)
+    return RankingScorer(name, entry.name, k, conventions, sign, request.params, request.overrides)
 
 
 def _resolve_metric(metric, params):
@@ -334,6 +337,7 @@ def _resolve_metric(metric, params):
         if "k" in params and not entry.takes_k:
             raise ValueError(f"make_ranking_scorer: metric {entry.name!r} takes no parameter 'k'.")
         label = entry.name if k is None else f"{entry.name}@{k}"
+        request = _Request(label, entry, k)
     else:
         if "k" in params:
             raise ValueError(
@@ -343,7 +347,8 @@ def _resolve_metric(metric, params):
         label = metric
         if isinstance(metric, str) and metric.startswith("neg_"):
             label = metric[len("neg_") :]
-        entry, k = _parse_name(label)
+        request = _parse_request(label)
+        entry, k = request.metric, request.k
     if k is None and not entry.ranks_without_k:
         raise ValueError(
             f"A {entry.name!r} scorer needs a cut-off ('{entry.name}@10'): over the whole "
@@ -358,8 +363,8 @@ def _resolve_metric(metric, params):
                 f"{metric!r} is lower-is-better; scorers are greater-is-better, so its scorer "
                 f"is named 'neg_{metric}' and returns the negated value."
             )
-        return f"neg_{label}", entry, k, -1
-    return label, entry, k, 1
+        return f"neg_{label}", entry, k, -1, request
+    return label, entry, k, 1, request
 
 
 def get_scorer(name):
@@ -393,7 +398,7 @@ def get_scorer_names():
     Examples
     --------
     >>> from sklearn_rank import get_scorer_names
-    >>> [name for name in get_scorer_names() if name.startswith(("ndcg", "neg_"))]
+    >>> [name for name in get_scorer_names() if name.startswith(("ndcg", "neg_a"))]
     ['ndcg', 'ndcg@K', 'neg_arp']
     """
     names = []
@@ -411,7 +416,12 @@ def _is_ranking_name(name):
     base = name[len("neg_") :] if name.startswith("neg_") else name
     if "@" not in base and name in sklearn.metrics.get_scorer_names():
         return False
-    return base.split("@")[0].strip() in METRICS
+    try:
+        _parse_requests(base)
+    except ValueError as exc:  # a known name written wrongly gets our message
+        known_base = base.split("@")[0].split("(")[0].strip() in METRICS
+        return known_base or not str(exc).startswith("Unknown metric name")
+    return True
 
 
 def _resolve_scoring(scoring):

@@ -4,7 +4,7 @@ import numpy as np
 
 from ..inputs import query_ids
 from ..metrics import evaluate
-from ..metrics._registry import _parse_name
+from ..metrics._names import _parse_name
 from ._base import (
     _axes,
     _check_matplotlib,

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ..metrics import metric_at_k_curve
-from ..metrics._registry import _parse_name
+from ..metrics._names import _parse_name
 from ..model_selection._scorer import _ranking_scores
 from ._base import (
     _axes,

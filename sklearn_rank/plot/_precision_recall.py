@@ -29,7 +29,7 @@ class InterpolatedPrecisionRecallDisplay:
     ..., 1 its mean is trec_eval's ``11pt_avg``.
 
     With ``ties="average"`` (the default) each value is the exact expected value over
-    the orderings of tied scores; with ``convention="trec_eval"`` (stable ties broken
+    the orderings of tied scores; with ``convention="trec_eval9"`` (stable ties broken
     by item id descending, float32 scores, trec_eval 9.x rounding) it reproduces
     pytrec_eval's ``iprec_at_recall``. A query with relevant items and an empty ranking
     scores 0 (trec_eval's NaN only arises with ``-J``). Queries without a relevant item

@@ -1,0 +1,282 @@
+"""``sklearn-rank evaluate QRELS RUN``: the command line speaking trec_eval.
+
+Positional qrels and run files, trec_eval's options (``-m``, ``-q``, ``-c``, ``-l``, ``-M``,
+``-J``, ``-n``) with trec_eval's meanings, and its three-column output (``measure  query
+value``, ``%6.4f``, counts as integers, topics in trec_eval's order). The numbers are those
+of ``convention="trec_eval"`` (trec_eval 10.0) unless ``--convention`` names another preset;
+a line on stderr says which. See docs/command_line.md, "trec_eval's way".
+"""
+
+import argparse
+import math
+import sys
+
+import numpy as np
+
+PROG = "sklearn-rank evaluate"
+
+# trec_eval's exit status when a judged topic is missing from the run (trec_eval.c).
+MISSING_TOPIC_STATUS = 4
+
+_VERSION_NOTE = {
+    "trec_eval": "trec_eval 10.0 rules",
+    "trec_eval9": "trec_eval 9.x rules (pytrec_eval)",
+}
+
+
+def wants_trec_eval(argv):
+    """Whether ``evaluate``'s arguments are trec_eval's: files given positionally."""
+    named = {"--qrels", "--run", "--truth", "--predictions", "--example"}
+    if any(a.split("=")[0] in named for a in argv):
+        return False
+    takes_value = {"-m", "-l", "-M", "--convention", "--ties"}
+    positional, skip = 0, False
+    for token in argv:
+        if skip:
+            skip = False
+        elif token in takes_value:
+            skip = True
+        elif not token.startswith("-") or token == "-":
+            positional += 1
+    return positional >= 1
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Evaluate a TREC run against qrels the way trec_eval does: its options, "
+        "its three-column output, its numbers (trec_eval 10.0 by default).",
+    )
+    parser.add_argument("qrels", help="TREC qrels file: 'qid iter docno rel' lines")
+    parser.add_argument("run", help="TREC run file: 'qid Q0 docno rank score tag' lines")
+    parser.add_argument(
+        "-m",
+        dest="measures",
+        action="append",
+        metavar="MEASURE",
+        help="a measure as trec_eval names it (P.5,10, ndcg_cut.10, recip_rank, official, "
+        "all_trec...), or as evaluate or ir_measures do; repeatable (default: official)",
+    )
+    parser.add_argument("-q", action="store_true", help="also print each topic's values")
+    parser.add_argument(
+        "-c",
+        action="store_true",
+        help="average over every qrels topic: one missing from the run counts 0",
+    )
+    parser.add_argument("-l", type=int, metavar="LEVEL", help="relevant means rel >= LEVEL")
+    parser.add_argument(
+        "-M", type=int, metavar="N", help="keep only the first N documents of each topic"
+    )
+    parser.add_argument(
+        "-J", action="store_true", help="judged documents only: drop unjudged ones first"
+    )
+    parser.add_argument("-n", action="store_true", help="no summary (the 'all' lines)")
+    parser.add_argument(
+        "--convention",
+        default="trec_eval",
+        choices=("trec_eval", "trec_eval9"),
+        help="trec_eval (10.0, default) or trec_eval9 (9.x: float32 scores, as pytrec_eval)",
+    )
+    return parser
+
+
+def _run_tag(path):
+    """The run tag (sixth field) of the run's first line, trec_eval's runid."""
+    from ..inputs._files import _open_text
+
+    with _open_text(path) as handle:
+        for line in handle:
+            fields = line.split()
+            if fields and not fields[0].startswith("#") and len(fields) == 6:
+                return fields[5]
+    return ""
+
+
+def _top(run, n, score_dtype):
+    """The first n documents of each topic in trec_eval's order (score, docno descending)."""
+    from ..inputs._tables import ItemRanking
+
+    scores = run.scores.astype(np.float32) if score_dtype == "float32" else run.scores
+    queries = np.unique(run.queries.astype(str), return_inverse=True)[1].ravel()
+    docnos = np.unique(run.items.astype(str), return_inverse=True)[1].ravel()
+    order = np.lexsort((-docnos, -scores.astype(np.float64), queries))
+    position = np.arange(order.size) - np.searchsorted(queries[order], queries[order])
+    keep = np.sort(order[position < n])
+    return ItemRanking(run.queries[keep], run.items[keep], run.scores[keep])
+
+
+def _order_key(request):
+    """trec_eval prints its measures in its table's order; others follow as given."""
+    from ..metrics._names import TREC_MEASURES
+
+    bases = list(TREC_MEASURES)
+    label = request.label
+    # The longest base the label starts with: map_cut_5 is map_cut's, not map's.
+    matches = [b for b in bases if label == b or label.startswith(b + "_")]
+    return bases.index(max(matches, key=len)) if matches else len(bases)
+
+
+# Lines of trec_eval's all block that are not measures, and the groups that print them.
+_LINES = ("runid", "num_q")
+
+
+def _shows(measures, line):
+    return measures is None or any(m in (line, "official", "all_trec") for m in measures)
+
+
+def _requests(measures):
+    from ..metrics._names import _parse_requests
+
+    requests = {}
+    for name in measures or ["official"]:
+        if name in _LINES:
+            continue
+        for request in _parse_requests(name, dialect="trec_eval"):
+            requests.setdefault(request.label, request)
+    order = sorted(range(len(requests)), key=lambda i: _order_key(list(requests.values())[i]))
+    return [list(requests.values())[i] for i in order]
+
+
+def _nan_iprec(labels, per_query, counts, conventions):
+    """trec_eval -J: a topic left with no document divides 0 by 0 in interpolated
+    precision wherever the recall level asks for no relevant document (NaN)."""
+    from ..metrics._trec import _recall_cut
+
+    empty = counts["num_ret"] == 0
+    if not empty.any():
+        return
+    for label, request in labels.items():
+        name = request.metric.name
+        if name == "iprec":
+            levels = [request.params.get("recall", 0.0)]
+        elif name == "iprec_avg":
+            levels = [0.0]  # level 0 always asks for none: the mean is NaN
+        else:
+            continue
+        for level in levels:
+            cut = _recall_cut(level, counts["num_rel"], conventions["iprec_rounding"])
+            per_query[label][empty & (cut == 0)] = np.nan
+
+
+def _format(value, integer):
+    if integer:
+        return str(int(round(value)))
+    if math.isnan(value):
+        return "  -nan"
+    return f"{value:6.4f}"
+
+
+def _line(label, query, value, integer):
+    return f"{label:<22}\t{query}\t{_format(value, integer)}\n"
+
+
+def run(argv, stdout=None, stderr=None):
+    """Run the trec_eval form of ``evaluate``; return the exit status."""
+    from ..conventions import resolve
+    from ..inputs._files import _parse_trec_qrels, _parse_trec_run
+    from ..inputs._tables import ItemJudgments, ItemRanking
+    from ..metrics import evaluate
+    from ..metrics._names import _label
+
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    args = _parser().parse_args(argv)
+    conventions = resolve(args.convention, {})
+    truth = ItemJudgments(*_parse_trec_qrels(args.qrels))
+    ranking = ItemRanking(*_parse_trec_run(args.run))
+    if args.M is not None:
+        if args.M < 1:
+            raise ValueError(f"-M must be a positive number of documents; got {args.M}.")
+        ranking = _top(ranking, args.M, conventions["score_dtype"])
+    requests = _requests(args.measures)
+    labels = {r.label: r for r in requests}
+    options = {"relevance_threshold": args.l if args.l and args.l != 1 else None}
+    if args.J:
+        options["judged_only"] = True
+    counts_needed = ["num_ret", "num_rel", "map"]
+    # Our canonical names: a trec_eval label such as "rbp" means p=0.9 there, 0.8 here.
+    canonical = {label: _label(r.metric, r.k, r.params, r.overrides) for label, r in labels.items()}
+    values_by_name = evaluate(
+        truth,
+        ranking,
+        list(canonical.values()) + counts_needed,
+        convention=args.convention,
+        per_query=True,
+        **options,
+    )
+    per_query = {label: values_by_name[name] for label, name in canonical.items()}
+    per_query.update({name: values_by_name[name] for name in counts_needed})
+    counts = {name: per_query[name] for name in counts_needed}
+    ids = [str(q) for q in _query_ids(truth, ranking, args.convention)]
+    judged_topics = sorted({str(q) for q in truth.queries.tolist()})
+    evaluated = dict(zip(ids, range(len(ids))))
+    missing = [q for q in judged_topics if q not in evaluated]
+    _nan_iprec(labels, per_query, counts, conventions)
+
+    # Topics in trec_eval's order: its qrels topics sorted as strings (strcmp).
+    topics = [q for q in judged_topics if q in evaluated or args.c]
+    values = {label: [] for label in labels}
+    for q in topics:
+        for label in labels:
+            if q in evaluated:
+                values[label].append(float(per_query[label][evaluated[q]]))
+            else:  # -c: a topic missing from the run scores 0 on everything but num_rel
+                values[label].append(_missing_value(labels[label], truth, q, options))
+    note = _VERSION_NOTE.get(args.convention, args.convention)
+    stderr.write(f"sklearn-rank: {note} (--convention {args.convention})\n")
+    integer = {label: r.metric.aggregate == "sum" for label, r in labels.items()}
+    if args.q:
+        for row, q in enumerate(topics):
+            if missing and not args.c and args.convention == "trec_eval" and q > missing[0]:
+                break
+            for label, request in labels.items():
+                if request.metric.name == "gm_map":
+                    continue  # trec_eval prints gm_map on the all line only
+                stdout.write(_line(label, q, values[label][row], integer[label]))
+    if missing and not args.c and args.convention == "trec_eval":
+        stderr.write(
+            f"sklearn-rank: judged topic {missing[0]!r} is not in the run: trec_eval 10.0 "
+            "stops here (its message: result qid not found in qrels); -c counts it as 0, "
+            "--convention trec_eval9 leaves it out\n"
+        )
+        return MISSING_TOPIC_STATUS
+    if not args.n:
+        if _shows(args.measures, "runid"):
+            stdout.write(f"{'runid':<22}\tall\t{_run_tag(args.run)}\n")
+        if _shows(args.measures, "num_q"):
+            stdout.write(f"{'num_q':<22}\tall\t{len(topics)}\n")
+        for label, request in labels.items():
+            column = np.asarray(values[label], dtype=np.float64)
+            total = _all_line(request, column, truth, args.c)
+            stdout.write(_line(label, "all", total, integer[label]))
+    return 0
+
+
+def _query_ids(truth, ranking, convention):
+    from ..inputs import query_ids
+
+    return query_ids(truth, ranking, convention=convention)
+
+
+def _missing_value(request, truth, query, options):
+    """trec_eval -c: a judged topic without a run scores 0, except its num_rel (R)."""
+    if request.metric.name != "num_rel":
+        return 0.0
+    level = options.get("relevance_threshold") or 1
+    mine = truth.queries.astype(str) == query
+    return float(np.count_nonzero(truth.relevance[mine] >= level))
+
+
+def _all_line(request, column, truth, complete):
+    """trec_eval's all line: sums for counts, the geometric mean for gm_map, else the
+    mean; with -c num_rel counts the qrels lines of grade > 0, whatever -l (m_num_rel.c)."""
+    if column.size == 0:
+        return 0.0
+    how = request.metric.aggregate
+    if request.metric.name == "num_rel" and complete:
+        return float(np.count_nonzero(truth.relevance > 0))
+    if how == "sum":
+        return float(math.fsum(column))
+    if how == "geometric":
+        return math.exp(math.fsum(np.log(np.maximum(column, 1e-5))) / column.size)
+    return math.fsum(column) / column.size

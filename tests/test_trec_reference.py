@@ -1,0 +1,142 @@
+"""trec_eval's measures, ERR and RBP against the slow reference (tests/reference.py), which
+enumerates every ordering of tied scores: exact tie averaging, both tie modes, judged
+non-relevant and unjudged candidates, judged items never ranked, empty rankings."""
+
+import numpy as np
+import pytest
+from reference import reference_trec
+
+import sklearn_rank as sr
+
+# (our name, reference measure, its parameters)
+MEASURES = [
+    ("num_ret", "num_ret", {}),
+    ("num_rel", "num_rel", {}),
+    ("num_rel_ret", "num_rel_ret", {}),
+    ("num_nonrel_judged_ret", "num_nonrel_judged_ret", {}),
+    ("rprec", "rprec", {}),
+    ("rprec_mult(x=0.6)", "rprec_mult", {"x": 0.6}),
+    ("rprec_mult(x=1.8)", "rprec_mult", {"x": 1.8}),
+    ("iprec(recall=0.0)", "iprec", {"recall": 0.0}),
+    ("iprec(recall=0.3)", "iprec", {"recall": 0.3}),
+    ("iprec(recall=0.5)", "iprec", {"recall": 0.5}),
+    ("iprec(recall=1.0)", "iprec", {"recall": 1.0}),
+    ("iprec_avg", "iprec_avg", {}),
+    ("bpref", "bpref", {}),
+    ("infap", "infap", {}),
+    ("judged", "judged", {}),
+    ("judged@2", "judged", {}),
+    ("unjudged@3", "unjudged", {}),
+    ("unjudged", "unjudged", {}),
+    ("err(max_grade=3)", "err", {"max_grade": 3}),
+    ("err(max_grade=4)@2", "err", {"max_grade": 4}),
+    ("rbp", "rbp", {"p": 0.8}),
+    ("rbp(p=0.5)@3", "rbp", {"p": 0.5}),
+    ("rbp_residual(p=0.6)", "rbp_residual", {"p": 0.6}),
+    ("rbp_residual@2", "rbp_residual", {"p": 0.8}),
+    ("gm_map@3", "gm_map", {}),
+]
+
+
+def _k(name):
+    return int(name.rsplit("@", 1)[1]) if "@" in name else None
+
+
+def _query(rng):
+    """(labels of the ranked items, None = unjudged; scores; labels of unranked judged)."""
+    n = int(rng.integers(0, 8))
+    labels = [
+        None if rng.random() < 0.3 else int(rng.integers(0, 4) * (rng.random() < 0.6))
+        for _ in range(n)
+    ]
+    scores = list(rng.integers(0, 3 if rng.random() < 0.7 else 6, n) / 2.0)
+    unranked = [int(rng.integers(0, 4)) for _ in range(int(rng.integers(0, 3)))]
+    if not any(x for x in labels if x) and not unranked and rng.random() < 0.5:
+        unranked = [1]
+    return labels, scores, unranked
+
+
+def _as_items(queries):
+    tq, ti, tr, rq, ri, rs = [], [], [], [], [], []
+    for q, (labels, scores, unranked) in enumerate(queries):
+        for i, (label, score) in enumerate(zip(labels, scores)):
+            rq.append(q), ri.append(f"d{i}"), rs.append(score)
+            if label is not None:
+                tq.append(q), ti.append(f"d{i}"), tr.append(label)
+        for j, label in enumerate(unranked):
+            tq.append(q), ti.append(f"u{j}"), tr.append(label)
+    truth = sr.ItemJudgments(
+        np.array(tq, dtype=np.int64), np.array(ti, dtype=object), np.array(tr, float)
+    )
+    run = sr.ItemRanking(
+        np.array(rq, dtype=np.int64), np.array(ri, dtype=object), np.array(rs, float)
+    )
+    return truth, run
+
+
+@pytest.mark.parametrize("ties", ["average", "stable"])
+@pytest.mark.parametrize("seed", range(3))
+def test_measures_equal_the_reference(ties, seed):
+    rng = np.random.default_rng(100 * seed + (ties == "stable"))
+    names = [name for name, _m, _p in MEASURES]
+    for case in range(40):
+        queries = [_query(rng) for _ in range(int(rng.integers(1, 5)))]
+        if not any(labels or unranked for labels, _s, unranked in queries):
+            continue
+        truth, run = _as_items(queries)
+        threshold = 2 if case % 4 == 3 else None
+        rounding = "plus_0.9" if case % 3 == 2 else "nearest"
+        ids = list(sr.query_ids(truth, run))
+        got = sr.evaluate(
+            truth,
+            run,
+            names,
+            ties=ties,
+            relevance_threshold=threshold,
+            iprec_rounding=rounding,
+            no_relevant=0.0,
+            per_query=True,
+        )
+        for name, measure, params in MEASURES:
+            if measure in ("iprec", "iprec_avg"):
+                params = dict(params, rounding=rounding)
+            for row, q in enumerate(ids):
+                labels, scores, unranked = queries[q]
+                expected = reference_trec(
+                    measure,
+                    labels,
+                    scores,
+                    unranked,
+                    k=_k(name),
+                    ties=ties,
+                    threshold=threshold,
+                    **params,
+                )
+                assert got[name][row] == pytest.approx(expected, rel=1e-9, abs=1e-12), (
+                    name,
+                    queries[q],
+                    threshold,
+                )
+
+
+@pytest.mark.parametrize("ties", ["average", "stable"])
+def test_dense_and_long_forms_judge_every_item(ties):
+    """Matrices and long format judge every cell: the same values as ItemJudgments with a
+    row (relevance 0 included) for every candidate, which the reference checks above."""
+    rng = np.random.default_rng(5)
+    names = [name for name, _m, _p in MEASURES]
+    for _ in range(30):
+        n_queries, n_items = int(rng.integers(1, 5)), int(rng.integers(1, 7))
+        y_true = rng.integers(0, 4, (n_queries, n_items)) * (rng.random((n_queries, n_items)) < 0.5)
+        y_score = rng.integers(0, 3, (n_queries, n_items)) / 2.0
+        queries = [(list(map(int, t)), list(s), []) for t, s in zip(y_true, y_score)]
+        truth, run = _as_items(queries)
+        expected = sr.evaluate(truth, run, names, ties=ties, per_query=True, no_relevant=0.0)
+        dense = sr.evaluate(y_true, y_score, names, ties=ties, per_query=True)
+        groups = np.repeat(np.arange(n_queries), n_items)
+        long = sr.evaluate(
+            y_true.ravel(), y_score.ravel(), names, groups=groups, ties=ties, per_query=True
+        )
+        for name in names:
+            np.testing.assert_allclose(dense[name], expected[name], rtol=1e-12, err_msg=name)
+            np.testing.assert_allclose(long[name], expected[name], rtol=1e-12, err_msg=name)
