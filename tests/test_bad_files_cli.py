@@ -126,11 +126,11 @@ BAD_FILES = [
     ),
     ("table_last_line_cut", "table", TABLE[:-6], 4, "expected 3 fields like the header, got 2"),
     (
-        "run_seven_fields",
+        "run_five_fields",
         "run",
-        b"q Q0 a 1 1.0 t extra\n",
+        b"q Q0 a 1 1.0\n",
         1,
-        "expected 6 fields 'qid Q0 docno rank score tag', got 7",
+        "expected 6 fields 'qid Q0 docno rank score tag', got 5",
     ),
     (
         "qrels_five_fields",
@@ -415,7 +415,7 @@ def _files(folder, kind, data):
 CLI_CASES = [
     # (id, which file, bytes, line, message): cases tests/test_cli.py does not run.
     ("qrels_last_line_cut", "qrels", QRELS[:-3], 3, "expected 4 fields"),
-    ("run_seven_fields", "run", RUN + b"q2 Q0 b 2 1 t x\n", 4, "expected 6 fields"),
+    ("run_five_fields", "run", RUN + b"q2 Q0 b 2 1\n", 4, "expected 6 fields"),
     ("run_score_nan", "run", b"q1 Q0 a 1 nan t\n", 1, "must be a finite number; got 'nan'"),
     ("run_score_digit_separator", "run", b"q1 Q0 a 1 1_0 t\n", 1, "no '_'; got '1_0'"),
     (

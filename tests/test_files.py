@@ -186,6 +186,18 @@ def test_truncated_gzip_with_a_cut_character_is_a_damaged_gzip_file(tmp_path):
             parse(path)
 
 
+def test_trec_run_fields_after_the_run_tag_are_ignored(tmp_path):
+    """trec_eval: "Any field following run_id is ignored" (get_trec_results.c)."""
+    extra = ["x", "1 2 3", "# not a comment", "\tQ0 d9 7 0.5 other"]
+    lines = RUN.splitlines()
+    longer = "".join(f"{line} {extra[n % len(extra)]}\n" for n, line in enumerate(lines))
+    six = _parse_trec_run(_write(tmp_path / "six.txt", RUN))
+    more = _parse_trec_run(_write(tmp_path / "more.txt", longer))
+    assert [column.tolist() for column in more] == [column.tolist() for column in six]
+    with pytest.raises(ValueError, match=_message(tmp_path / "five.txt", 1) + "expected 6.*got 5"):
+        _parse_trec_run(_write(tmp_path / "five.txt", "q Q0 a 1 2.5\n"))
+
+
 def test_missing_file_is_an_oserror(tmp_path):
     with pytest.raises(FileNotFoundError):
         read_trec_run(tmp_path / "nothere.txt")

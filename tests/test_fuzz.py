@@ -520,8 +520,8 @@ def _oracle_trec(text, n_fields, columns, integer):
         )
         if not fields or fields[0].startswith("#"):
             continue
-        if len(fields) != n_fields:
-            return None, lineno
+        if len(fields) < n_fields or (len(fields) > n_fields and n_fields != 6):
+            return None, lineno  # a run line may have more fields, ignored (trec_eval)
         rows.append([fields[c] for c in columns])
         lines.append(lineno)
     if not rows:

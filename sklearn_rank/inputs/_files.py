@@ -68,7 +68,8 @@ def read_trec_run(path):
 
     Each line is ``qid Q0 docno rank score tag``: six fields separated by whitespace. The
     score (fifth field) orders each query's documents, higher first; the rank field, like
-    ``Q0`` and the run tag, is ignored, as trec_eval ignores it.
+    ``Q0`` and the run tag, is ignored, as trec_eval ignores it. Fields after the run tag
+    are ignored too, as trec_eval ignores them.
 
     Parameters
     ----------
@@ -85,7 +86,7 @@ def read_trec_run(path):
     Raises
     ------
     ValueError
-        With a message ``<path>:<line>: ...`` for an empty file, a line that does not have
+        With a message ``<path>:<line>: ...`` for an empty file, a line with fewer than
         six fields, a score that is not a finite number (ASCII digits, no ``_``), text
         that is not UTF-8, a damaged gzip file, or a document listed twice for the same
         query.
@@ -450,8 +451,9 @@ def _object_array(values):
     return out
 
 
-def _parse_trec(path, n_fields, layout, columns, progress=None):
-    """Whitespace-separated lines of exactly ``n_fields`` fields.
+def _parse_trec(path, n_fields, layout, columns, progress=None, more_fields=False):
+    """Whitespace-separated lines of ``n_fields`` fields (or more, ignored, when
+    ``more_fields``).
 
     Returns the requested columns (tuples of strings, in file order) and the line number
     of every data row. ``progress`` as in `_parse_table`.
@@ -473,7 +475,7 @@ def _parse_trec(path, n_fields, layout, columns, progress=None):
                 fields = (text.replace("\ufeff", " ", 1)).split()
                 if not fields or fields[0][0] == "#":
                     continue
-            if len(fields) != n_fields:
+            if len(fields) != n_fields and not (more_fields and len(fields) > n_fields):
                 raise _error(path, lineno, _field_count_message(fields, n_fields, layout))
             add_row(pick(fields))
             add_line(lineno)
@@ -490,16 +492,20 @@ def _parse_trec(path, n_fields, layout, columns, progress=None):
 
 def _field_count_message(fields, n_fields, layout):
     message = f"expected {n_fields} fields '{layout}', got {len(fields)}"
-    other = {6: ("a TREC run", TREC_RUN_FORMAT), 4: ("a TREC qrels file", TREC_QRELS_FORMAT)}
-    if len(fields) in other and len(fields) != n_fields:
-        message += f" (is this {other[len(fields)][0]}?)"
+    if n_fields == 4 and len(fields) >= 6:
+        message += " (is this a TREC run?)"
+    elif n_fields == 6 and len(fields) == 4:
+        message += " (is this a TREC qrels file?)"
     return message
 
 
 @_without_gc
 def _parse_trec_run(path, progress=None):
     """``(queries, docnos, scores)`` arrays of a TREC run file."""
-    (queries, docnos, scores), lines = _parse_trec(path, 6, TREC_RUN_FORMAT, (0, 2, 4), progress)
+    # trec_eval ignores every field after the run tag.
+    (queries, docnos, scores), lines = _parse_trec(
+        path, 6, TREC_RUN_FORMAT, (0, 2, 4), progress, more_fields=True
+    )
     values = _to_floats(path, scores, lines, "score (field 5)")
     _check_unique(path, queries, docnos, lines, "document")
     return _object_array(queries), _object_array(docnos), values
