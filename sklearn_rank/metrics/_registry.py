@@ -212,8 +212,17 @@ def _parse_name(name):
     k = match.group(2)
     if k is not None and not metric.takes_k:
         raise ValueError(f"Metric {metric.name!r} takes no cut-off; got {name!r}.")
-    if k is not None and not 0 < int(k) <= _LARGEST_K:
-        raise ValueError(f"The cut-off in {name!r} must be a positive integer up to 2**62.")
+    if k is not None:
+        # Digits beyond int64 are refused before int(), whose own limit (4,300 digits)
+        # would name neither the metric nor the cut-off.
+        k = k.lstrip("0") or "0"
+        too_long = len(k) > len(str(_LARGEST_K))
+        if too_long or not 0 < int(k) <= _LARGEST_K:
+            shown = name if len(name) <= 40 else f"{name[:30]}...{name[-6:]}"
+            digits = f"; got {len(k)} digits" if too_long else ""
+            raise ValueError(
+                f"The cut-off in {shown!r} must be a positive integer up to 2**62{digits}."
+            )
     return metric, None if k is None else int(k)
 
 
