@@ -126,11 +126,11 @@ BAD_FILES = [
     ),
     ("table_last_line_cut", "table", TABLE[:-6], 4, "expected 3 fields like the header, got 2"),
     (
-        "run_seven_fields",
+        "run_five_fields",
         "run",
-        b"q Q0 a 1 1.0 t extra\n",
+        b"q Q0 a 1 1.0\n",
         1,
-        "expected 6 fields 'qid Q0 docno rank score tag', got 7",
+        "expected 6 fields 'qid Q0 docno rank score tag', got 5",
     ),
     (
         "qrels_five_fields",
@@ -153,8 +153,8 @@ BAD_FILES = [
         "table_unclosed_quote",
         "table",
         b'query,item,score\nq,"a,1\nq,b,2\n',
-        3,
-        "expected 3 fields like the header, got 2",
+        2,
+        "a quote opened in this row is never closed",
     ),
     (
         "run_score_nan",
@@ -382,6 +382,13 @@ def test_missing_file_and_directory_are_oserrors_naming_the_path(tmp_path, kind)
 # --------------------------------------------------------------------------------------
 
 
+def _gzip_cut_in_a_bad_character(data):
+    """``data`` gzip-compressed (stored), cut two bytes after its byte \\xe9 (not UTF-8)."""
+    compressed = gzip.compress(data, compresslevel=0)
+    kept = data.index(b"\xe9") + 3
+    return compressed[: len(compressed) - 8 - (len(data) - kept)]
+
+
 def _files(folder, kind, data):
     """Arguments for one evaluation whose ``kind`` file holds ``data``, the other clean."""
     inputs = {
@@ -408,7 +415,7 @@ def _files(folder, kind, data):
 CLI_CASES = [
     # (id, which file, bytes, line, message): cases tests/test_cli.py does not run.
     ("qrels_last_line_cut", "qrels", QRELS[:-3], 3, "expected 4 fields"),
-    ("run_seven_fields", "run", RUN + b"q2 Q0 b 2 1 t x\n", 4, "expected 6 fields"),
+    ("run_five_fields", "run", RUN + b"q2 Q0 b 2 1\n", 4, "expected 6 fields"),
     ("run_score_nan", "run", b"q1 Q0 a 1 nan t\n", 1, "must be a finite number; got 'nan'"),
     ("run_score_digit_separator", "run", b"q1 Q0 a 1 1_0 t\n", 1, "no '_'; got '1_0'"),
     (
@@ -438,6 +445,27 @@ CLI_CASES = [
     ("qrels_gzip_cut", "qrels", gzip.compress(QRELS * 200)[:-20], None, "damaged gzip file"),
     ("table_gzip_cut", "table", gzip.compress(TABLE * 50)[:-20], None, "damaged gzip file"),
     ("run_gzip_magic_only", "run", b"\x1f\x8b", 1, "damaged gzip file"),
+    *(
+        (
+            f"{kind}_gzip_cut_in_a_bad_character",
+            kind,
+            _gzip_cut_in_a_bad_character(clean + line),
+            clean.count(b"\n") + 1,
+            "damaged gzip file",
+        )
+        for kind, clean, line in (
+            ("qrels", QRELS, b"q3 0 caf\xe9 1\n"),
+            ("run", RUN, b"q3 Q0 caf\xe9 1 1 t\n"),
+            ("table", TABLE, b"q3,caf\xe9 2,1\n"),
+        )
+    ),
+    (
+        "table_quote_never_closed",
+        "table",
+        b'query,item,score\nq1,a,1\nq1,"b,2\nq2,c,3\nq3,d,4\n',
+        3,
+        "a quote opened in this row is never closed",
+    ),
     ("run_random_binary", "run", bytes(range(256)), 3, "not UTF-8 text"),
 ]
 

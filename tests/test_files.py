@@ -169,6 +169,35 @@ def test_damaged_gzip(tmp_path):
         _parse_trec_run(path)
 
 
+def test_truncated_gzip_with_a_cut_character_is_a_damaged_gzip_file(tmp_path):
+    # The last line, cut by the truncation, holds bytes that are not UTF-8: locating the
+    # decoding error meets the truncation first, and says so (it used to raise EOFError).
+    for parse, text in (
+        (_parse_trec_run, RUN + "q2 Q0 caf\xe9 2 1 t\n"),
+        (_parse_trec_qrels, QRELS + "q2 0 caf\xe9 1\n"),
+        (lambda path: read_table(path, query="query", item="item"), "query,item\nq,caf\xe9 2\n"),
+    ):
+        raw = text.encode("latin-1")
+        data = gzip.compress(raw, compresslevel=0)  # stored: bytes cut are the text's
+        kept = raw.index(b"\xe9") + 3  # "caf\xe9 2": not UTF-8, then the cut
+        path = _write(tmp_path / "cut.gz", data[: len(data) - 8 - (len(raw) - kept)])
+        assert gzip.GzipFile(path).read1() == raw[:kept]
+        with pytest.raises(ValueError, match=_message(path, text.count("\n")) + "damaged gzip"):
+            parse(path)
+
+
+def test_trec_run_fields_after_the_run_tag_are_ignored(tmp_path):
+    """trec_eval: "Any field following run_id is ignored" (get_trec_results.c)."""
+    extra = ["x", "1 2 3", "# not a comment", "\tQ0 d9 7 0.5 other"]
+    lines = RUN.splitlines()
+    longer = "".join(f"{line} {extra[n % len(extra)]}\n" for n, line in enumerate(lines))
+    six = _parse_trec_run(_write(tmp_path / "six.txt", RUN))
+    more = _parse_trec_run(_write(tmp_path / "more.txt", longer))
+    assert [column.tolist() for column in more] == [column.tolist() for column in six]
+    with pytest.raises(ValueError, match=_message(tmp_path / "five.txt", 1) + "expected 6.*got 5"):
+        _parse_trec_run(_write(tmp_path / "five.txt", "q Q0 a 1 2.5\n"))
+
+
 def test_missing_file_is_an_oserror(tmp_path):
     with pytest.raises(FileNotFoundError):
         read_trec_run(tmp_path / "nothere.txt")
@@ -368,9 +397,45 @@ def test_table_errors_name_path_and_line(tmp_path, text, kwargs, line, message):
 
 
 def test_table_line_numbers_count_quoted_newlines(tmp_path):
-    path = _write(tmp_path / "t.csv", 'user,item,score\n"a\nb",x,1\nu,y,oops\n')
-    with pytest.raises(ValueError, match=_message(path, 4)):
+    # A quoted field over two lines in a column not read (a note) is fine.
+    path = _write(tmp_path / "t.csv", 'user,item,note,score\nu,x,"a\nb",1\nu,y,,oops\n')
+    with pytest.raises(ValueError, match=_message(path, 4) + "score .* got 'oops'"):
         read_table(path, query="user", item="item", score="score")
+
+
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        # A quote never closed: the csv module would read every following line into one id.
+        ('query,item\n1,a\n1,"b\n2,c\n3,d\n', 3, "a quote opened in this row is never closed"),
+        ('query,item,note\n1,a,x\n1,b,"y\n2,c,z\n', 3, "a quote opened in this row is never"),
+        ('query,item\n1,a\n1,"b', 3, "a quote opened in this row is never closed"),
+        # An opening quote closed by a stray one lines later: an id over three lines.
+        (
+            'query,item\n1,a\n1,"b\n2,c\n3,"d\n4,e\n',
+            3,
+            "the item field (column 'item') holds a line break: 'b\\n2,c\\n3,d'",
+        ),
+        ('query,score,item\n1,"2\n3",a\n', 2, "the score field (column 'score') holds a line"),
+        (
+            'query,item,note\n1,a,"x\n2,b",y\n',
+            2,
+            "expected 3 fields like the header, got 4 (a quoted field runs from line 2 to line 3",
+        ),
+    ],
+)
+def test_table_quotes_left_open_are_errors(tmp_path, text, line, message):
+    path = _write(tmp_path / "t.csv", text)
+    score = "score" if "score" in text.split("\n", 1)[0] else None
+    with pytest.raises(ValueError, match=_message(path, line)) as info:
+        read_table(path, query="query", item="item", score=score)
+    assert message in str(info.value)
+
+
+def test_table_quoted_line_breaks_in_columns_not_read_are_kept(tmp_path):
+    path = _write(tmp_path / "t.csv", 'query,item,note\n1,a,"two\nlines"\n1,b,"x"\n2,c,\n')
+    table = read_table(path, query="query", item="item")
+    assert table.queries.tolist() == ["1", "1", "2"] and table.items.tolist() == ["a", "b", "c"]
 
 
 def test_table_not_utf8(tmp_path):

@@ -358,23 +358,23 @@ def _read_run(args, progress):
     if args.run:
         return ItemRanking(*_parse_trec_run(args.run, progress.reading(args.run)))
     query, item = _table_columns(args)
+    header = []
     table = _parse_table(
         args.predictions,
         query=query,
         item=item,
         score=args.score_column,
         progress=progress.reading(args.predictions),
+        columns_found=header,
     )
     if args.score_column is None:
-        _warn_unused_scores(args.predictions)
+        _warn_unused_scores(args.predictions, header)
     return ItemRanking(table.queries, table.items, table.scores)
 
 
-def _warn_unused_scores(path):
+def _warn_unused_scores(path, header):
     """Without --score-column rows are in rank order: say so if the table has scores."""
-    from ..inputs._files import _table_header
-
-    named = [name for name in _table_header(path) if name.lower() in ("score", "scores")]
+    named = [name for name in header if name.lower() in ("score", "scores")]
     if named:
         _warn(
             f"{path} has a column {named[0]!r} but no --score-column was given: the rows of "

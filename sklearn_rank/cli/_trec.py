@@ -82,10 +82,10 @@ def _parser():
 
 def _run_tag(path):
     """The run tag (sixth field) of the run's first line, trec_eval's runid."""
-    from ..inputs._files import _open_text
+    from ..inputs._text_files import _source, _text
 
-    with _open_text(path) as handle:
-        for line in handle:
+    with _source(path) as source:
+        for line in _text(source):
             fields = line.split()
             if fields and not fields[0].startswith("#") and len(fields) == 6:
                 return fields[5]

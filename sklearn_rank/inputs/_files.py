@@ -3,6 +3,9 @@
 Every reader accepts plain or gzip-compressed files (recognised by their content, so a
 ``.gz`` name is not required), an optional UTF-8 byte-order mark (also at the start of a
 line inside the file, where joining files with ``cat`` leaves one) and any line ending.
+A pipe, ``/dev/stdin`` or a shell process substitution (``<(zcat run.gz)``) can be read
+only once: it is copied once into a temporary file (in memory while small), so that it
+gives the same values and the same errors as a file.
 Numbers must be written as C reads them (ASCII digits, no ``_``), as trec_eval reads them.
 Bad input raises a `ValueError` whose message starts with ``<path>:<line>:`` and says what
 was expected. Ids (query, item) are kept as the strings found in the file, so ``"07"`` and
@@ -13,25 +16,39 @@ Parsing returns plain arrays; only the public readers build the library's
 """
 
 import csv
-import functools
-import gc
-import gzip
+import itertools
 import os
-import zlib
 from array import array
-from contextlib import contextmanager
 from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
 
 from ._tables import ItemJudgments, ItemRanking
+from ._text_files import (
+    _check_path,
+    _check_unique,
+    _error,
+    _name,
+    _object_array,
+    _reading,
+    _source,
+    _text,
+    _to_floats,
+    _to_ints,
+    _without_gc,
+)
 
 TREC_RUN_FORMAT = "qid Q0 docno rank score tag"
 TREC_QRELS_FORMAT = "qid iter docno rel"
 
 # How often (in lines) the progress callback is called.
 _PROGRESS_EVERY = 1 << 17
+
+# Read after a table's last line: the csv module ends a quoted field that is still open at
+# the end of the file without a word, so this line tells whether one was open (it then
+# ends up inside that field). Private-use characters, in no real table.
+_END_OF_TABLE = "\ue000\uf8ffend of the table\uf8ff\ue000"
 
 
 class Table(NamedTuple):
@@ -53,13 +70,15 @@ def read_trec_run(path):
 
     Each line is ``qid Q0 docno rank score tag``: six fields separated by whitespace. The
     score (fifth field) orders each query's documents, higher first; the rank field, like
-    ``Q0`` and the run tag, is ignored, as trec_eval ignores it.
+    ``Q0`` and the run tag, is ignored, as trec_eval ignores it. Fields after the run tag
+    are ignored too, as trec_eval ignores them.
 
     Parameters
     ----------
     path : str or path-like
-        The run file, plain or gzip-compressed. Blank lines and lines starting with ``#``
-        are skipped; a UTF-8 byte-order mark and Windows line endings are accepted.
+        The run file, plain or gzip-compressed; a pipe or ``/dev/stdin`` too. Blank lines
+        and lines starting with ``#`` are skipped; a UTF-8 byte-order mark and Windows line
+        endings are accepted.
 
     Returns
     -------
@@ -69,7 +88,7 @@ def read_trec_run(path):
     Raises
     ------
     ValueError
-        With a message ``<path>:<line>: ...`` for an empty file, a line that does not have
+        With a message ``<path>:<line>: ...`` for an empty file, a line with fewer than
         six fields, a score that is not a finite number (ASCII digits, no ``_``), text
         that is not UTF-8, a damaged gzip file, or a document listed twice for the same
         query.
@@ -112,8 +131,9 @@ def read_trec_qrels(path):
     Parameters
     ----------
     path : str or path-like
-        The qrels file, plain or gzip-compressed. Blank lines and lines starting with
-        ``#`` are skipped; a UTF-8 byte-order mark and Windows line endings are accepted.
+        The qrels file, plain or gzip-compressed; a pipe or ``/dev/stdin`` too. Blank
+        lines and lines starting with ``#`` are skipped; a UTF-8 byte-order mark and
+        Windows line endings are accepted.
 
     Returns
     -------
@@ -165,13 +185,16 @@ def read_table(path, *, query, item, score=None, relevance=None):
     suffix is looked through); for any other name, or when the header line does not
     contain that delimiter, it is taken from the header line: tab, comma or semicolon,
     the first one present. Fields may be quoted as in the `csv` module; surrounding
-    whitespace is removed. Blank lines are skipped.
+    whitespace is removed. Blank lines are skipped. A quoted field may run over several
+    lines only in a column not read: an id or a number holding a line break, like a quote
+    never closed, is an error (a missing closing quote would otherwise swallow the lines
+    that follow).
 
     Parameters
     ----------
     path : str or path-like
-        The table, plain or gzip-compressed, with a header row of column names. A UTF-8
-        byte-order mark and Windows line endings are accepted.
+        The table, plain or gzip-compressed (a pipe or ``/dev/stdin`` too), with a header
+        row of column names. A UTF-8 byte-order mark and Windows line endings are accepted.
     query, item : str
         Names of the query id and item id columns. Ids are kept as strings.
     score : str, default=None
@@ -190,8 +213,9 @@ def read_table(path, *, query, item, score=None, relevance=None):
     ValueError
         With a message ``<path>:<line>: ...`` for an empty file or a header with no data
         rows, a column name missing from the header (the message lists the columns
-        found), a row with the wrong number of fields, an empty id, a value that is not a
-        finite number, or an item listed twice for the same query.
+        found), a row with the wrong number of fields, a quote never closed, a line break
+        in an id or a number, an empty id, a value that is not a finite number, or an item
+        listed twice for the same query. The line is the one where the row starts.
 
     Examples
     --------
@@ -210,204 +234,24 @@ def read_table(path, *, query, item, score=None, relevance=None):
 
 
 # --------------------------------------------------------------------------------------
-# The one place that builds the library's input objects.
+# Parsing (opening, decoding and number checks: `_text_files.py`)
 # --------------------------------------------------------------------------------------
 
 
-# --------------------------------------------------------------------------------------
-# Parsing
-# --------------------------------------------------------------------------------------
-
-
-def _name(path):
-    return os.fspath(path)
-
-
-def _check_path(path):
-    """Refuse what open() would misread: an int is a file descriptor, not a file name."""
-    if not isinstance(path, (str, bytes, os.PathLike)):
-        raise TypeError(f"path must be a file name (str or path-like); got {path!r}.")
-
-
-def _error(path, line, message):
-    return ValueError(f"{_name(path)}:{line}: {message}")
-
-
-def _is_gzip(path):
-    with open(path, "rb") as raw:
-        return raw.read(2) == b"\x1f\x8b"
-
-
-def _open_text(path, newline=None):
-    """Open a plain or gzip-compressed UTF-8 text file (an optional BOM is dropped)."""
-    if _is_gzip(path):
-        return gzip.open(path, "rt", encoding="utf-8-sig", newline=newline)
-    return open(path, encoding="utf-8-sig", newline=newline)
-
-
-def _without_gc(function):
-    """Pause the cyclic garbage collector while ``function`` runs.
-
-    Parsing builds millions of small tuples and lists that the collector would otherwise
-    scan again and again (it roughly halves the time of a large file).
-    """
-
-    @functools.wraps(function)
-    def wrapper(*args, **kwargs):
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            if enabled:
-                gc.enable()
-
-    return wrapper
-
-
-@contextmanager
-def _reading(path, position):
-    """Turn decoding and decompression failures into ``<path>:<line>:`` ValueErrors.
-
-    position : callable returning the number of the line being read when it failed
-    (decompression errors). Text is decoded in blocks, so a decoding error is located by
-    decoding the file again line by line.
-    """
-    try:
-        yield
-    except UnicodeDecodeError:
-        line, reason = _locate_decoding_error(path)
-        raise _error(path, line, f"not UTF-8 text ({reason})") from None
-    except (EOFError, zlib.error, gzip.BadGzipFile) as exc:
-        raise _error(path, position(), f"damaged gzip file ({exc})") from None
-    except csv.Error as exc:  # e.g. a field over the csv module's size limit
-        raise _error(path, position(), f"not a valid CSV/TSV line ({exc})") from None
-
-
-def _locate_decoding_error(path):
-    """(line number, reason) of the first line that is not UTF-8.
-
-    Lines end at a line feed, a carriage return or both, as when the text is parsed, so
-    that the number agrees with the other errors' line numbers.
-    """
-    opener = gzip.open if _is_gzip(path) else open
-    lineno = 0
-    with opener(path, "rb") as raw:
-        for chunk in raw:  # binary chunks end at line feeds only
-            for data in chunk.splitlines(keepends=True):
-                lineno += 1
-                if lineno == 1 and data.startswith((b"\xff\xfe", b"\xfe\xff")):
-                    return 1, "it starts with a UTF-16 byte-order mark: save it as UTF-8"
-                try:
-                    data.decode("utf-8-sig" if lineno == 1 else "utf-8")
-                except UnicodeDecodeError as exc:
-                    return lineno, f"{exc.reason} at byte {exc.start + 1} of the line"
-    return max(lineno, 1), "invalid UTF-8"  # pragma: no cover - decoding failed before
-
-
-def _plain(strings):
-    """Whether every string is ASCII without '_'.
-
-    float() and int() accept digit separators ("1_000") and non-ASCII digits (Arabic-Indic,
-    full-width) that C's atof/atoi (trec_eval) do not: a score read here as 1000 would be 1
-    for trec_eval, a silent disagreement. Such numbers are refused.
-    """
-    text = "".join(strings)
-    return text.isascii() and "_" not in text
-
-
-def _float_problem(text, what):
-    """Why ``text`` is not a finite number written plainly, or None when it is one."""
-    if not text.isascii() or "_" in text:
-        return f"{what} must be a finite number written with ASCII digits and no '_'; got {text!r}"
-    try:
-        value = float(text)
-    except ValueError:
-        if not text.strip():
-            return f"{what} is empty; expected a number"
-        return f"{what} must be a finite number; got {text!r}"
-    return None if np.isfinite(value) else f"{what} must be a finite number; got {text!r}"
-
-
-def _int_problem(text, what):
-    """Why ``text`` is not a 64-bit integer written plainly, or None when it is one."""
-    if not text.isascii() or "_" in text:
-        return f"{what} must be an integer written with ASCII digits and no '_'; got {text!r}"
-    try:
-        value = int(text)
-    except ValueError:
-        return f"{what} must be an integer; got {text!r}"
-    if not -(2**63) <= value < 2**63:
-        return f"{what} must be an integer between -2**63 and 2**63 - 1; got {text!r}"
-    return None
-
-
-def _first_problem(path, strings, lines, problem, what):
-    """The error of the first bad string, in file order (the slow path, on failure only)."""
-    for row, text in enumerate(strings):
-        message = problem(text, what)
-        if message is not None:
-            return _error(path, lines[row], message)
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _to_floats(path, strings, lines, what):
-    """Finite float64 values of ``strings``; errors name the line of the first bad one."""
-    if _plain(strings):
-        try:
-            values = np.array(strings, dtype=np.float64)
-        except ValueError:
-            values = None
-        if values is not None and np.isfinite(values).all():
-            return values
-    raise _first_problem(path, strings, lines, _float_problem, what)
-
-
-def _to_ints(path, strings, lines, what):
-    """int64 values of ``strings``; errors name the line of the first bad one."""
-    if _plain(strings):
-        try:
-            return np.array([int(text) for text in strings], dtype=np.int64)
-        except (ValueError, OverflowError):
-            pass
-    raise _first_problem(path, strings, lines, _int_problem, what)
-
-
-def _check_unique(path, queries, items, lines, noun):
-    """Reject an item listed twice for one query, naming both lines."""
-    if len(set(zip(queries, items))) == len(queries):
-        return
-    first = {}
-    for row, key in enumerate(zip(queries, items)):
-        seen = first.setdefault(key, row)
-        if seen != row:
-            raise _error(
-                path,
-                lines[row],
-                f"{noun} {key[1]!r} appears twice for query {key[0]!r} "
-                f"(first at line {lines[seen]})",
-            )
-
-
-def _object_array(values):
-    out = np.empty(len(values), dtype=object)
-    out[:] = values
-    return out
-
-
-def _parse_trec(path, n_fields, layout, columns, progress=None):
-    """Whitespace-separated lines of exactly ``n_fields`` fields.
+def _parse_trec(path, n_fields, layout, columns, progress=None, more_fields=False):
+    """Whitespace-separated lines of ``n_fields`` fields (or more, ignored, when
+    ``more_fields``).
 
     Returns the requested columns (tuples of strings, in file order) and the line number
     of every data row. ``progress`` as in `_parse_table`.
     """
-    _check_path(path)
     rows = []
     lines = array("q")
     add_row, add_line = rows.append, lines.append
     pick = itemgetter(*columns)
     lineno = 0
-    with _open_text(path) as handle, _reading(path, lambda: lineno + 1):
+    with _source(path) as source, _reading(path, source, lambda: lineno + 1):
+        handle = _text(source)
         for lineno, text in enumerate(handle, 1):
             fields = text.split()
             if not fields or fields[0][0] == "#":
@@ -418,7 +262,7 @@ def _parse_trec(path, n_fields, layout, columns, progress=None):
                 fields = (text.replace("\ufeff", " ", 1)).split()
                 if not fields or fields[0][0] == "#":
                     continue
-            if len(fields) != n_fields:
+            if len(fields) != n_fields and not (more_fields and len(fields) > n_fields):
                 raise _error(path, lineno, _field_count_message(fields, n_fields, layout))
             add_row(pick(fields))
             add_line(lineno)
@@ -435,16 +279,20 @@ def _parse_trec(path, n_fields, layout, columns, progress=None):
 
 def _field_count_message(fields, n_fields, layout):
     message = f"expected {n_fields} fields '{layout}', got {len(fields)}"
-    other = {6: ("a TREC run", TREC_RUN_FORMAT), 4: ("a TREC qrels file", TREC_QRELS_FORMAT)}
-    if len(fields) in other and len(fields) != n_fields:
-        message += f" (is this {other[len(fields)][0]}?)"
+    if n_fields == 4 and len(fields) >= 6:
+        message += " (is this a TREC run?)"
+    elif n_fields == 6 and len(fields) == 4:
+        message += " (is this a TREC qrels file?)"
     return message
 
 
 @_without_gc
 def _parse_trec_run(path, progress=None):
     """``(queries, docnos, scores)`` arrays of a TREC run file."""
-    (queries, docnos, scores), lines = _parse_trec(path, 6, TREC_RUN_FORMAT, (0, 2, 4), progress)
+    # trec_eval ignores every field after the run tag.
+    (queries, docnos, scores), lines = _parse_trec(
+        path, 6, TREC_RUN_FORMAT, (0, 2, 4), progress, more_fields=True
+    )
     values = _to_floats(path, scores, lines, "score (field 5)")
     _check_unique(path, queries, docnos, lines, "document")
     return _object_array(queries), _object_array(docnos), values
@@ -498,20 +346,17 @@ def _read_header(path, handle):
     return [name.strip() for name in fields], delimiter, lineno
 
 
-def _table_header(path):
-    """The column names of a table's header row."""
-    _check_path(path)
-    with _open_text(path, newline="") as handle, _reading(path, lambda: 1):
-        return _read_header(path, handle)[0]
-
-
 @_without_gc
-def _parse_table(path, *, query, item, score=None, relevance=None, progress=None):
+def _parse_table(
+    path, *, query, item, score=None, relevance=None, progress=None, columns_found=None
+):
     """`read_table`, with an optional progress callback.
 
     progress : callable ``progress(lines, done=False)`` or None, called every
     ``_PROGRESS_EVERY`` lines with the number of lines read, and once at the end with
     ``done=True``.
+    columns_found : list or None; receives the header's column names (the command line
+    looks for a score column nobody asked for: a pipe cannot be read twice).
     """
     _check_path(path)
     wanted = [("query", query), ("item", item), ("score", score), ("relevance", relevance)]
@@ -519,8 +364,11 @@ def _parse_table(path, *, query, item, score=None, relevance=None, progress=None
         if column is not None and not isinstance(column, str):
             raise TypeError(f"{role} must be a column name (str); got {column!r}")
     lineno = 0
-    with _open_text(path, newline="") as handle, _reading(path, lambda: lineno + 1):
+    with _source(path) as source, _reading(path, source, lambda: lineno + 1):
+        handle = _text(source, newline="")
         header, delimiter, header_at = _read_header(path, handle)
+        if columns_found is not None:
+            columns_found[:] = header
         lineno = header_at
         indices = {}
         for role, column in wanted:
@@ -543,27 +391,39 @@ def _parse_table(path, *, query, item, score=None, relevance=None, progress=None
         roles = list(indices)  # query and item at least, so `pick` returns tuples
         pick = itemgetter(*(indices[role] for role in roles))
         rows = []
-        lines = array("q")
+        lines = array("q")  # where each row starts
         add_row, add_line = rows.append, lines.append
-        reader = csv.reader(handle, delimiter=delimiter, skipinitialspace=True)
+        n_blank = 0
+        reader = csv.reader(
+            itertools.chain(handle, (_END_OF_TABLE,)), delimiter=delimiter, skipinitialspace=True
+        )
         for fields in reader:
-            lineno = header_at + reader.line_num
+            start, lineno = lineno + 1, header_at + reader.line_num
             if len(fields) != n_fields:
                 if not fields or (len(fields) == 1 and not fields[0].strip()):
+                    n_blank += 1
                     continue  # a blank line
-                raise _error(
-                    path, lineno, f"expected {n_fields} fields like the header, got {len(fields)}"
-                )
+                if fields == [_END_OF_TABLE]:
+                    break
+                if _END_OF_TABLE in fields[-1]:
+                    raise _error(path, start, _NEVER_CLOSED)
+                raise _error(path, start, _table_count_message(fields, n_fields, start, lineno))
             add_row(pick(fields))
-            add_line(lineno)
+            add_line(start)
             if progress is not None and not lineno % _PROGRESS_EVERY:
                 progress(lineno)
-        lineno = header_at + reader.line_num
+        else:  # the end line was read as a row, or into a field: a quote is still open
+            if fields != [_END_OF_TABLE]:
+                raise _error(path, start, _NEVER_CLOSED)
+            del rows[-1], lines[-1]  # a one-column table
+        lineno -= 1  # the end line
     if progress is not None:
         progress(lineno, done=True)
     if not rows:
         raise _error(path, lineno, "no data rows after the header")
     picked = {role: [value.strip() for value in column] for role, column in zip(roles, zip(*rows))}
+    if lineno - header_at != len(rows) + n_blank:  # a quoted field ran over several lines
+        _check_single_line(path, picked, lines, indices, header)
     first = next((role for role in roles if indices[role] == 0), None)
     if first is not None and "\ufeff" in "".join(picked[first]):
         # A byte-order mark inside the file (files joined with cat) starts a line, so the
@@ -591,3 +451,43 @@ def _parse_table(path, *, query, item, score=None, relevance=None, progress=None
         numbers.get("score"),
         numbers.get("relevance"),
     )
+
+
+_NEVER_CLOSED = (
+    "a quote opened in this row is never closed (its field would take every line to the "
+    "end of the file)"
+)
+
+
+def _table_count_message(fields, n_fields, start, end):
+    message = f"expected {n_fields} fields like the header, got {len(fields)}"
+    if end > start:
+        message += (
+            f" (a quoted field runs from line {start} to line {end}: is a closing quote missing?)"
+        )
+    return message
+
+
+def _check_single_line(path, picked, lines, indices, header):
+    """Refuse ids and numbers holding a line break, in file order.
+
+    Only a quoted field can hold one; in an id or a number it is almost always a quote
+    left open, which takes the following lines into one field until the next quote.
+    """
+    first_bad = {}  # row -> role
+    for role, values in picked.items():
+        row = next((r for r, v in enumerate(values) if "\n" in v or "\r" in v), None)
+        if row is not None:
+            first_bad.setdefault(row, role)
+    if first_bad:
+        row = min(first_bad)
+        role = first_bad[row]
+        shown = picked[role][row]
+        shown = repr(shown if len(shown) <= 40 else shown[:37] + "...")
+        raise _error(
+            path,
+            lines[row],
+            f"the {role} field (column {header[indices[role]]!r}) holds a line break: "
+            f"{shown}; a quoted field runs over several lines here (is a closing quote "
+            "missing?)",
+        )

@@ -226,7 +226,7 @@ def _from_topn(truth, top):
     return _Queries(
         n_queries=n_queries,
         score=None,
-        n_cand=np.full(n_queries, width, dtype=np.int64),
+        n_cand=np.broadcast_to(np.int64(width), (n_queries,)),  # read-only, no memory
         width=width,
         truth_keys=np.concatenate(entries) if entries else empty,
         truth_rel=np.concatenate(values) if values else np.zeros(0),

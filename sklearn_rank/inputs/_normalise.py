@@ -139,13 +139,16 @@ def _from_long(true, score, groups, score_dtype):
             "(pass groups=query_ids), or pass 2-D arrays of shape (n_queries, n_items)."
         )
     codes, ids = _factorize(groups, true.size)
+    n_cand = np.bincount(codes, minlength=len(ids))
+    if n_cand.size and np.all(n_cand == n_cand[0]):  # e.g. one row per query
+        n_cand = _same_for_every_query(int(n_cand[0]), len(ids))
     return (
         _Queries(
             n_queries=len(ids),
             score=_scores_as(score, score_dtype),
             rel=true,
             codes=codes,
-            n_cand=np.bincount(codes, minlength=len(ids)),
+            n_cand=n_cand,
             n_rows=true.size,
         ),
         ids,
@@ -186,7 +189,7 @@ def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=Fal
         _check_finite("y_true", true)
         fields["rel"] = np.ascontiguousarray(true).ravel()
     score = _scores_as(np.ascontiguousarray(score).ravel(), score_dtype)
-    n_cand = np.full(n_queries, width, dtype=np.int64)
+    n_cand = _same_for_every_query(width, n_queries)
     if sparse and judged_only:
         # Sparse truth judges its stored entries only: the others leave the ranking.
         unjudged = np.ones(n_queries * width, dtype=bool)
@@ -211,6 +214,12 @@ def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=Fal
         descending_ties=tie_break == "item_descending",
         **fields,
     )
+
+
+def _same_for_every_query(count, n_queries):
+    """A count shared by every query: one value broadcast (read-only), not an array of
+    them, which would cost as much as a one-column matrix."""
+    return np.broadcast_to(np.int64(count), (n_queries,))
 
 
 def _dense_mask(exclude, shape):

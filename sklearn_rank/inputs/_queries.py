@@ -19,7 +19,8 @@ class _Queries:
 
     score : (n_entries,) float64 candidates' scores; for matrices, row-major (excluded
         entries set to -inf, so they rank after every candidate and are never kept).
-    n_cand : (n_queries,) number of candidates per query.
+    n_cand : (n_queries,) number of candidates per query (read-only: for matrices without
+        exclusions, one value broadcast to every query, which takes no memory).
     codes : (n_entries,) query index of each entry, or None for matrices.
     width : items per query for matrices (entry = row * width + column).
     rel : (n_entries,) candidates' relevance, or None when the truth is sparse.
@@ -62,6 +63,9 @@ class _Queries:
 
     def candidate_rel(self, index):
         """Relevance of the candidates at entry numbers ``index``."""
+        cached = self.__dict__.get("_nonzero")
+        if cached is not None and cached[0].size == len(index) and np.array_equal(cached[0], index):
+            return cached[1]  # the non-zero entries of a matrix, in order: already read
         if self.rel is not None:  # integer and boolean labels are kept as given
             return self.rel[index].astype(np.float64, copy=False)
         keys, size = self.truth_keys, self.truth_keys.size
@@ -91,10 +95,21 @@ class _Queries:
 
     def nonzero_candidates(self, index, judged=False):
         """Positions in ``index`` of candidates with non-zero relevance (``judged``: or
-        judged at all)."""
-        keep = (self.rel != 0)[index] if self.rel is not None else self.candidate_rel(index) != 0
-        if judged:
-            keep |= self.candidate_judged(index)
+        judged at all; ``index`` None: every entry, in entry order)."""
+        if index is None:
+            index = slice(None)
+            if self.rel is not None:
+                keep = self.rel != 0
+            else:
+                keep = self.candidate_rel(np.arange(self.score.size)) != 0
+            if judged:
+                keep |= self.candidate_judged(np.arange(self.score.size))
+        else:
+            keep = (
+                (self.rel != 0)[index] if self.rel is not None else self.candidate_rel(index) != 0
+            )
+            if judged:
+                keep |= self.candidate_judged(index)
         if self.excluded is not None:
             keep &= ~self.excluded[index]
         return np.flatnonzero(keep)
@@ -166,7 +181,7 @@ class _Queries:
             return cached
         if self.width is not None:
             entries, rel = self._matrix_nonzero()
-            codes = entries // self.width
+            codes = entries if self.width == 1 else entries // self.width
         else:
             entries = np.flatnonzero(self.rel != 0)
             codes, rel = self.codes[entries], self.rel[entries].astype(np.float64, copy=False)

@@ -162,7 +162,9 @@ class ItemRanking:
         Parameters
         ----------
         ids : array-like of shape (n_queries, N), or list of sequences
-            Row q holds the ranked item ids of query q (lists may differ in length).
+            Row q holds the ranked item ids of query q (lists may differ in length). A
+            DataFrame is refused (its index may hold the query ids): pass
+            ``df.to_numpy()``, and ``queries=df.index`` when it does.
         queries : array-like of shape (n_queries,), default=None
             Query ids of the rows; None means 0 .. n_queries - 1 (row numbers, which
             match the rows of a sparse truth matrix).
@@ -190,6 +192,14 @@ class ItemRanking:
                 raise ValueError(
                     "ids must be 2-D (one row of ranked item ids per query) or a list of "
                     f"lists; got {_shown(ids)}."
+                )
+            if hasattr(ids, "columns") and hasattr(ids, "to_numpy"):
+                # Iterating a DataFrame gives its column names, never its rows; and its
+                # index may hold the query ids, which row numbers would silently replace.
+                raise TypeError(
+                    "ids is a DataFrame, whose iteration gives column names, not rows: pass "
+                    "ids.to_numpy() (one row of ranked item ids per query) and, when its "
+                    "index holds the query ids, queries=ids.index."
                 )
             ids = list(ids)  # a generator is read once: keep its rows
             bad = next(

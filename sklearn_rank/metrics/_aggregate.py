@@ -57,7 +57,10 @@ _GEOMETRIC_FLOOR = 1e-5
 def _aggregate(values, has_relevant, no_relevant, weights, per_query, name, how="mean"):
     """Apply ``no_relevant`` to queries without a relevant item, then combine: the
     weighted mean, the weighted sum ("sum": counts, as trec_eval's ``all`` line) or the
-    weighted geometric mean of max(value, 1e-5) ("geometric": trec_eval's gm_map)."""
+    weighted geometric mean of max(value, 1e-5) ("geometric": trec_eval's gm_map).
+
+    The mean reads the values where they are, in blocks: no per-query copy is made.
+    """
     bad = has_relevant & ~np.isfinite(values)
     if bad.any():
         query = int(np.flatnonzero(bad)[0])
@@ -65,70 +68,137 @@ def _aggregate(values, has_relevant, no_relevant, weights, per_query, name, how=
             f"{name}: the value of query number {query} is {values[query]!r}: its relevance "
             "or gains are too large to add up in float64."
         )
+    del bad
     missing = ~has_relevant
-    skipped = missing if no_relevant == "skip" else np.zeros_like(missing)
-    if missing.any():
-        if no_relevant == "error":
-            first = int(np.flatnonzero(missing)[0])
-            raise ValueError(
-                f"{name}: {int(missing.sum())} queries have no relevant item (the first is "
-                f"query number {first}) and no_relevant='error'; pass no_relevant=0.0, 1.0 "
-                "or 'skip' to score them."
-            )
-        values = values.copy()
-        values[missing] = np.nan if no_relevant == "skip" else no_relevant
+    any_missing = bool(missing.any())
+    if any_missing and no_relevant == "error":
+        first = int(np.flatnonzero(missing)[0])
+        raise ValueError(
+            f"{name}: {int(missing.sum())} queries have no relevant item (the first is "
+            f"query number {first}) and no_relevant='error'; pass no_relevant=0.0, 1.0 "
+            "or 'skip' to score them."
+        )
     if per_query:
+        if any_missing:
+            values = values.copy()
+            values[missing] = np.nan if no_relevant == "skip" else no_relevant
         return values
-    kept = ~skipped
+    if how != "mean":
+        return _combine_other(values, has_relevant, no_relevant, weights, name, how)
+    if not any_missing:
+        return _mean(values, weights)
+    if no_relevant != "skip":
+        return _mean(values, weights, replaced=missing, fill=float(no_relevant))
+    if not has_relevant.any():
+        raise ValueError(
+            f"{name}: every query was skipped (no query has a relevant item and "
+            "no_relevant='skip'), so there is no mean."
+        )
+    if weights is not None and not weights.any(where=has_relevant):
+        raise ValueError(
+            f"{name}: the queries left after no_relevant='skip' all have sample_weight 0."
+        )
+    return _mean(values, weights, kept=has_relevant)
+
+
+def _combine_other(values, has_relevant, no_relevant, weights, name, how):
+    """The weighted sum or geometric mean, after ``no_relevant``; these measures (counts,
+    gm_map) are asked for alone, so a copy of the values is affordable."""
+    kept = has_relevant if no_relevant == "skip" else np.ones(values.size, dtype=bool)
     if not kept.any():
         raise ValueError(
             f"{name}: every query was skipped (no query has a relevant item and "
             "no_relevant='skip'), so there is no mean."
         )
+    values = np.where(has_relevant, values, 0.0 if no_relevant == "skip" else no_relevant)
     kept_weights = None if weights is None else weights[kept]
-    if kept_weights is not None and not kept_weights.any():
-        raise ValueError(
-            f"{name}: the queries left after no_relevant='skip' all have sample_weight 0."
-        )
     if how == "sum":
         kept_values = values[kept] if kept_weights is None else values[kept] * kept_weights
         return _accurate_sum(kept_values)
-    if how == "geometric":
-        logs = np.log(np.maximum(values[kept], _GEOMETRIC_FLOOR))
-        return float(np.exp(_mean(logs, kept_weights)))
-    return _mean(values[kept], kept_weights)
+    logs = np.log(np.maximum(values[kept], _GEOMETRIC_FLOOR))
+    return float(np.exp(_mean(logs, kept_weights)))
 
 
-def _mean(values, weights=None):
+# Values are summed in blocks of this many: temporaries stay small, whatever the number of
+# queries.
+_BLOCK = 1 << 16
+
+
+def _mean(values, weights=None, *, kept=None, replaced=None, fill=0.0):
     """Weighted mean of finite values that neither overflows nor drifts with many queries.
+
+    kept : boolean mask of the values that count (None: all); replaced : boolean mask of
+    the values read as ``fill`` instead (None: none). Only values that count are read.
 
     ``np.average`` overflows to inf on values or weights near the float64 limit (the mean
     of 1e308 and 1e308 is 1e308), loses the weights' precision when they are subnormal,
     and its sum gains an error growing with the number of queries. Here weights and
     values are scaled by powers of two (exact) and summed with `_accurate_sum`.
     """
-    if weights is None:
-        weights = np.ones(values.size)
-    weights = np.ldexp(weights, -np.frexp(weights.max())[1])  # largest weight in [0.5, 1)
-    largest = float(np.abs(values).max(initial=0.0))
+    counted = values.size if kept is None else int(np.count_nonzero(kept))
+    w_shift = 0
+    if weights is not None:  # the largest weight scaled into [0.5, 1)
+        counts = True if kept is None else kept
+        w_shift = -int(np.frexp(weights.max(where=counts, initial=0.0))[1])
+    # The values read (reductions with where= make no copy of them).
+    read = kept if replaced is None else ~replaced if kept is None else kept & ~replaced
+    read = True if read is None else read
+    largest = max(
+        float(values.max(where=read, initial=-np.inf)),
+        -float(values.min(where=read, initial=np.inf)),
+        abs(fill) if replaced is not None and replaced.any() else 0.0,
+    )
     # Partial sums never exceed the sum of |value|, at most n * largest: keep it finite.
-    shift = int(np.ceil(np.log2(values.size))) + 1 if largest > 2.0**1020 / values.size else 0
-    total = _accurate_sum(np.ldexp(values, -shift) * weights)
-    return float(np.ldexp(total / _accurate_sum(weights), shift))
+    shift = int(np.ceil(np.log2(counted))) + 1 if largest > 2.0**1020 / counted else 0
+    his, los = [], []
+    weight_his, weight_los = [], []
+    for low in range(0, values.size, _BLOCK):
+        block = slice(low, low + _BLOCK)
+        x = np.ldexp(values[block], -shift) if shift else values[block].copy()
+        if replaced is not None:
+            x[replaced[block]] = np.ldexp(fill, -shift)
+        w = None if weights is None else np.ldexp(weights[block], w_shift)
+        if kept is not None:
+            x[~kept[block]] = 0.0
+            if w is not None:
+                w[~kept[block]] = 0.0
+        if w is not None:
+            x *= w
+            hi, lo = _accurate_sum_parts(w)
+            weight_his.append(hi)
+            weight_los.append(lo)
+        hi, lo = _accurate_sum_parts(x)
+        his.append(hi)
+        los.append(lo)
+    total = _combine(his, los)
+    weight_total = float(counted) if weights is None else _combine(weight_his, weight_los)
+    return float(np.ldexp(total / weight_total, shift))
+
+
+def _combine(his, los):
+    """The sum of partial sums given as (high, low) parts."""
+    hi, lo = _accurate_sum_parts(np.array(his))
+    return hi + (lo + float(np.sum(los)))
 
 
 def _accurate_sum(x):
-    """Sum of a float64 array as if in twice the precision, then rounded once.
+    """Sum of a float64 array as if in twice the precision, then rounded once."""
+    hi, lo = _accurate_sum_parts(x)
+    return hi + lo
+
+
+def _accurate_sum_parts(x):
+    """The sum of a float64 array as a high part and the sum of the rounding errors.
 
     Pairwise summation (halves added element-wise, zero-padded to a power of two) in
     which every addition's rounding error is recovered exactly (Knuth's TwoSum) and the
-    errors are added back at the end: the result is within about one rounding of the
+    errors are added back at the end: high + low is within about one rounding of the
     exact sum (as ``math.fsum``) unless the terms cancel to almost nothing, and it stays
     vectorised (10^6 values take about 10 ms).
     """
     x = np.asarray(x, dtype=np.float64)
     if x.size == 0:
-        return 0.0
+        return 0.0, 0.0
     size = 1 << (x.size - 1).bit_length()
     if size != x.size:
         x = np.concatenate((x, np.zeros(size - x.size)))
@@ -143,4 +213,4 @@ def _accurate_sum(x):
         a_error += b_virtual
         error += float(a_error.sum())
         x = s
-    return float(x[0]) + error
+    return float(x[0]), error

@@ -16,9 +16,10 @@ k_max per query) are averaged over the hypergeometric number of relevant items d
 import numpy as np
 
 from ..conventions import _fill_doc, check_k, resolve
+from ._counting import _hypergeometric, _offsets, _sum_by
 from ._curve_base import _aggregate_curve, _clip_to_range
 from ._evaluate import _GAIN_FUNCTIONS, _no_relevant_rule, _prepare, _warn_skipped
-from ._kernel import _hypergeometric, _offsets, _rank, _sum_by
+from ._kernel import _rank
 from ._names import _parse_name
 from ._reductions import _SAME_AS_IDEAL, _ratio, _reciprocals
 

@@ -15,7 +15,8 @@ value over all orderings of its items (McSherry & Najork, ECIR 2008).
 """
 
 import numpy as np
-from scipy.special import gammaln
+
+from ._counting import _count_by, _log_comb, _offsets_of_counts, _run_heads, _sum_by
 
 _BLOCK = 1 << 18  # entries per block of matrix rows (2 MB of floats: stays in cache)
 
@@ -76,7 +77,12 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None, judged
     scores = queries.dense_score
     full = k is None or k >= width
     step = max(1, _BLOCK // width)
-    parts = []
+    # Without a cut-off every non-zero entry is kept: the columns are then filled block by
+    # block, never concatenated from copies. Under a cut-off few are: their parts are.
+    fill = full and not first_relevant
+    capacity = queries._matrix_nonzero()[0].size if fill else 0
+    columns = [np.empty(capacity, dtype=np.int64) for _ in range(4)]
+    filled, parts = 0, []
     for first in range(0, n, step):
         block = scores[first : first + step]
         entry = queries.nonzero_entries(first * width, (first + block.shape[0]) * width, judged)
@@ -107,11 +113,16 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None, judged
             start = _stable_positions(block, row, col, start, size, queries.descending_ties)
             size = np.ones(entry.size, dtype=np.int64)
         order = np.argsort(row * np.int64(width) + start)
-        parts.append((entry[order], row[order] + first, start[order], size[order]))
-    if not parts:
-        empty = np.zeros(0, dtype=np.int64)
-        return empty, empty, empty, empty
-    return tuple(np.concatenate(column) for column in zip(*parts))
+        if not fill:
+            parts.append((entry[order], row[order] + first, start[order], size[order]))
+            continue
+        end = filled + order.size
+        for column, values in zip(columns, (entry, row + first, start, size)):
+            np.take(values, order, out=column[filled:end])
+        filled = end
+    if parts:
+        return tuple(np.concatenate(column) for column in zip(*parts))
+    return tuple(column[:filled] for column in columns)
 
 
 def _first_relevant_group(queries, block, entry, row, col, value, threshold):
@@ -207,32 +218,48 @@ def _kept_from_sorted(queries, index, stable, judged=False):
 
     ``index`` is grouped by query in code order, so each query's run starts at the
     cumulative count of candidates before it, and no per-entry query array is needed.
+    ``index`` None: the entries are in that order already.
     """
-    start = _offsets_of_counts(queries.n_cand)
     kept = queries.nonzero_candidates(index, judged)
-    kept_query = np.searchsorted(start, kept, side="right") - 1
+    n_cand = queries.n_cand
+    # Where each query's run starts: with as many candidates in every query (one row
+    # each, say), a multiple of that number, and no array of run starts is made.
+    width = int(n_cand[0]) if n_cand.strides == (0,) and n_cand.size else None
+    if width:
+        starts = slice(0, width * n_cand.size, width)
+        kept_query = kept if width == 1 else kept // width
+    else:
+        start = _offsets_of_counts(n_cand)
+        starts = start[:-1]
+        kept_query = np.searchsorted(start, kept, side="right") - 1
     if stable:
         first, size = kept, np.ones(kept.size, dtype=np.int64)
     else:
-        score = queries.score[index]
-        new = np.ones(index.size + 1, dtype=bool)
+        score = queries.score if index is None else queries.score[index]
+        new = np.ones(score.size + 1, dtype=bool)
         np.not_equal(score[1:], score[:-1], out=new[1:-1])
         del score
-        new[start[:-1]] = True
-        bounds = np.flatnonzero(new)
-        group = np.searchsorted(bounds, kept, side="right") - 1
-        first, size = bounds[group], bounds[group + 1] - bounds[group]
-    return index[kept], kept_query, first - start[kept_query], size
+        new[starts] = True
+        if new.all():  # no ties: every item is its own group
+            first, size = kept, np.ones(kept.size, dtype=np.int64)
+        else:
+            bounds = np.flatnonzero(new)
+            group = np.searchsorted(bounds, kept, side="right") - 1
+            first, size = bounds[group], bounds[group + 1] - bounds[group]
+        del new
+    position = first - (kept_query * width if width else start[kept_query])
+    return (kept if index is None else index[kept]), kept_query, position, size
 
 
 def _sort_ragged(queries, stable):
-    """Entry numbers sorted by (query code, score descending)."""
+    """Entry numbers sorted by (query code, score descending); None when the entries
+    are in that order already."""
     codes, score = queries.codes, queries.score
     same_query = codes[1:] == codes[:-1]
     if np.all(codes[1:] >= codes[:-1]) and np.all(score[1:][same_query] <= score[:-1][same_query]):
-        # Already grouped by query and ranked (top-N ids, sorted runs): the order stands,
-        # and keeping it is also what breaks ties by input order.
-        return np.arange(score.size)
+        # Already grouped by query and ranked (top-N ids, sorted runs, one-row queries):
+        # the order stands, and keeping it is also what breaks ties by input order.
+        return None
     # Sort by score, then stably by query: a stable score sort breaks ties by input
     # order; tie averaging needs no order inside a tie, so it takes the faster unstable
     # sort. Query codes are small integers, which numpy sorts stably by radix.
@@ -256,21 +283,15 @@ def _stable_order(values, order, n_values):
     return np.argsort(values, kind="stable")
 
 
-def _sum_by(codes, weights, size):
-    """Sum ``weights`` per code 0..size-1, always float64 (bincount of nothing is int)."""
-    return np.bincount(codes, weights=weights, minlength=size).astype(np.float64, copy=False)
+def _constant(values):
+    """``values`` (read-only), as one value broadcast when they are all equal.
 
-
-def _offsets_of_counts(counts):
-    """[0, c0, c0 + c1, ...]: where each run starts, given the runs' lengths."""
-    start = np.zeros(counts.size + 1, dtype=np.int64)
-    np.cumsum(counts, out=start[1:])
-    return start
-
-
-def _offsets(codes, size):
-    """Start of each code's run in an array sorted by code; size + 1 values."""
-    return _offsets_of_counts(np.bincount(codes, minlength=size))
+    One-item queries all start at position 0 and have tie groups of size 1: such columns
+    then take no memory.
+    """
+    if values.size and values.strides != (0,) and np.all(values == values[0]):
+        return np.broadcast_to(values[:1].copy(), values.shape)
+    return values
 
 
 class _Ranking:
@@ -290,26 +311,40 @@ class _Ranking:
         self.stable = stable
         if k is not None:
             inside = start < k
-            entry, query, start, size = (a[inside] for a in (entry, query, start, size))
+            if not inside.all():
+                entry, query, start, size = (a[inside] for a in (entry, query, start, size))
+            del inside
         # Items sharing (query, start) form one group.
         new = np.ones(entry.size, dtype=bool)
         new[1:] = (query[1:] != query[:-1]) | (start[1:] != start[:-1])
-        heads = np.flatnonzero(new)
-        self.group = np.cumsum(new) - 1
         self.rel = queries.candidate_rel(entry)
         self.entry = entry
-        self.query = query[heads]
-        self.start = start[heads]
-        self.size = size[heads]
-        self.n_groups = heads.size
+        if new.all():  # every item its own group: the item arrays are the group arrays
+            self._group = None
+            self.query, self.start, self.size = query, _constant(start), _constant(size)
+            self.n_groups = query.size
+        else:
+            heads = np.flatnonzero(new)
+            self._group = np.cumsum(new) - 1
+            self.query, self.start, self.size = query[heads], start[heads], size[heads]
+            self.n_groups = heads.size
         self.n_cand = queries.n_cand
         self._cache = {}
+
+    @property
+    def group(self):
+        """Per item: the index of its group."""
+        if self._group is None:
+            return np.arange(self.n_groups)
+        return self._group
 
     # --- group-level views -----------------------------------------------------------
 
     def group_sum(self, item_values):
         """Sum item values over each group."""
-        return _sum_by(self.group, item_values, self.n_groups)
+        if self._group is None:  # one item per group
+            return np.array(item_values, dtype=np.float64)
+        return _sum_by(self._group, item_values, self.n_groups)
 
     def relevant(self, threshold):
         """Per item: 1.0 where relevant (rel >= threshold, or rel > 0)."""
@@ -323,7 +358,9 @@ class _Ranking:
         """Per group: the number of relevant items m."""
         key = ("m", threshold)
         if key not in self._cache:
-            self._cache[key] = self.group_sum(self.relevant(threshold))
+            relevant = self.relevant(threshold)
+            # One item per group: the item values are the group values (both read-only).
+            self._cache[key] = relevant if self._group is None else self.group_sum(relevant)
         return self._cache[key]
 
     @property
@@ -360,29 +397,57 @@ class _Ranking:
         return _sum_by(self.query, group_values, self.n_queries)
 
     def before(self, group_values):
-        """Per group: the sum of ``group_values`` over earlier groups of its query."""
-        total = np.concatenate(([0.0], np.cumsum(group_values)))
-        heads = _offsets(self.query, self.n_queries)
-        return total[:-1] - total[heads[self.query]]
+        """Per group: the sum of ``group_values`` over earlier groups of its query.
+
+        Work and memory grow with the groups, not with the queries.
+        """
+        first = self._first_of_query()
+        if first is None:  # every group alone in its query: nothing before any
+            return np.zeros(self.n_groups)
+        earlier = np.cumsum(group_values, dtype=np.float64)
+        earlier -= group_values  # over every earlier group, of any query
+        earlier -= earlier[first]
+        return earlier
+
+    def _first_of_query(self):
+        """Per group: the index of the first group of its query (groups come by query);
+        None when every group is the only one of its query."""
+        if "first_of_query" not in self._cache:
+            query = self.query
+            alone = query.size < 2 or bool(np.all(query[1:] != query[:-1]))
+            self._cache["first_of_query"] = None if alone else _run_heads(query)
+        return self._cache["first_of_query"]
 
     def boundary(self, k, threshold):
-        """The group straddling position k of each query, if any.
+        """The groups straddling position k, one per query at most.
 
-        Returns per query: its start s (k, or the list length, where no group
-        straddles), size n, relevant count m and t = k - s positions inside the top k.
-        Only these t positions are random under tie averaging: the number of relevant
-        items drawn into them is hypergeometric.
+        Returns ``s``, per query: where its fully ranked region ends (the start of its
+        straddling group; else k, or the list length). Then, for the queries with a
+        straddling group only: those queries, and the group's size n, relevant count m
+        and t = k - s positions inside the top k. Only these t positions are random under
+        tie averaging: the number of relevant items drawn into them is hypergeometric.
+        Every other query has one outcome (no item drawn), which callers compute for all
+        queries at once; only the straddling ones are expanded.
         """
-        end = self.n_cand if k is None else np.minimum(self.n_cand, k)
-        s, n, m, t = end.copy(), np.zeros_like(end), np.zeros_like(end), np.zeros_like(end)
-        if k is not None and not self.stable:
-            straddle = np.flatnonzero((self.start < k) & (self.start + self.size > k))
-            q = self.query[straddle]
-            s[q] = self.start[straddle]
-            n[q] = self.size[straddle]
-            t[q] = k - self.start[straddle]
-            m[q] = np.rint(self.relevant_in_group(threshold)[straddle]).astype(np.int64)
-        return s, n, m, t
+        s = self.n_cand
+        if k is not None:
+            if s.strides == (0,):  # one count broadcast to every query (a matrix)
+                s = np.broadcast_to(np.minimum(s[:1], k), s.shape)
+            else:
+                s = np.minimum(s, k)
+        empty = np.zeros(0, dtype=np.int64)
+        if k is None or self.stable:
+            return s, (empty, empty, empty, empty)
+        straddle = np.flatnonzero((self.start < k) & (self.start + self.size > k))
+        if straddle.size == 0:
+            return s, (empty, empty, empty, empty)
+        q = self.query[straddle]
+        if s is self.n_cand or not s.flags.writeable:  # never write into n_cand
+            s = np.array(s)
+        s[q] = self.start[straddle]
+        n = self.size[straddle]
+        m = np.rint(self.relevant_in_group(threshold)[straddle]).astype(np.int64)
+        return s, (q, n, m, k - self.start[straddle])
 
     def first_relevant(self, threshold, k):
         """Where the first relevant item of each query can be, with its probability.
@@ -394,7 +459,12 @@ class _Ranking:
         """
         m = self.relevant_in_group(threshold)
         first = np.flatnonzero((m > 0) & (self.before(m) == 0))
-        m, n, s = m[first].astype(np.int64), self.size[first], self.start[first]
+        if k is not None:
+            first = first[self.start[first] < k]
+        n = self.size[first]
+        if (n == 1).all():  # single items (no ties): the first relevant one is there
+            return self.query[first], self.start[first], np.ones(first.size)
+        m, s = m[first].astype(np.int64), self.start[first]
         reach = np.minimum(n - m + 1, self.taken(k)[first])
         owner = np.repeat(np.arange(first.size), reach)
         offset = np.arange(reach.sum()) - np.repeat(np.cumsum(reach) - reach, reach) + 1
@@ -415,7 +485,7 @@ class _Ranking:
         if key not in self._cache:
             codes, rel = self._judged()
             hit = rel > 0 if threshold is None else rel >= threshold
-            self._cache[key] = _sum_by(codes, hit, self.n_queries)
+            self._cache[key] = _count_by(codes[hit], self.n_queries)
         return self._cache[key]
 
     def has_nonzero(self):
@@ -443,6 +513,10 @@ def _ideal_dcg(query, rel, n_queries, k, gain):
     """
     if rel.size == 0:
         return np.zeros(n_queries)
+    if np.all(query[1:] > query[:-1]):  # one item per query: its gain at position 0
+        ideal = np.zeros(n_queries)
+        ideal[query] = gain(rel) * (np.log(2.0) / np.log(2.0))  # the discount, as below
+        return ideal
     low, high = rel.min(), rel.max()
     # Whole levels below 2**53, where float64 still counts them one by one.
     if high - low < 1 << 16 and high < 2**53 and np.array_equal(rel, np.floor(rel)):
@@ -476,45 +550,11 @@ def _ideal_dcg(query, rel, n_queries, k, gain):
     else:
         order = np.argsort(key)
         query, rel = query[order], rel[order]
-        position = np.arange(rel.size) - _offsets(query, n_queries)[query]
+        position = np.arange(rel.size) - _run_heads(query)
         if k is not None:
             inside = position < k
             query, position, rel = query[inside], position[inside], rel[inside]
     return _sum_by(query, gain(rel) * (np.log(2.0) / np.log(position + 2.0)), n_queries)
-
-
-def _ordered_pair_signs(segment, value, n_segments):
-    """Per segment, the sum over pairs i < j (in array order) of sign(value_i - value_j).
-
-    Items are grouped by segment, in order. A bottom-up merge count, vectorised over all
-    segments: at block width w, each item in the right half of a pair of blocks counts
-    the left-half items above and below its value with one searchsorted over
-    (pair, value level) keys. O(n log n) per doubling, log(longest segment) doublings.
-    """
-    total = np.zeros(n_segments)
-    if value.size < 2:
-        return total
-    level = np.unique(value, return_inverse=True)[1].ravel().astype(np.int64)
-    n_levels = np.int64(level.max() + 1)
-    start = _offsets(segment, n_segments)
-    offset = np.arange(value.size) - start[segment]
-    longest = int(np.diff(start).max())
-    width = 1
-    while width < longest:
-        block = offset // width
-        right = block % 2 == 1
-        pair = start[segment] + (block // 2) * (2 * width)  # first item of the block pair
-        keys = pair * n_levels + level
-        left = np.sort(keys[~right])
-        base = pair[right] * n_levels
-        mine = keys[right]
-        smaller = np.searchsorted(left, mine, "left") - np.searchsorted(left, base, "left")
-        greater = np.searchsorted(left, base + n_levels, "left") - np.searchsorted(
-            left, mine, "right"
-        )
-        total += _sum_by(segment[right], greater - smaller, n_segments)
-        width *= 2
-    return total
 
 
 def _cumulative(terms_of_position, length):
@@ -539,25 +579,3 @@ def _cached_sums(ranking, key, terms_of_position):
         longest = int(ranking.n_cand.max(initial=0))
         ranking._cache[key] = _cumulative(terms_of_position, longest)
     return ranking._cache[key]
-
-
-def _log_comb(a, b):
-    """log C(a, b) for integer arrays with 0 <= b <= a."""
-    return gammaln(a + 1.0) - gammaln(b + 1.0) - gammaln(a - b + 1.0)
-
-
-def _hypergeometric(n, m, t):
-    """Expand every query's boundary draw: t items from n of which m are relevant.
-
-    Returns (query index, x relevant drawn, probability) as flat arrays, one row per
-    possible x; a query with t = 0 yields the single row x = 0 with probability 1.
-    """
-    low = np.maximum(0, t - (n - m))
-    high = np.minimum(t, m)
-    count = high - low + 1
-    query = np.repeat(np.arange(n.size), count)
-    offset = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
-    x = low[query] + offset
-    nq, mq, tq = n[query], m[query], t[query]
-    prob = np.exp(_log_comb(mq, x) + _log_comb(nq - mq, tq - x) - _log_comb(nq, tq))
-    return query, x, prob

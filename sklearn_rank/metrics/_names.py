@@ -205,9 +205,20 @@ def _pairs(text, name):
 def _cut_off(text, name, metric):
     if not metric.takes_k:
         raise ValueError(f"Metric {metric.name!r} takes no cut-off; got {name!r}.")
-    if not _INTEGER.match(text) or text.startswith(("+", "-")) or not 0 < int(text) <= _LARGEST_K:
-        raise ValueError(f"The cut-off in {name!r} must be a positive integer up to 2**62.")
-    return int(text)
+    digits = text.lstrip("0") or "0"
+    # Digits beyond int64 are refused before int(), whose own limit (4,300 digits) would
+    # name neither the metric nor the cut-off.
+    too_long = len(digits) > len(str(_LARGEST_K))
+    if (
+        not _INTEGER.match(text)
+        or text.startswith(("+", "-"))
+        or too_long
+        or not 0 < int(digits) <= _LARGEST_K
+    ):
+        shown = name if len(name) <= 40 else f"{name[:30]}...{name[-6:]}"
+        got = f"; got {len(digits)} digits" if too_long else ""
+        raise ValueError(f"The cut-off in {shown!r} must be a positive integer up to 2**62{got}.")
+    return int(digits)
 
 
 # --------------------------------------------------------------------------------------

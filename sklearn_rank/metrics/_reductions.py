@@ -13,25 +13,32 @@ use the closed forms written next to them.
 
 import numpy as np
 
-from ._kernel import (
-    _discount_sums,
-    _harmonic_sums,
-    _hypergeometric,
-    _ordered_pair_signs,
-    _sum_by,
-)
+from ._counting import _hypergeometric, _ordered_pair_signs, _sum_by
+from ._kernel import _discount_sums, _harmonic_sums
+
+_BLOCK = 1 << 16  # queries per block where per-query temporaries are made in blocks
 
 
-def _ratio(numerator, denominator, empty=0.0):
-    out = np.full(np.shape(numerator), empty, dtype=np.float64)
-    np.divide(numerator, denominator, out=out, where=denominator != 0)
+def _ratio(numerator, denominator, empty=0.0, out=None):
+    """numerator / denominator, ``empty`` where the denominator is 0.
+
+    ``out``: a float64 array of the result's shape to write into (a temporary of the
+    caller's, such as the numerator): per-query results then need no second array.
+    """
+    zero = np.equal(denominator, 0)
+    if out is None:
+        out = np.empty(np.shape(numerator), dtype=np.float64)
+    np.divide(numerator, denominator, out=out, where=~zero)
+    out[np.broadcast_to(zero, out.shape)] = empty
     return out
 
 
 def _span(sums, start, taken, single):
     """sums[start + taken] - sums[start], exact where the span is a single position."""
-    span = sums[start + taken] - sums[start]
     one = taken == 1
+    if one.all():  # single positions only (no ties): no differences of sums to take
+        return single(start).astype(np.float64)
+    span = sums[start + taken] - sums[start]
     span[one] = single(start[one])
     return span
 
@@ -56,7 +63,7 @@ def _precision_denominator(r, k, short_lists):
     if k is None:
         return r.n_cand.astype(np.float64)
     if short_lists == "k":
-        return np.full(r.n_queries, float(k))
+        return float(k)  # the same for every query: no array
     return np.minimum(r.n_cand, k).astype(np.float64)
 
 
@@ -66,14 +73,14 @@ def _has_relevant(r, threshold):
 
 def precision(r, k, *, relevance_threshold, short_lists):
     hits = _expected_hits(r, k, relevance_threshold)
-    return _ratio(hits, _precision_denominator(r, k, short_lists)), _has_relevant(
+    return _ratio(hits, _precision_denominator(r, k, short_lists), out=hits), _has_relevant(
         r, relevance_threshold
     )
 
 
 def recall(r, k, *, relevance_threshold):
     hits = _expected_hits(r, k, relevance_threshold)
-    return _ratio(hits, r.relevant_count(relevance_threshold)), _has_relevant(
+    return _ratio(hits, r.relevant_count(relevance_threshold), out=hits), _has_relevant(
         r, relevance_threshold
     )
 
@@ -82,19 +89,21 @@ def f1(r, k, *, relevance_threshold, short_lists):
     # 2PR / (P + R) with P = h / D and R = h / |rel| is 2h / (D + |rel|): linear in the
     # hits h, so its expectation over tie orderings needs only the expected hits.
     hits = _expected_hits(r, k, relevance_threshold)
+    hits *= 2.0
     denominator = _precision_denominator(r, k, short_lists) + r.relevant_count(relevance_threshold)
-    return _ratio(2.0 * hits, denominator), _has_relevant(r, relevance_threshold)
+    return _ratio(hits, denominator, out=hits), _has_relevant(r, relevance_threshold)
 
 
 def hit_rate(r, k, *, relevance_threshold):
     query, _position, prob = r.first_relevant(relevance_threshold, k)
-    value = np.minimum(np.bincount(query, prob, r.n_queries).astype(np.float64), 1.0)
+    value = np.bincount(query, prob, r.n_queries).astype(np.float64, copy=False)
+    np.minimum(value, 1.0, out=value)
     return value, _has_relevant(r, relevance_threshold)
 
 
 def reciprocal_rank(r, k, *, relevance_threshold):
     query, position, prob = r.first_relevant(relevance_threshold, k)
-    value = np.bincount(query, prob / (position + 1.0), r.n_queries).astype(np.float64)
+    value = np.bincount(query, prob / (position + 1.0), r.n_queries).astype(np.float64, copy=False)
     return value, _has_relevant(r, relevance_threshold)
 
 
@@ -107,9 +116,14 @@ def _precision_sums(r, k, threshold):
     A = sum 1 / (s + j) and B = sum (j - 1) / (s + j) = t - (s + 1) A.
     """
     m = r.relevant_in_group(threshold)
-    n = r.size.astype(np.float64)
     taken = r.taken(k)
     a = _reciprocals(r, r.start, taken)
+    if r.stable or r.size.strides == (0,) and r.size[:1].tolist() == [1]:
+        # Groups of one item (no ties): n = 1, so the second term is 0.
+        a *= m
+        a *= r.before(m) + 1.0
+        return a
+    n = r.size.astype(np.float64)
     b = taken - (r.start + 1.0) * a
     return (m / n) * (r.before(m) + 1.0) * a + _ratio(m * (m - 1.0), n * (n - 1.0)) * b
 
@@ -122,7 +136,7 @@ def average_precision(r, k, *, relevance_threshold, ap_denominator):
     count = r.relevant_count(relevance_threshold)
     if ap_denominator == "min_k" and k is not None:
         count = np.minimum(count, k)
-    return _ratio(total, count), has
+    return _ratio(total, count, out=total), has
 
 
 def _average_precision_over_hits(r, k, threshold):
@@ -135,16 +149,21 @@ def _average_precision_over_hits(r, k, threshold):
     complete = r.taken(k) == r.size
     fixed_sum = r.per_query(_precision_sums(r, k, threshold) * complete)
     fixed_hits = r.per_query(r.relevant_in_group(threshold) * complete)
-    s, n, m, t = r.boundary(k, threshold)
-    a = _reciprocals(r, s, t)
-    b = t - (s + 1.0) * a
-    query, x, prob = _hypergeometric(n, m, t)
-    tq, hits = t[query].astype(np.float64), fixed_hits[query]
-    part = (
-        _ratio(x, tq) * (hits + 1.0) * a[query] + _ratio(x * (x - 1.0), tq * (tq - 1.0)) * b[query]
-    )
-    value = prob * _ratio(fixed_sum[query] + part, hits + x)
-    return np.bincount(query, value, r.n_queries).astype(np.float64)
+    s, (straddling, n, m, t) = r.boundary(k, threshold)
+    value = _ratio(fixed_sum, fixed_hits)  # no relevant item drawn at the boundary
+    if straddling.size:
+        s = s[straddling]
+        a = _reciprocals(r, s, t)
+        b = t - (s + 1.0) * a
+        row, x, prob = _hypergeometric(n, m, t)
+        query = straddling[row]
+        tq, hits = t[row].astype(np.float64), fixed_hits[query]
+        part = (
+            _ratio(x, tq) * (hits + 1.0) * a[row] + _ratio(x * (x - 1.0), tq * (tq - 1.0)) * b[row]
+        )
+        drawn = prob * _ratio(fixed_sum[query] + part, hits + x)
+        value[straddling] = np.bincount(row, drawn, straddling.size)
+    return value
 
 
 def cumulative_gain(r, k, *, gain):
@@ -176,8 +195,9 @@ def normalized_dcg(r, k, *, gain):
     ideal = r.ideal_dcg(k, gain)
     dcg = _dcg(r, k, gain)
     value = _ratio(dcg, ideal)
-    tied = r.per_query((r.size > 1).astype(np.float64)) > 0
-    value[tied & (ideal > 0) & (np.abs(ideal - dcg) <= _SAME_AS_IDEAL * ideal)] = 1.0
+    tied = np.unique(r.query[r.size > 1])  # the queries with a tie group
+    tied = tied[ideal[tied] > 0]
+    value[tied[np.abs(ideal[tied] - dcg[tied]) <= _SAME_AS_IDEAL * ideal[tied]]] = 1.0
     return value, ideal > 0
 
 
@@ -191,20 +211,31 @@ def ranking_auc(r, k, *, relevance_threshold):
     m = r.relevant_in_group(relevance_threshold)
     complete = r.taken(k) == r.size
     m_c = m * complete
-    s, n, m_b, t = r.boundary(k, relevance_threshold)
+    s, (straddling, n, m_b, t) = r.boundary(k, relevance_threshold)
     # The fully ranked region is [0, s): the relevant items there, and the rest.
     positive = r.per_query(m_c)
-    negative = s - positive
     later_negative = (s[r.query] - r.start - r.size) - (positive[r.query] - r.before(m_c) - m_c)
     correct = r.per_query(m_c * (later_negative + 0.5 * (r.size - m)))
-    query, x, prob = _hypergeometric(n, m_b, t)
-    drawn_negative = t[query] - x
-    right = correct[query] + positive[query] * drawn_negative + 0.5 * x * drawn_negative
-    pairs = (positive[query] + x) * (negative[query] + drawn_negative)
-    value = prob * _ratio(right, pairs, empty=0.5)
-    return np.bincount(query, value, r.n_queries).astype(np.float64), _has_relevant(
-        r, relevance_threshold
-    )
+    del later_negative
+    # The pairs when no item is drawn at the boundary, in blocks of queries: per-query
+    # temporaries stay small.
+    value = np.empty(r.n_queries)
+    for low in range(0, r.n_queries, _BLOCK):
+        block = slice(low, low + _BLOCK)
+        pairs = positive[block] * (s[block] - positive[block])
+        _ratio(correct[block], pairs, empty=0.5, out=value[block])
+    if straddling.size:
+        row, x, prob = _hypergeometric(n, m_b, t)
+        query = straddling[row]
+        negative = s[query] - positive[query]
+        drawn_negative = t[row] - x
+        right = correct[query] + positive[query] * drawn_negative + 0.5 * x * drawn_negative
+        pairs = (positive[query] + x) * (negative + drawn_negative)
+        value[straddling] = np.bincount(
+            row, prob * _ratio(right, pairs, empty=0.5), straddling.size
+        )
+    del positive, correct
+    return value, _has_relevant(r, relevance_threshold)
 
 
 def average_relative_position(r, k=None, *, relevance_threshold):

@@ -79,8 +79,11 @@ class _Guarded:
         values = np.asarray(values, dtype=np.float64)
         if self.bounds is not None:
             low, high = self.bounds
-            values = np.where((values > high) & (values <= high + _ROUNDING), high, values)
-            values = np.where((values < low) & (values >= low - _ROUNDING), low, values)
+            above = np.flatnonzero((values > high) & (values <= high + _ROUNDING))
+            below = np.flatnonzero((values < low) & (values >= low - _ROUNDING))
+            if above.size or below.size:  # a copy: the values may be a cached array
+                values = values.copy()
+                values[above], values[below] = high, low
         return values, has_relevant
 
 

@@ -5,6 +5,7 @@ ids, and None, NaN, NaT or pandas.NA is never one.
 """
 
 from collections.abc import Mapping, Set
+from operator import methodcaller
 
 import numpy as np
 
@@ -19,7 +20,11 @@ def _id_array(values):
         except OverflowError:  # ids beyond int64 (uint64 hashes, 2**70) stay Python ints
             return np.fromiter((int(v) for v in values), dtype=object, count=len(values))
     if all(isinstance(v, str) for v in values):
-        return np.asarray(values, dtype=str)
+        # numpy's fixed-width strings drop trailing NUL characters, which would make
+        # "a" and "a\x00" one id: such ids stay Python strings.
+        if not any(map(methodcaller("endswith", "\x00"), values)):
+            return np.asarray(values, dtype=str)
+        return np.fromiter(values, dtype=object, count=len(values))
     if all(isinstance(v, (float, np.floating)) for v in values):
         return np.asarray(values, dtype=np.float64)
     # fromiter keeps tuple ids whole; slice assignment would broadcast them into columns.

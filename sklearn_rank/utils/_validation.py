@@ -59,6 +59,21 @@ def _as_score_array(name, values):
     return array if array.dtype.kind in "iu" else np.asarray(array, dtype=np.float64)
 
 
+_NOT_REAL = (str, bytes, complex, np.complexfloating)
+
+
+def _first_text(array):
+    """Flat index of the first string, bytes or complex number of an object array, or None.
+
+    Every element is looked at (``map`` over the types runs in C); only the few distinct
+    types are checked in Python, and the elements again only when one is not real.
+    """
+    elements = array.ravel().tolist()
+    if not any(issubclass(kind, _NOT_REAL) for kind in set(map(type, elements))):
+        return None
+    return next(i for i, value in enumerate(elements) if isinstance(value, _NOT_REAL))
+
+
 def _as_float_array(name, values, keep_numeric=False):
     """Convert to a float64 array, with an error naming the parameter for non-numeric input.
 
@@ -77,13 +92,18 @@ def _as_float_array(name, values, keep_numeric=False):
     except ValueError as exc:  # ragged nested lists
         raise ValueError(f"{name} must be a rectangular array of numbers: {exc}") from None
     # Dates and durations would become counts of their unit, strings and complex numbers
-    # are not relevance or scores.
-    if array.dtype.kind in "cUSVMm" or (
-        array.dtype == object
-        and array.size
-        and any(isinstance(v, (str, bytes, complex)) for v in array.ravel()[:1000])
-    ):
+    # are not relevance or scores (float("1") is 1.0: a string anywhere must be refused).
+    if array.dtype.kind in "cUSVMm":
         raise ValueError(f"{name} must contain real numbers; got an array of dtype {array.dtype}.")
+    if array.dtype == object:
+        bad = _first_text(array)
+        if bad is not None:
+            index = np.unravel_index(bad, array.shape)
+            where = index[0] if len(index) == 1 else tuple(int(i) for i in index)
+            raise ValueError(
+                f"{name} must contain real numbers; got an array of dtype object holding "
+                f"{_shown(array.ravel()[bad])} at index {where}."
+            )
     if array.dtype == object:
         missing = np.flatnonzero(np.equal(array.ravel(), None))
         if missing.size:  # float(None) would be NaN, reported as a NaN the caller never passed

@@ -1,0 +1,116 @@
+"""Counting per code and the combinatorics of tie groups, for the kernel and the metrics.
+
+Sums and counts per query (or per group) of arrays sorted or not, where runs of equal
+codes start, and the closed forms tie averaging needs: binomial coefficients, the
+hypergeometric draw at a cut-off, and signed pair counts (Kendall tau).
+"""
+
+import numpy as np
+from scipy.special import gammaln
+
+
+def _sum_by(codes, weights, size):
+    """Sum ``weights`` per code 0..size-1, always float64 (bincount of nothing is int)."""
+    return np.bincount(codes, weights=weights, minlength=size).astype(np.float64, copy=False)
+
+
+def _count_by(codes, size):
+    """How many times each code 0..size-1 occurs, as int32 when that can hold the counts.
+
+    Per-query counts are kept for a whole evaluation. Few codes (the usual case: most
+    queries have few relevant items) are counted from their distinct values, which needs
+    no int64 array of one count per query besides the int32 one.
+    """
+    if codes.size and np.all(codes[1:] > codes[:-1]):  # each code once (one-item queries)
+        out = np.zeros(size, dtype=np.int32)
+        out[codes] = 1
+        return out
+    if 16 * codes.size > 3 * size:  # many: a bincount's int64 array is the smaller cost
+        counts = np.bincount(codes, minlength=size)
+        return counts.astype(np.int32) if codes.size < 2**31 else counts
+    if codes.size and np.all(codes[1:] >= codes[:-1]):
+        starts = np.flatnonzero(np.diff(codes, prepend=-1))
+        present, counts = codes[starts], np.diff(np.append(starts, codes.size))
+    else:
+        present, counts = np.unique(codes, return_counts=True)
+    out = np.zeros(size, dtype=np.int32 if codes.size < 2**31 else np.int64)
+    out[present] = counts
+    return out
+
+
+def _offsets_of_counts(counts):
+    """[0, c0, c0 + c1, ...]: where each run starts, given the runs' lengths."""
+    start = np.zeros(counts.size + 1, dtype=np.int64)
+    np.cumsum(counts, out=start[1:])
+    return start
+
+
+def _run_heads(sorted_codes):
+    """Per entry of an array sorted by code: the index of the first entry of its run."""
+    heads = np.zeros(sorted_codes.size, dtype=np.int64)
+    if sorted_codes.size:
+        starts = np.flatnonzero(sorted_codes[1:] != sorted_codes[:-1]) + 1
+        heads[starts] = starts
+        np.maximum.accumulate(heads, out=heads)
+    return heads
+
+
+def _offsets(codes, size):
+    """Start of each code's run in an array sorted by code; size + 1 values."""
+    return _offsets_of_counts(np.bincount(codes, minlength=size))
+
+
+def _ordered_pair_signs(segment, value, n_segments):
+    """Per segment, the sum over pairs i < j (in array order) of sign(value_i - value_j).
+
+    Items are grouped by segment, in order. A bottom-up merge count, vectorised over all
+    segments: at block width w, each item in the right half of a pair of blocks counts
+    the left-half items above and below its value with one searchsorted over
+    (pair, value level) keys. O(n log n) per doubling, log(longest segment) doublings.
+    """
+    total = np.zeros(n_segments)
+    if value.size < 2:
+        return total
+    level = np.unique(value, return_inverse=True)[1].ravel().astype(np.int64)
+    n_levels = np.int64(level.max() + 1)
+    start = _offsets(segment, n_segments)
+    offset = np.arange(value.size) - start[segment]
+    longest = int(np.diff(start).max())
+    width = 1
+    while width < longest:
+        block = offset // width
+        right = block % 2 == 1
+        pair = start[segment] + (block // 2) * (2 * width)  # first item of the block pair
+        keys = pair * n_levels + level
+        left = np.sort(keys[~right])
+        base = pair[right] * n_levels
+        mine = keys[right]
+        smaller = np.searchsorted(left, mine, "left") - np.searchsorted(left, base, "left")
+        greater = np.searchsorted(left, base + n_levels, "left") - np.searchsorted(
+            left, mine, "right"
+        )
+        total += _sum_by(segment[right], greater - smaller, n_segments)
+        width *= 2
+    return total
+
+
+def _log_comb(a, b):
+    """log C(a, b) for integer arrays with 0 <= b <= a."""
+    return gammaln(a + 1.0) - gammaln(b + 1.0) - gammaln(a - b + 1.0)
+
+
+def _hypergeometric(n, m, t):
+    """Expand boundary draws: t items from n of which m are relevant.
+
+    Returns (index into n, x relevant drawn, probability) as flat arrays, one row per
+    possible x; t = 0 yields the single row x = 0 with probability 1.
+    """
+    low = np.maximum(0, t - (n - m))
+    high = np.minimum(t, m)
+    count = high - low + 1
+    query = np.repeat(np.arange(n.size), count)
+    offset = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+    x = low[query] + offset
+    nq, mq, tq = n[query], m[query], t[query]
+    prob = np.exp(_log_comb(mq, x) + _log_comb(nq - mq, tq - x) - _log_comb(nq, tq))
+    return query, x, prob
