@@ -141,6 +141,7 @@ def _from_items(
             n_cand=np.bincount(run_code, minlength=n_queries),
             extra_codes=true_code[~matched],
             extra_rel=rel[~matched],
+            relevance_ties=tie_break == "relevance_ascending",
         ),
         ids,
     )
