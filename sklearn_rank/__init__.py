@@ -19,6 +19,7 @@ _EXPORTS = {
     "QueryGroupRanker": "model_selection",
     "RankingScorer": "model_selection",
     "average_relative_position": "metrics",
+    "catboost_metric": "integrations",
     "cg_score": "metrics",
     "dcg_score": "metrics",
     "evaluate": "metrics",
@@ -29,6 +30,7 @@ _EXPORTS = {
     "grouped_cross_validate": "model_selection",
     "hit_rate_score": "metrics",
     "kendall_tau_score": "metrics",
+    "lightgbm_metric": "integrations",
     "make_ranking_scorer": "model_selection",
     "mean_average_precision_score": "metrics",
     "mean_reciprocal_rank_score": "metrics",
@@ -39,8 +41,18 @@ _EXPORTS = {
     "read_trec_qrels": "inputs",
     "read_trec_run": "inputs",
     "recall_at_k_score": "metrics",
+    "xgboost_metric": "integrations",
 }
-_SUBPACKAGES = ("cli", "conventions", "datasets", "inputs", "metrics", "model_selection", "utils")
+_SUBPACKAGES = (
+    "cli",
+    "conventions",
+    "datasets",
+    "inputs",
+    "integrations",
+    "metrics",
+    "model_selection",
+    "utils",
+)
 
 __all__ = sorted(_EXPORTS)
 

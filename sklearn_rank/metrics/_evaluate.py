@@ -49,8 +49,6 @@ def _compute(
     conventions : as `sklearn_rank.conventions.resolve` returns them (validated).
     """
     per_query = _check_per_query(per_query)
-    gain = conventions["gain"]
-    threshold = conventions["relevance_threshold"]
     queries, ids = _normalise(
         y_true,
         y_score,
@@ -60,6 +58,15 @@ def _compute(
         query_set=conventions["query_set"],
         score_dtype=conventions["score_dtype"],
     )
+    weights = _query_weights(sample_weight, queries, ids)
+    return _compute_queries(requests, queries, weights, per_query, conventions)
+
+
+def _compute_queries(requests, queries, weights, per_query, conventions):
+    """`_compute` on input normalised already: a `_Queries` and per-query weights (or
+    None). Training-time adapters keep one `_Queries` per eval set and change its scores."""
+    gain = conventions["gain"]
+    threshold = conventions["relevance_threshold"]
     _codes, judged = queries.judged()
     lowest = float(judged.min()) if judged.size else 0.0
     if gain == "exponential" and judged.size and judged.max() > _LARGEST_EXPONENT:
@@ -76,7 +83,6 @@ def _compute(
                     "relevance is accepted only by cg and dcg with gain='linear' and by "
                     "kendall_tau."
                 )
-    weights = _query_weights(sample_weight, queries, ids)
 
     cut_offs = [k for _label, metric, k in requests]
     prefix = None if None in cut_offs else max(cut_offs)
