@@ -51,8 +51,8 @@ def _conventions(convention, explicit):
     conventions = resolve(convention, explicit)
     if conventions["tie_break"] == "item_descending":
         raise ValueError(
-            "tie_break='item_descending' needs item ids, and training data have none (its "
-            "rows are long format); use tie_break='input' or 'relevance_ascending'."
+            "tie_break='item_descending' needs item ids, and training data have none "
+            "(their rows are long format); use tie_break='input' or 'relevance_ascending'."
         )
     return conventions
 
@@ -116,9 +116,10 @@ class _EvalSet:
 class _TrainingMetric:
     """Base of the adapters: the requests, the conventions, the cache of eval sets.
 
-    The cache holds no reference that keeps a library's data alive: a Dataset or DMatrix
-    is remembered through a weak reference, arrays by the arrays themselves (which the
-    library keeps anyway). It is not pickled: a copy starts empty.
+    A Dataset or DMatrix is remembered through a weak reference (its labels, groups and
+    weights are read at its first evaluation); the arrays LightGBM's scikit-learn API passes
+    are held, as its Dataset holds them for the whole training. At most ``_CACHE_SIZE``
+    eval sets are kept. The cache is not pickled: a copy starts empty.
     """
 
     def __init__(self, metrics, convention, conventions):
