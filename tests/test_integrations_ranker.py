@@ -60,7 +60,7 @@ def test_catboost_group_id_is_derived_like_group_and_qid():
     order = np.argsort(codes, kind="stable")
     direct = catboost_ranker().fit(X[order], y[order], group_id=codes[order])
     np.testing.assert_array_equal(ranker.predict(X), direct.predict(X))
-    with pytest.raises(ValueError, match="do not pass group, qid or group_id"):
+    with pytest.raises(ValueError, match="do not pass group or qid \\(or group_id\\)"):
         ranker.fit(X, y, groups=groups, group_id=groups)
 
 

@@ -386,7 +386,7 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
         clash = [key for key in _QUERY_KEYS if key in fit_params]
         if clash:
             raise ValueError(
-                f"QueryGroupRanker.fit got {clash[0]}=...; do not pass group, qid or group_id: "
+                f"QueryGroupRanker.fit got {clash[0]}=...; do not pass group or qid (or group_id): "
                 "they are computed from groups (one query id per row)."
             )
 
