@@ -202,11 +202,11 @@ def test_xgboost_stops_in_the_registry_direction(name, higher):
     assert len(values) == ranker.best_iteration_ + 4
 
 
-def test_catboost_stops_on_the_number_sklearn_rank_selects_on():
+def test_catboost_stops_on_the_number_sklearn_rank_selects_on(tmp_path):
     X, y, groups = shuffled(8, n_queries=50)
     metric = sr.catboost_metric("ndcg@5", convention="catboost")
     ranker = sr.QueryGroupRanker(
-        catboost_ranker(iterations=60, use_best_model=False),
+        catboost_ranker(iterations=60, use_best_model=False, train_dir=str(tmp_path)),
         validation_fraction=0.3,
         eval_metric=metric,
         early_stopping_rounds=5,
@@ -219,12 +219,22 @@ def test_catboost_stops_on_the_number_sklearn_rank_selects_on():
     _, valid = next(splitter.split(X, groups=codes))
     valid = valid[np.argsort(codes[valid], kind="stable")]
     logged = ranker.estimator_.get_evals_result()["validation"][metric]
-    ours = [
-        sr.evaluate(y[valid], p, ["ndcg@5"], groups=codes[valid], convention="catboost")["ndcg@5"]
+    names = [f"{m}@{k}" for m in ("ndcg", "map") for k in (1, 3, 5, 10)]
+    rounds = [
+        sr.evaluate(y[valid], p, names, groups=codes[valid], convention="catboost")
         for p in ranker.estimator_.staged_predict(X[valid])
     ]
-    np.testing.assert_allclose(logged, ours, rtol=0, atol=1e-9)
-    assert ranker.best_iteration_ == _first_best(ours) < 60
+    ours = {name: [values[name] for values in rounds] for name in names}
+    np.testing.assert_allclose(logged, ours["ndcg@5"], rtol=0, atol=1e-9)
+    assert ranker.best_iteration_ == _first_best(ours["ndcg@5"]) < 60
+    # Every round, several cut-offs, NDCG and MAP: CatBoost's eval_metrics on the split.
+    catboost = pytest.importorskip("catboost")
+    pool = catboost.Pool(X[valid], y[valid], group_id=codes[valid])
+    descriptions = sr.catboost_metric(names, convention="catboost")
+    theirs = ranker.estimator_.eval_metrics(pool, descriptions, tmp_dir=str(tmp_path))
+    for name, description in zip(names, descriptions):
+        assert len(theirs[description]) == len(rounds)
+        np.testing.assert_allclose(theirs[description], ours[name], rtol=0, atol=1e-9)
 
 
 # --------------------------------------------------------------------------------------------
