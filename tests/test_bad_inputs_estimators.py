@@ -973,7 +973,10 @@ RANKER_ERRORS = [
         "group_param_unknown",
         {"group_param": "groups"},
         ValueError,
-        re.escape("group_param must be 'auto', 'group', 'qid' or None; got group_param='groups'"),
+        re.escape(
+            "group_param must be 'auto', 'group', 'qid', 'group_id' or None; "
+            "got group_param='groups'"
+        ),
     ),
     (
         "group_param_not_taken",

@@ -1,11 +1,11 @@
 """Each convention preset reproduces its tool, run on the same random data.
 
-scikit-learn, trec_eval (through pytrec_eval), LightGBM and XGBoost compute their metrics here
-on hundreds of random cases built to hit every convention they differ on: heavy score ties
-(scores drawn from a few values), graded relevance 0-4 with many zeros, queries with no relevant
-item and queries with a single item. ``evaluate(..., convention=<tool>)`` must give the tool's
-numbers (1e-12 against scikit-learn; 1e-6 against the others, whose values pass through
-float32 or are printed). A peer that is not installed is skipped.
+scikit-learn, trec_eval (through pytrec_eval), LightGBM, XGBoost and CatBoost compute their
+metrics here on hundreds of random cases built to hit every convention they differ on: heavy
+score ties (scores drawn from a few values), graded relevance 0-4 with many zeros, queries with
+no relevant item and queries with a single item. ``evaluate(..., convention=<tool>)`` must
+give the tool's numbers (1e-12 against scikit-learn; 1e-6 against the others, whose values
+pass through float32 or are printed). A peer that is not installed is skipped.
 
 How each peer is made to score given scores (docs/reproducing_other_tools.md):
 - LightGBM: the scores are each validation Dataset's ``init_score``; a Booster without any
@@ -15,6 +15,8 @@ How each peer is made to score given scores (docs/reproducing_other_tools.md):
 - For both, every case and every query of it alone is an evaluation set: the peer gives the
   mean and each query's value.
 - trec_eval: ``pytrec_eval.RelevanceEvaluator`` on dicts of qrels and run, per query.
+- CatBoost: ``catboost.utils.eval_metric(label, approx, metric, group_id=...)`` on every case
+  and every query alone.
 """
 
 import re
@@ -511,3 +513,107 @@ def test_xgboost_without_cut_off_is_top_32(seed):
         _xgboost_cases(rng, 30, max_queries=4, max_items=45, p_relevant=0.15, binary=True),
         pairs,
     )
+
+
+# --------------------------------------------------------------------------------------------
+# CatBoost
+# --------------------------------------------------------------------------------------------
+
+
+def _catboost_values(y, scores, sizes, metrics):
+    """CatBoost's metrics (catboost.utils.eval_metric with group_id) of the whole case and
+    of each query alone, as `_compare_long` takes them."""
+    from catboost.utils import eval_metric
+
+    def values(part):
+        group_id = np.repeat(np.arange(len(sizes)), sizes)[part]
+        return {m: eval_metric(y[part], scores[part], m, group_id=group_id)[0] for m in metrics}
+
+    return values(slice(None)), [values(part) for part in _query_slices(sizes)]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_catboost_ndcg_and_map(seed):
+    """CatBoost breaks ties in the prediction by label ascending, gives a query without gain
+    NDCG 1 and MAP 0, and keeps predictions in double (nudges of 1e-9 are not ties)."""
+    pytest.importorskip("catboost")
+    rng = np.random.default_rng(8000 + seed)
+    cases = []
+    for _ in range(30):
+        y, scores, qid, sizes = _long_case(rng)
+        if rng.random() < 0.3:
+            scores = scores + 1e-9 * (rng.random(scores.size) < 0.5)
+        cases.append((y, scores, qid, sizes))
+    pairs = [(f"NDCG:top={k};type=Base", f"ndcg@{k}", {}) for k in CUTS]
+    pairs += [(f"NDCG:top={k};type=Exp", f"ndcg@{k}", {"gain": "exponential"}) for k in CUTS]
+    pairs += [(f"MAP:top={k}", f"map@{k}", {}) for k in CUTS]
+    pairs += [("NDCG", "ndcg", {}), ("MAP", "map", {})]
+    peer = [_catboost_values(y, s, sizes, [p for p, _, _ in pairs]) for y, s, _q, sizes in cases]
+    _compare_long(cases, peer, pairs, "catboost", rng)
+
+
+def test_catboost_map_counts_labels_above_its_border():
+    """MAP's border 0.5: a float32 label counts when above it, as with the preset's
+    threshold (the smallest float32 above 0.5)."""
+    pytest.importorskip("catboost")
+    labels = [0.0, 0.25, 0.5, float(np.nextafter(np.float32(0.5), np.float32(1))), 0.75, 2.0]
+    rng = np.random.default_rng(8100)
+    for label in labels:
+        y = np.array([0.0, label, 0.0, label, 0.0])
+        scores = rng.permutation(5) / 4.0
+        sizes = np.array([5])
+        mean, _per_query = _catboost_values(y, scores, sizes, ["MAP"])
+        got = sr.evaluate(y, scores, ["map"], groups=np.zeros(5), convention="catboost")
+        _assert_close(got["map"], mean["MAP"], 1e-12, label)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_relevance_ascending_tie_break_is_input_order_after_sorting_by_relevance(seed):
+    """The reference: long-format rows sorted by relevance first, then ties by input order.
+    Every input form (long, dense and sparse matrices, item rows) agrees with it, per
+    query, for every metric."""
+    import scipy.sparse
+
+    rng = np.random.default_rng(8200 + seed)
+    names = [
+        f"{m}@{k}" for m in ("ndcg", "map", "precision", "mrr", "hit_rate", "auc") for k in (1, 3)
+    ] + ["ndcg", "map", "mrr", "arp", "kendall_tau"]
+    stable = {"ties": "stable", "no_relevant": 0.0}
+    for _ in range(20):
+        n_queries, n_items = int(rng.integers(1, 6)), int(rng.integers(1, 9))
+        y = _relevance(rng, (n_queries, n_items))
+        scores = _tied_scores(rng, (n_queries, n_items))
+        qid = np.repeat(np.arange(n_queries), n_items)
+        flat_y, flat_s = y.ravel(), scores.ravel()
+        order = np.argsort(flat_y, kind="stable")  # relevance first, then input order
+        expected = sr.evaluate(
+            flat_y[order], flat_s[order], names, groups=qid[order], per_query=True, **stable
+        )
+        # The reordering changes the first-appearance order of the queries: map back.
+        back = np.argsort(sr.query_ids(qid[order]))
+        expected = {name: values[back] for name, values in expected.items()}
+        items = np.tile(np.arange(n_items), n_queries)
+        forms = {
+            "long": (flat_y, flat_s, {"groups": qid}),
+            "dense": (y, scores, {}),
+            "sparse": (scipy.sparse.csr_matrix(y), scores, {}),
+            "items": (
+                sr.ItemJudgments(qid, items, flat_y),
+                sr.ItemRanking(qid, items, flat_s),
+                {},
+            ),
+        }
+        for form, (truth, run, extra) in forms.items():
+            got = sr.evaluate(
+                truth,
+                run,
+                names,
+                per_query=True,
+                tie_break="relevance_ascending",
+                **stable,
+                **extra,
+            )
+            for name in names:
+                np.testing.assert_allclose(
+                    got[name], expected[name], rtol=0, atol=1e-12, err_msg=f"{form} {name}"
+                )

@@ -217,13 +217,17 @@ _LOG_BASE = Parameter(
 )
 _TIE_BREAK = Parameter(
     "tie_break",
-    _Choice(("input", "item_descending")),
+    _Choice(("input", "item_descending", "relevance_ascending")),
     "input",
     'With ``ties="stable"``: the order that breaks ties. "item_descending" orders tied\n'
     "items by item id descending, ids compared as strings (trec_eval's docno rule); for\n"
-    "matrices the id is the column number. Long format has no item ids.",
-    cli="with --ties stable: input (default) or item_descending (trec_eval: tied items by "
-    "item id descending, compared as strings)",
+    "matrices the id is the column number. Long format has no item ids.\n"
+    '"relevance_ascending" orders tied items by relevance ascending, then input order: the\n'
+    "relevant ones last, the worst case (CatBoost's rule).",
+    cli="with --ties stable: input (default), item_descending (trec_eval: tied items by "
+    "item id descending, compared as strings) or relevance_ascending (CatBoost: tied items "
+    "by relevance ascending, the worst case)",
+    elsewhere="trec_eval: item_descending; CatBoost: relevance_ascending",
 )
 _QUERY_SET = Parameter(
     "query_set",
@@ -345,6 +349,18 @@ PRESETS = {
         "score_dtype": "float32",
         "metric_no_relevant": {"ndcg": 1.0, "map": 1.0},
         "default_k": 32,
+    },
+    # CatBoost's NDCG and MAP (catboost/libs/metrics/dcg.cpp, doc_comparator.h): ties in
+    # the prediction put the lower target first; NDCG's gain is the label (type=Base) and a
+    # query without gain scores 1; MAP counts labels above its border 0.5 (labels are
+    # float32: the threshold is the smallest float32 above 0.5) and divides by min(k, R).
+    "catboost": {
+        "ties": "stable",
+        "tie_break": "relevance_ascending",
+        "gain": "linear",
+        "ap_denominator": "min_k",
+        "relevance_threshold": float(np.nextafter(np.float32(0.5), np.float32(1.0))),
+        "metric_no_relevant": {"ndcg": 1.0},
     },
 }
 

@@ -152,6 +152,7 @@ def _from_items(
             extra_codes=true_code[~matched],
             extra_rel=rel[~matched],
             judged_mask=found,
+            relevance_ties=tie_break == "relevance_ascending",
         ),
         ids,
     )

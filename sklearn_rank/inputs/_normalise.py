@@ -107,20 +107,21 @@ def _normalise(
                 "pass 1-D arrays to use groups."
             )
         return _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only), None
-    if tie_break != "input":
+    if tie_break == "item_descending":
         raise ValueError(
             f"tie_break={tie_break!r} needs item ids: long-format rows have none. Pass "
-            "ItemRanking / ItemJudgments, ranked lists or matrices, or tie_break='input'."
+            "ItemRanking / ItemJudgments, ranked lists or matrices, or tie_break='input' "
+            "or 'relevance_ascending'."
         )
     if exclude is not None:
         raise ValueError(
             "exclude needs items: pass matrices (queries x items), ItemRanking with integer "
             "item ids, or ranked lists; long-format rows have no item ids."
         )
-    return _from_long(true, score, groups, score_dtype)
+    return _from_long(true, score, groups, score_dtype, tie_break)
 
 
-def _from_long(true, score, groups, score_dtype):
+def _from_long(true, score, groups, score_dtype, tie_break="input"):
     if true.shape != score.shape:
         raise ValueError(
             f"y_true and y_score must have the same shape; got {true.shape} and {score.shape}."
@@ -150,6 +151,7 @@ def _from_long(true, score, groups, score_dtype):
             codes=codes,
             n_cand=n_cand,
             n_rows=true.size,
+            relevance_ties=tie_break == "relevance_ascending",
         ),
         ids,
     )
@@ -212,6 +214,7 @@ def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=Fal
         n_cand=n_cand,
         width=width,
         descending_ties=tie_break == "item_descending",
+        relevance_ties=tie_break == "relevance_ascending",
         **fields,
     )
 

@@ -29,6 +29,7 @@ class _Queries:
     extra_codes, extra_rel : judged items that were never scored (item forms).
     n_rows : rows of long-format input, for validating per-row weights.
     descending_ties : matrices only, break ties by column descending.
+    relevance_ties : break ties by relevance ascending, then input order (relevant last).
     ranked : matrices only, columns are ranks (top-N ids): no scores, no ties; score None.
     judged_mask : (n_entries,) bool, item forms: whether each candidate is judged (in the
         truth, relevance 0 included). None: every candidate with a ``rel`` is judged
@@ -53,6 +54,7 @@ class _Queries:
     extra_rel: np.ndarray | None = None
     n_rows: int | None = None
     descending_ties: bool = False
+    relevance_ties: bool = False
     ranked: bool = False
     judged_mask: np.ndarray | None = None
     zero_keys: np.ndarray | None = None

@@ -120,25 +120,10 @@ def _outside_stacklevel():
     return level
 
 
-def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventions):
-    """Normalise the input once and check it for the requested metrics.
-
-    requests : list of `_Request` (or (label, registry entry, k) tuples).
-    Returns the `_Queries`, the query ids (None for matrices and lists), the per-query
-    weights and whether the input names its items (`_has_item_ids`).
-    """
-    requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
+def _check_relevance(requests, queries, conventions):
+    """Refuse relevance the requested metrics cannot take (negative, or too large for an
+    exponential gain)."""
     gain = conventions["gain"]
-    queries, ids = _normalise(
-        y_true,
-        y_score,
-        groups,
-        exclude,
-        tie_break=conventions["tie_break"],
-        query_set=conventions["query_set"],
-        score_dtype=conventions["score_dtype"],
-        judged_only=conventions["judged_only"],
-    )
     _codes, judged = queries.judged()
     lowest = float(judged.min()) if judged.size else 0.0
     if gain == "exponential" and judged.size and judged.max() > _LARGEST_EXPONENT:
@@ -157,6 +142,27 @@ def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventi
                     "relevance is accepted only by cg and dcg with gain='linear' and by "
                     "kendall_tau."
                 )
+
+
+def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventions):
+    """Normalise the input once and check it for the requested metrics.
+
+    requests : list of `_Request` (or (label, registry entry, k) tuples).
+    Returns the `_Queries`, the query ids (None for matrices and lists), the per-query
+    weights and whether the input names its items (`_has_item_ids`).
+    """
+    requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
+    queries, ids = _normalise(
+        y_true,
+        y_score,
+        groups,
+        exclude,
+        tie_break=conventions["tie_break"],
+        query_set=conventions["query_set"],
+        score_dtype=conventions["score_dtype"],
+        judged_only=conventions["judged_only"],
+    )
+    _check_relevance(requests, queries, conventions)
     weights = _query_weights(sample_weight, queries, ids)
     item_ids = _has_item_ids(y_true, y_score)
     if exclude is not None and item_ids:
@@ -185,6 +191,18 @@ def _compute(
     queries, ids, weights, item_ids = _prepare(
         requests, y_true, y_score, groups, exclude, sample_weight, conventions
     )
+    return _compute_queries(requests, queries, weights, per_query, conventions, item_ids, True)
+
+
+def _compute_queries(
+    requests, queries, weights, per_query, conventions, item_ids=False, checked=False
+):
+    """`_compute` on input normalised already: a `_Queries` and per-query weights (or
+    None). Training-time adapters keep one `_Queries` per eval set and change its scores;
+    ``checked``: the relevance was checked for these requests already (`_prepare`)."""
+    requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
+    if not checked:
+        _check_relevance(requests, queries, conventions)
     threshold = conventions["relevance_threshold"]
 
     cut_offs = [r.k for r in requests]

@@ -9,7 +9,8 @@ the candidates. Long format is sorted once (score, then query by radix); a matri
 placed item by item: a group's start and size are counts read off each row's sorted values
 (or its top k); top-N id matrices are already in rank order.
 
-With ``ties="stable"`` every item is its own group (ties broken by input order); with
+With ``ties="stable"`` every item is its own group (ties broken by input order, or as
+``tie_break`` says: item id descending, or relevance ascending then input order); with
 ``ties="average"`` a group is a run of equal scores, and every metric is the exact expected
 value over all orderings of its items (McSherry & Najork, ECIR 2008).
 """
@@ -110,7 +111,7 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None, judged
                 left[rows] = np.count_nonzero(part[rows, : width - k] == kth[rows, None], axis=1)
                 size[at_kth] += left[row[at_kth]]
         if stable:
-            start = _stable_positions(block, row, col, start, size, queries.descending_ties)
+            start = _stable_positions(queries, first, block, row, col, start, size)
             size = np.ones(entry.size, dtype=np.int64)
         order = np.argsort(row * np.int64(width) + start)
         if not fill:
@@ -190,11 +191,13 @@ def _count_below(ref, row, value, inclusive):
     return np.minimum(at - first + 1, width)
 
 
-def _stable_positions(block, row, col, start, size, descending_ties):
-    """Positions when ties are broken by column (ascending, or descending).
+def _stable_positions(queries, first, block, row, col, start, size):
+    """Positions when ties are broken by column (ascending, or descending), or by
+    relevance ascending then column.
 
     Only rows holding an item of a tie group larger than one need an order among equal
     scores; those rows get a stable argsort, every other item sits at its group's start.
+    ``first`` is the query number of the block's first row.
     """
     tied = np.flatnonzero(size > 1)
     if tied.size == 0:
@@ -202,7 +205,12 @@ def _stable_positions(block, row, col, start, size, descending_ties):
     start = start.copy()
     rows, local = np.unique(row[tied], return_inverse=True)
     sub = block[rows]
-    if descending_ties:
+    if queries.relevance_ties:
+        width = sub.shape[1]
+        cells = (rows + first)[:, None] * np.int64(width) + np.arange(width)
+        rel = queries.candidate_rel(cells.ravel()).reshape(sub.shape)
+        order = np.lexsort((rel, -sub), axis=1)  # lexsort is stable: then by column
+    elif queries.descending_ties:
         order = (sub.shape[1] - 1) - np.argsort(-sub[:, ::-1], axis=1, kind="stable")
     else:
         order = np.argsort(-sub, axis=1, kind="stable")
@@ -255,15 +263,24 @@ def _sort_ragged(queries, stable):
     """Entry numbers sorted by (query code, score descending); None when the entries
     are in that order already."""
     codes, score = queries.codes, queries.score
+    by_relevance = stable and queries.relevance_ties
     same_query = codes[1:] == codes[:-1]
-    if np.all(codes[1:] >= codes[:-1]) and np.all(score[1:][same_query] <= score[:-1][same_query]):
+    if (
+        not by_relevance
+        and np.all(codes[1:] >= codes[:-1])
+        and np.all(score[1:][same_query] <= score[:-1][same_query])
+    ):
         # Already grouped by query and ranked (top-N ids, sorted runs, one-row queries):
         # the order stands, and keeping it is also what breaks ties by input order.
         return None
     # Sort by score, then stably by query: a stable score sort breaks ties by input
     # order; tie averaging needs no order inside a tie, so it takes the faster unstable
     # sort. Query codes are small integers, which numpy sorts stably by radix.
-    by_score = np.argsort(-score, kind="stable" if stable else None)
+    if by_relevance:  # ties by relevance ascending: sort by it first, stably
+        first = np.argsort(queries.candidate_rel(np.arange(score.size)), kind="stable")
+        by_score = first[np.argsort(-score[first], kind="stable")]
+    else:
+        by_score = np.argsort(-score, kind="stable" if stable else None)
     order = _stable_order(codes, by_score, queries.n_queries)
     return np.take(by_score, order, out=order)
 

@@ -1,11 +1,13 @@
 """`QueryGroupRanker`: fit learning-to-rank estimators from per-row query ids.
 
 LightGBM's ``LGBMRanker`` wants ``group`` (the sizes of contiguous runs of rows, one per
-query) and XGBoost's ``XGBRanker`` wants ``qid`` (a per-row query index, sorted ascending):
-both assume the rows of each query are contiguous. Inside scikit-learn model selection the
+query), XGBoost's ``XGBRanker`` wants ``qid`` (a per-row query index, sorted ascending) and
+CatBoost's ``CatBoostRanker`` wants ``group_id`` (a per-row id, a query's rows together):
+all assume the rows of each query are contiguous. Inside scikit-learn model selection the
 only query information is ``groups`` (one id per row, rows in any order, and only the rows
-of the current training fold). The wrapper sorts the rows by query, derives ``group`` or
-``qid`` and fits a clone of the wrapped estimator.
+of the current training fold). The wrapper sorts the rows by query, derives ``group``,
+``qid`` or ``group_id`` and fits a clone of the wrapped estimator, optionally with a
+validation split of the fold's queries for early stopping (`_early_stopping`).
 """
 
 import inspect
@@ -21,9 +23,10 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..utils._ids import _factorize, _id_array
 from ..utils._validation import _num_rows
+from ._early_stopping import _check_early_stopping, _fit_with_validation, _validation_rows
 
-_GROUP_PARAMS = ("auto", "group", "qid", None)
-_QUERY_KEYS = ("group", "qid")
+_GROUP_PARAMS = ("auto", "group", "qid", "group_id", None)
+_QUERY_KEYS = ("group", "qid", "group_id")
 
 
 def _fit_parameters(estimator):
@@ -61,6 +64,37 @@ def _is_per_row(value, n_rows):
         return False
 
 
+def _sorted_rows(X, y, params, codes, rows):
+    """X, y and the per-row ``params`` of ``rows`` (None: every row) sorted stably by query,
+    with the queries' codes renumbered 0, 1... in that order.
+
+    ``rows`` are ascending and hold whole queries, so their queries appear in code order.
+    Rows already grouped keep their order exactly (no copy at all when ``rows`` is None).
+    """
+    n_rows = codes.size
+    part = codes if rows is None else np.unique(codes[rows], return_inverse=True)[1].ravel()
+    order = np.argsort(part, kind="stable")
+    if rows is not None or np.any(order != np.arange(n_rows)):
+        take = order if rows is None else rows[order]
+        X = _safe_indexing(X, take)
+        if y is not None:
+            y = _safe_indexing(y, take)
+        params = {
+            key: _safe_indexing(value, take) if _is_per_row(value, n_rows) else value
+            for key, value in params.items()
+        }
+    return X, y, dict(params), part[order]
+
+
+def _query_structure(group_param, codes):
+    """The fit parameter that tells the estimator the queries of sorted rows."""
+    if group_param == "group":
+        return {"group": np.bincount(codes)}
+    if group_param in ("qid", "group_id"):
+        return {group_param: codes}
+    return {}
+
+
 def _num_features(X):
     """Columns of a 2-D array-like, sparse matrix or DataFrame."""
     shape = getattr(X, "shape", None)
@@ -86,14 +120,25 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
 
     Learning-to-rank estimators need to know which rows belong to which query, in a form
     that assumes the rows of each query are contiguous: LightGBM's ``LGBMRanker.fit``
-    takes ``group`` (the sizes of the runs of rows, one per query, in row order) and
-    XGBoost's ``XGBRanker.fit`` takes ``qid`` (a query index per row, sorted ascending).
+    takes ``group`` (the sizes of the runs of rows, one per query, in row order),
+    XGBoost's ``XGBRanker.fit`` takes ``qid`` (a query index per row, sorted ascending) and
+    CatBoost's ``CatBoostRanker.fit`` takes ``group_id`` (a query id per row, a query's
+    rows together).
     Inside scikit-learn model selection the only query information is ``groups`` (one query
     id per row, as for :class:`~sklearn.model_selection.GroupKFold`), the rows of a
     training fold need not be contiguous, and ``group``/``qid`` computed for the full data
     would be wrong for a fold. This wrapper takes ``groups`` in ``fit``, sorts the rows
     stably by query, reorders ``X``, ``y`` and every per-row fit parameter (e.g.
-    ``sample_weight``), derives ``group`` or ``qid``, and fits a clone of ``estimator``.
+    ``sample_weight``), derives ``group``, ``qid`` or ``group_id``, and fits a clone of
+    ``estimator``.
+
+    Early stopping without leakage: with ``validation_fraction``, ``fit`` holds out that
+    share of its queries (whole queries, drawn by a
+    :class:`~sklearn.model_selection.GroupShuffleSplit` seeded by ``random_state``), trains
+    on the others and gives the held-out queries to the wrapped LightGBM, XGBoost or
+    CatBoost ranker as its eval set, with ``eval_metric`` and ``early_stopping_rounds``.
+    Inside a search the split is made from the training fold only, so nothing of a test
+    fold is seen while training or stopping.
 
     Queries are numbered in order of first appearance, so rows that are already grouped
     keep their order exactly, and unsorted rows give the same fitted model as the same
@@ -119,29 +164,65 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
     ----------
     estimator : estimator object
         The ranker or regressor to fit, e.g. ``lightgbm.LGBMRanker()``,
-        ``xgboost.XGBRanker()``, or a pointwise regressor such as
-        :class:`~sklearn.linear_model.Ridge`. It is cloned in ``fit``; its parameters are
-        reachable as ``estimator__<name>`` (e.g. ``estimator__num_leaves``).
+        ``xgboost.XGBRanker()``, ``catboost.CatBoostRanker()``, or a pointwise regressor
+        such as :class:`~sklearn.linear_model.Ridge`. It is cloned in ``fit``; its
+        parameters are reachable as ``estimator__<name>`` (e.g. ``estimator__num_leaves``).
 
-    group_param : {"auto", "group", "qid"} or None, default="auto"
+    group_param : {"auto", "group", "qid", "group_id"} or None, default="auto"
         How the query structure is passed to ``estimator.fit``:
 
         - ``"group"``: ``group=sizes``, an int array of shape (n_queries,) with the
           number of rows of each query, in the order of the sorted rows (LightGBM);
         - ``"qid"``: ``qid=index``, an int array of shape (n_samples,) with each sorted
           row's query index, ascending from 0 (XGBoost);
+        - ``"group_id"``: ``group_id=index``, the same array (CatBoost);
         - ``None``: nothing (pointwise estimators); rows are still sorted by query;
         - ``"auto"``: ``"qid"`` if ``estimator.fit`` has an explicit ``qid`` parameter
           (``XGBRanker``, which also accepts ``group``), else ``"group"`` if it has a
-          ``group`` parameter (``LGBMRanker``), else ``None``.
+          ``group`` parameter (``LGBMRanker``), else ``"group_id"`` if it has a
+          ``group_id`` parameter (``CatBoostRanker``), else ``None``.
+
+    validation_fraction : float or None, default=None
+        Share of the queries of the rows given to ``fit`` held out as the eval set of a
+        LightGBM, XGBoost or CatBoost estimator (strictly between 0 and 1; at least one
+        query on each side). None: no eval set. The estimator is fitted on the other
+        queries only.
+
+    eval_metric : object, default=None
+        The eval metric on the held-out queries, in the wrapped library's form:
+        ``sklearn_rank.lightgbm_metric(...)`` or a LightGBM metric name for
+        ``LGBMRanker`` (with a callable, the ranker's built-in metric is switched off:
+        ``metric="None"``); ``sklearn_rank.xgboost_metric(...)`` or an XGBoost metric name
+        for ``XGBRanker`` (with a callable, ``disable_default_eval_metric=True``); a CatBoost
+        description such as ``sklearn_rank.catboost_metric("ndcg@10",
+        convention="catboost")`` for ``CatBoostRanker``. None: the library's default.
+        Needs ``validation_fraction``.
+
+    early_stopping_rounds : int or None, default=None
+        Stop when the eval metric has not improved for this many rounds, in its direction:
+        LightGBM ``callbacks=[early_stopping(rounds, first_metric_only=True)]``, XGBoost
+        ``EarlyStopping(rounds, metric_name=..., maximize=...)`` with the direction of an
+        sklearn_rank metric (``early_stopping_rounds`` for a metric name), CatBoost
+        ``early_stopping_rounds``. Each library then predicts with the best iteration.
+        Needs ``validation_fraction``.
+
+    random_state : int, RandomState instance or None, default=None
+        Seeds the validation split (an int gives the same split at every fit of the same
+        rows).
 
     Attributes
     ----------
     estimator_ : estimator object
         The fitted clone of ``estimator``, fitted on the rows sorted by query.
 
-    group_param_ : {"group", "qid"} or None
+    group_param_ : {"group", "qid", "group_id"} or None
         The way the query structure was passed (``group_param`` with ``"auto"`` resolved).
+
+    best_iteration_ : int or None
+        With early stopping: the number of boosting rounds of the model kept (LightGBM's
+        ``best_iteration_``, XGBoost's ``best_iteration + 1``, CatBoost's
+        ``get_best_iteration() + 1``). None without a validation split or when the
+        library reports none.
 
     n_queries_ : int
         Number of distinct query ids seen in ``fit``.
@@ -168,7 +249,8 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
     ----------
     .. [1] LightGBM, ``lightgbm.LGBMRanker.fit``, parameter ``group``.
     .. [2] XGBoost, "Learning to Rank", ``xgboost.XGBRanker.fit``, parameter ``qid``.
-    .. [3] scikit-learn User Guide, "Metadata Routing".
+    .. [3] CatBoost, ``catboost.CatBoostRanker.fit``, parameter ``group_id``.
+    .. [4] scikit-learn User Guide, "Metadata Routing".
 
     Examples
     --------
@@ -198,22 +280,52 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
     ...     search = search.fit(X, y, groups=groups)
     >>> search.best_params_
     {'estimator__alpha': 0.1}
+
+    Early stopping on NDCG@10, computed as sklearn_rank computes it, on 20% of the queries
+    of each training fold (see docs/integrations.md):
+
+    >>> from lightgbm import LGBMRanker
+    >>> from sklearn_rank import lightgbm_metric
+    >>> from sklearn_rank.datasets import make_ranking
+    >>> X, y, groups = make_ranking(n_queries=30, random_state=0)
+    >>> ranker = QueryGroupRanker(
+    ...     LGBMRanker(n_estimators=200, min_child_samples=5, verbose=-1),
+    ...     validation_fraction=0.2,
+    ...     eval_metric=lightgbm_metric("ndcg@10"),
+    ...     early_stopping_rounds=5,
+    ...     random_state=0,
+    ... ).fit(X, y, groups=groups)
+    >>> ranker.best_iteration_ < 200
+    True
     """
 
     # `groups` is requested by default: routed to `fit` without a `set_fit_request` call.
     __metadata_request__fit = {"groups": True}
 
-    def __init__(self, estimator, *, group_param="auto"):
+    def __init__(
+        self,
+        estimator,
+        *,
+        group_param="auto",
+        validation_fraction=None,
+        eval_metric=None,
+        early_stopping_rounds=None,
+        random_state=None,
+    ):
         self.estimator = estimator
         self.group_param = group_param
+        self.validation_fraction = validation_fraction
+        self.eval_metric = eval_metric
+        self.early_stopping_rounds = early_stopping_rounds
+        self.random_state = random_state
 
     def _resolve_group_param(self):
         if self.group_param is not None and not (
             isinstance(self.group_param, str) and self.group_param in _GROUP_PARAMS
         ):
             raise ValueError(
-                "QueryGroupRanker: group_param must be 'auto', 'group', 'qid' or None; "
-                f"got group_param={self.group_param!r}."
+                "QueryGroupRanker: group_param must be 'auto', 'group', 'qid', 'group_id' or "
+                f"None; got group_param={self.group_param!r}."
             )
         if self.group_param != "auto":
             if self.group_param is not None and not _fit_takes(self.estimator, self.group_param):
@@ -228,10 +340,14 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
             return "qid"
         if "group" in accepted:
             return "group"
+        if "group_id" in accepted:
+            return "group_id"
         return None
 
     def fit(self, X, y, groups=None, **fit_params):
-        """Sort the rows by query and fit a clone of the estimator with ``group``/``qid``.
+        """Sort the rows by query and fit a clone of the estimator with the query structure.
+
+        With ``validation_fraction``, the held-out queries are its eval set.
 
         Parameters
         ----------
@@ -252,8 +368,11 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
             pandas arrays, sparse matrices or lists of length n_samples, e.g.
             ``sample_weight``) are reordered with the rows; anything else is passed
             as is. With metadata routing enabled, only parameters requested by the
-            wrapped estimator are accepted. ``group`` and ``qid`` are refused: they are
-            computed from ``groups``.
+            wrapped estimator are accepted. ``group``, ``qid`` and ``group_id`` are
+            refused: they are computed from ``groups``. With ``validation_fraction``, the
+            per-row parameters of the held-out rows are left out (and ``sample_weight``'s
+            become the eval set's weights for LightGBM and CatBoost), and the eval set
+            parameters (``eval_set``...) are refused: the held-out queries are the eval set.
 
         Returns
         -------
@@ -273,8 +392,8 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
         clash = [key for key in _QUERY_KEYS if key in fit_params]
         if clash:
             raise ValueError(
-                f"QueryGroupRanker.fit got {clash[0]}=...; do not pass group or qid: they "
-                "are computed from groups (one query id per row)."
+                f"QueryGroupRanker.fit got {clash[0]}=...; do not pass group or qid (or group_id): "
+                "they are computed from groups (one query id per row)."
             )
 
         if sp.issparse(X) and X.format not in ("csr", "csc"):
@@ -293,28 +412,40 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
                 f"y must have one label per row of X: X has {n_rows} rows but y has {_num_rows(y)}."
             )
         codes, query_ids = _factorize(ids, n_rows)
+        library = _check_early_stopping(self)
 
         if sklearn.get_config().get("enable_metadata_routing", False):
             estimator_params = dict(process_routing(self, "fit", **fit_params).estimator.fit)
         else:
             estimator_params = dict(fit_params)
 
-        order = np.argsort(codes, kind="stable")
-        if np.any(order != np.arange(n_rows)):
-            X = _safe_indexing(X, order)
-            if y is not None:
-                y = _safe_indexing(y, order)
-            estimator_params = {
-                key: _safe_indexing(value, order) if _is_per_row(value, n_rows) else value
-                for key, value in estimator_params.items()
-            }
-        if group_param == "group":
-            estimator_params["group"] = np.bincount(codes, minlength=len(query_ids))
-        elif group_param == "qid":
-            estimator_params["qid"] = codes[order]
-
         self.estimator_ = clone(self.estimator)
-        self.estimator_.fit(X, y, **estimator_params)
+        if library is None:
+            X, y, estimator_params, codes = _sorted_rows(X, y, estimator_params, codes, None)
+            estimator_params.update(_query_structure(group_param, codes))
+            self.estimator_.fit(X, y, **estimator_params)
+            self.best_iteration_ = None
+        else:
+            train_rows, valid_rows = _validation_rows(
+                codes, self.validation_fraction, self.random_state
+            )
+            weight = estimator_params.get("sample_weight")
+            weight = weight if _is_per_row(weight, n_rows) else None
+            X_valid, y_valid, valid_params, valid_codes = _sorted_rows(
+                X, y, {"sample_weight": weight}, codes, valid_rows
+            )
+            X, y, estimator_params, codes = _sorted_rows(X, y, estimator_params, codes, train_rows)
+            estimator_params.update(_query_structure(group_param, codes))
+            self.best_iteration_ = _fit_with_validation(
+                self.estimator_,
+                library,
+                (X, y),
+                (X_valid, y_valid, valid_codes, valid_params["sample_weight"]),
+                estimator_params,
+                self.eval_metric,
+                self.early_stopping_rounds,
+                group_param,
+            )
 
         self.group_param_ = group_param
         self.n_queries_ = len(query_ids)
