@@ -22,6 +22,8 @@ _EXPORTS = {
     "cg_score": "metrics",
     "dcg_score": "metrics",
     "evaluate": "metrics",
+    "evaluate_dask": "distributed",
+    "evaluate_spark": "distributed",
     "f1_at_k_score": "metrics",
     "get_metric_names": "metrics",
     "get_scorer": "model_selection",
@@ -40,7 +42,16 @@ _EXPORTS = {
     "read_trec_run": "inputs",
     "recall_at_k_score": "metrics",
 }
-_SUBPACKAGES = ("cli", "conventions", "datasets", "inputs", "metrics", "model_selection", "utils")
+_SUBPACKAGES = (
+    "cli",
+    "conventions",
+    "datasets",
+    "distributed",
+    "inputs",
+    "metrics",
+    "model_selection",
+    "utils",
+)
 
 __all__ = sorted(_EXPORTS)
 
