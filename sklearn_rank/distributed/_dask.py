@@ -14,6 +14,7 @@ from ._tables import (
     SCORE,
     SIDE,
     TRUTH_SIDE,
+    WEIGHT,
     _apply_rules,
     _empty_table,
     _make_spec,
@@ -50,28 +51,25 @@ def _partitioned_by(frame, query):
     return None
 
 
-def _select(part, roles, side, ordered, partition_info=None):
-    """One input partition in the internal columns (`_tables.QUERY`...)."""
+def _select(part, roles, side, spec, partition_info=None):
+    """One input partition in the internal columns (`_tables.QUERY`...), every table with
+    the same columns, so that a run and its judgments can travel as one frame."""
     import pandas as pd
 
     if roles[QUERY] not in part.columns:
         part = part.reset_index()
-    columns = {internal: part[name].to_numpy() for internal, name in roles.items()}
     n = len(part)
-    if SCORE not in columns:
-        columns[SCORE] = np.full(n, np.nan)
-    if RELEVANCE not in columns:
-        columns[RELEVANCE] = np.full(n, np.nan)
+    columns = {internal: part[name] for internal, name in roles.items()}
+    for internal in (SCORE, RELEVANCE) + ((WEIGHT,) if spec.weighted else ()):
+        if internal not in columns:
+            columns[internal] = pd.Series(np.full(n, np.nan), index=part.index)
     if side is not None:
-        columns[SIDE] = np.full(n, side, dtype=np.int8)
-    if ordered:
+        columns[SIDE] = pd.Series(np.full(n, side, dtype=np.int8), index=part.index)
+    if spec.ordered:
         number = 0 if partition_info is None else int(partition_info["number"])
-        columns[ORDER] = (np.int64(number) << ORDER_BITS) + np.arange(n, dtype=np.int64)
-    out = pd.DataFrame(columns)
-    # Each column keeps its own type (pyarrow strings, nullable integers) from the input.
-    for internal, name in roles.items():
-        out[internal] = out[internal].astype(part[name].dtype, copy=False)
-    return out
+        order = (np.int64(number) << ORDER_BITS) + np.arange(n, dtype=np.int64)
+        columns[ORDER] = pd.Series(order if side != TRUTH_SIDE else 0 * order, index=part.index)
+    return pd.DataFrame(columns).reset_index(drop=True)
 
 
 def _prepare(frame, spec, table, side, dd):
@@ -89,9 +87,8 @@ def _prepare(frame, spec, table, side, dd):
         meta = meta.reset_index()
     for internal, name in roles.items():
         _check_type(internal, name, str(meta[name].dtype), meta[name].dtype.kind, spec, table)
-    ordered = spec.ordered and side != TRUTH_SIDE
     selected = frame.map_partitions(
-        _select, roles, side, ordered, meta=_select(meta, roles, side, ordered)
+        _select, roles, side, spec, meta=_select(meta, roles, side, spec)
     )
     return selected, meta
 

@@ -281,6 +281,10 @@ def _per_query_table(frame, spec, query_dtype):
 
 def _in_tables(message, run_table, truth_table):
     """An error of the in-memory evaluation, told in terms of the user's tables."""
+    if run_table == truth_table:  # one table: both sides are its rows
+        for said in ("y_score ranks ", "y_true judges "):
+            if message.startswith(said):
+                return f"{run_table} has " + message[len(said) :]
     for argument, table in (("y_score ", run_table + " "), ("y_true ", truth_table + " ")):
         if message.startswith(argument):
             return table + message[len(argument) :]
