@@ -172,7 +172,7 @@ def _check_present(frame, column, role, spec, table):
         where = "" if column == QUERY else f" (query {_python_value(frame[QUERY].iloc[row])!r})"
         raise ValueError(
             f"The {role} column {spec.columns[role]!r} of {table} has a missing value{where}; "
-            f"every row needs a {role}."
+            "every row needs one."
         )
 
 
