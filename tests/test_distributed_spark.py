@@ -33,6 +33,7 @@ def spark():
         .config("spark.driver.host", "127.0.0.1")
         .config("spark.driver.bindAddress", "127.0.0.1")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.default.parallelism", "5")
         .getOrCreate()
@@ -208,3 +209,9 @@ def test_not_a_spark_frame_and_missing_pyspark(small, monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspark.sql", None)
     with pytest.raises(ImportError, match='pip install "sklearn-rank\\[spark\\]"'):
         sr.evaluate_spark(data, ["map"])
+
+
+def test_docs_example_runs(spark):
+    from test_distributed import run_docs_example
+
+    run_docs_example("Spark")  # its getOrCreate() returns this session

@@ -234,18 +234,93 @@ def _per_query_table(frame, spec, query_dtype):
     run, truth, run_table, truth_table = _split(frame, spec)
     if not len(run) and not len(truth):
         return _empty_table(spec, query_dtype)
+    score = _scores(run, spec, run_table)
+    if spec.two_tables or spec.conventions["tie_break"] != "input":
+        form = _item_form(run, truth, score, spec, run_table, truth_table)
+    else:
+        form = _long_form(run, score, spec, run_table)
+    ids, kept, run_codes, compute = form
+    if not kept.any():
+        return _empty_table(spec, query_dtype)
+    weights = (
+        _query_weights(run, run_codes, ids, kept, spec, run_table)
+        if spec.weighted
+        else np.full(int(kept.sum()), np.nan)
+    )
+    try:
+        values = compute()
+    except ValueError as error:
+        raise ValueError(_in_tables(str(error), run_table, truth_table)) from None
+    table = {spec.query_name: pd.Series(ids[kept]).astype(query_dtype)}
+    table.update(values)
+    table[WEIGHT] = weights
+    return pd.DataFrame(table)
+
+
+def _scores(run, spec, table):
+    """The run's scores as the normaliser takes them (integers stay integers: beyond
+    2**53 they are ranked, not rounded); ranks turned into scores, higher first."""
+    import pandas as pd
+
+    column = run[SCORE]
+    if pd.api.types.is_integer_dtype(column.dtype):
+        score = column.to_numpy(dtype=np.int64)
+    else:
+        score = column.to_numpy(dtype=np.float64)
+        _check_finite_numbers(score, run, "rank" if spec.ranks else "score", spec, table)
+    return -score if spec.ranks else score
+
+
+def _long_form(run, score, spec, table):
+    """One table, ties broken by input order: its rows are the long format (relevance 0
+    where not judged), which needs no join of a run with judgments."""
+    import pandas as pd
+
+    codes, uniques = pd.factorize(run[QUERY], sort=False)  # numbered by first appearance
+    ids = np.asarray(uniques)
+    repeated = run.duplicated([QUERY, ITEM]).to_numpy()
+    if repeated.any():
+        row = int(np.flatnonzero(repeated)[0])
+        raise ValueError(
+            f"{table} has item {_python_value(run[ITEM].iloc[row])!r} more than once for query "
+            f"{_python_value(run[QUERY].iloc[row])!r}; each item may appear once per query."
+        )
+    relevance = run[RELEVANCE].to_numpy(dtype=np.float64)
+    judged = ~np.isnan(relevance)
+    _check_finite_numbers(relevance[judged], run[judged], "relevance", spec, table)
+    kept = np.ones(ids.size, dtype=bool)
+    if spec.conventions["query_set"] != "all":  # every query is ranked: only judged ones
+        kept = np.bincount(codes[judged], minlength=ids.size) > 0
+
+    def compute():
+        y_true, y_score, groups = np.where(judged, relevance, 0.0), score, codes
+        if not kept.all():
+            rows = kept[codes]
+            renumber = np.cumsum(kept) - 1
+            y_true, y_score, groups = y_true[rows], y_score[rows], renumber[codes[rows]]
+        # Codes numbered by first appearance keep that order: values come in ids' order.
+        return _compute(
+            spec.requests,
+            y_true,
+            y_score,
+            groups=groups,
+            per_query=True,
+            conventions=spec.partition_conventions(),
+        )
+
+    return ids, kept, codes, compute
+
+
+def _item_form(run, truth, score, spec, run_table, truth_table):
+    """A run and its judgments (or trec_eval's tie rule, which needs the item ids): joined
+    by `ItemJudgments` / `ItemRanking` as in memory."""
     run_q, truth_q = _ids(run[QUERY].to_numpy()), _ids(truth[QUERY].to_numpy())
     run_i, truth_i = _ids(run[ITEM].to_numpy()), _ids(truth[ITEM].to_numpy())
-    score = run[SCORE].to_numpy(dtype=np.float64)
-    _check_finite_numbers(score, run, "rank" if spec.ranks else "score", spec, run_table)
-    if spec.ranks:
-        score = -score  # rank 1 first
     if spec.two_tables and spec.columns["relevance"] is None:
         relevance = None  # binary judgments: every row relevant
     else:
         relevance = truth[RELEVANCE].to_numpy(dtype=np.float64)
         _check_finite_numbers(relevance, truth, "relevance", spec, truth_table)
-
     # The queries in the order `_from_items` numbers them (first appearance in the
     # judgments, then in the run), which is the order of _compute's per-query values.
     codes, ids = _factorize(_concat_ids([truth_q, run_q]), None, "query ids")
@@ -256,27 +331,17 @@ def _per_query_table(frame, spec, query_dtype):
         kept = np.bincount(truth_codes, minlength=ids.size) > 0
         if query_set == "both":
             kept &= np.bincount(run_codes, minlength=ids.size) > 0
-    if not kept.any():
-        return _empty_table(spec, query_dtype)
-    weights = (
-        _query_weights(run, run_codes, ids, kept, spec, run_table)
-        if spec.weighted
-        else np.full(int(kept.sum()), np.nan)
-    )
-    try:
-        values = _compute(
+
+    def compute():
+        return _compute(
             spec.requests,
             ItemJudgments(truth_q, truth_i, relevance),
             ItemRanking(run_q, run_i, score),
             per_query=True,
             conventions=spec.partition_conventions(),
         )
-    except ValueError as error:
-        raise ValueError(_in_tables(str(error), run_table, truth_table)) from None
-    table = {spec.query_name: pd.Series(ids[kept]).astype(query_dtype, copy=False)}
-    table.update(values)
-    table[WEIGHT] = weights
-    return pd.DataFrame(table)
+
+    return ids, kept, run_codes, compute
 
 
 def _in_tables(message, run_table, truth_table):
