@@ -151,7 +151,7 @@ def evaluate_dask(
     >>> data = dd.from_pandas(table, npartitions=2)
     >>> results = evaluate_dask(data, ["ndcg@2", "mrr"])
     >>> {name: round(value, 4) for name, value in results.items()}
-    {'ndcg@2': 0.5, 'mrr': 0.75}
+    {'ndcg@2': 0.5055, 'mrr': 0.75}
     """
     dd = _import_dask()
     spec = _make_spec(

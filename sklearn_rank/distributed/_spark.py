@@ -149,7 +149,7 @@ def evaluate_spark(
     Examples
     --------
     >>> from pyspark.sql import SparkSession  # doctest: +SKIP
-    >>> from sklearn_rank.distributed import evaluate_spark  # doctest: +SKIP
+    >>> from sklearn_rank.distributed import evaluate_spark
     >>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
     >>> data = spark.createDataFrame(
     ...     [("u1", "a", 1, 0.9), ("u1", "b", 0, 0.5), ("u1", "c", 2, 0.1),
@@ -158,7 +158,7 @@ def evaluate_spark(
     ... )  # doctest: +SKIP
     >>> results = evaluate_spark(data, ["ndcg@2", "mrr"])  # doctest: +SKIP
     >>> {name: round(value, 4) for name, value in results.items()}  # doctest: +SKIP
-    {'ndcg@2': 0.5, 'mrr': 0.75}
+    {'ndcg@2': 0.5055, 'mrr': 0.75}
     """
     functions, types = _import_spark()
     spec = _make_spec(
