@@ -176,6 +176,7 @@ def small(spark):
         ("score_text", {}, "The score column 'score' of data must hold numbers; got type string"),
         ("null_score", {}, "The score column 'score' of data has a missing value \\(query"),
         ("null_item", {}, "The item column 'item' of data has a missing value \\(query"),
+        ("null_query", {}, "The query column 'query' of data has a missing value"),
         ("duplicate", {}, "data has item .* more than once for query 'q"),
         ("empty", {}, "No query to evaluate: the frames are empty"),
     ],
@@ -193,6 +194,10 @@ def test_bad_input_is_named(spark, small, change, options, message):
     elif change == "null_item":
         data = data.withColumn(
             "item", functions.when(data["item"] == 3, None).otherwise(data["item"])
+        )
+    elif change == "null_query":
+        data = data.withColumn(
+            "query", functions.when(data["item"] == 3, None).otherwise(data["query"])
         )
     elif change == "duplicate":
         data = data.union(data.limit(1))
