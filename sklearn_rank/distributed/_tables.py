@@ -447,6 +447,3 @@ def _mean_of_tables(table, spec):
             np.where(has_relevant, values, 0.0), has_relevant, rule, weights, False, label
         )
     return results
-
-
-__all__ = ["_Spec", "_make_spec", "_per_query_table", "_apply_rules", "_mean_of_tables"]
