@@ -577,7 +577,7 @@ def test_damaged_gzip(tmp_path, capsys):
     [
         (["-m", "ndcg@10", "nope"], "Unknown metric name 'nope'"),
         (["-m", "ndcg@0"], "must be a positive integer"),
-        (["--convention", "spark"], "convention must be one of"),
+        (["--convention", "nonesuch"], "convention must be one of"),
         (["--ties", "random"], "ties must be one of"),
         (["--gain", "cubic"], "gain must be one of"),
         (["--relevance-threshold", "-1"], "relevance_threshold must be None or a positive"),

@@ -362,6 +362,17 @@ PRESETS = {
         "relevance_threshold": float(np.nextafter(np.float32(0.5), np.float32(1.0))),
         "metric_no_relevant": {"ndcg": 1.0},
     },
+    # Spark's RankingMetrics / RankingEvaluator: labels are a set (binary: every label is
+    # relevant), the predicted array is the ranking (ties in its order), ndcgAt gains
+    # 2**rel - 1 (graded with relevance values, since Spark 3.4), precisionAt divides by
+    # k even for shorter lists, meanAveragePrecisionAt by min(k, number of labels), and a
+    # query with an empty label set scores 0 in every metric.
+    "spark": {
+        "ties": "stable",
+        "gain": "exponential",
+        "ap_denominator": "min_k",
+        "short_lists": "k",
+    },
 }
 
 CONVENTION = Parameter(

@@ -1,0 +1,214 @@
+"""`evaluate_dask`: each query's rows brought together by a Dask shuffle, then the
+engine-free per-query computation (`_tables.py`) on every partition."""
+
+import functools
+
+import numpy as np
+
+from ._tables import (
+    ORDER,
+    ORDER_BITS,
+    QUERY,
+    RELEVANCE,
+    RUN_SIDE,
+    SCORE,
+    SIDE,
+    TRUTH_SIDE,
+    WEIGHT,
+    _apply_rules,
+    _empty_table,
+    _make_spec,
+    _mean_of_tables,
+    _per_query_table,
+)
+from ._text import _check_columns, _check_type, _fill_distributed_doc, _missing_engine, _roles
+
+
+def _import_dask():
+    try:
+        import dask.dataframe as dd
+    except ImportError as error:
+        raise _missing_engine("evaluate_dask", "dask", "dask") from error
+    return dd
+
+
+def _frame_columns(frame, query):
+    """The columns of a dask DataFrame, its index counting as a column when it is named."""
+    columns = [str(c) for c in frame.columns]
+    if frame.index.name is not None and frame.index.name not in columns:
+        columns.append(str(frame.index.name))
+    return columns
+
+
+def _partitioned_by(frame, query):
+    """Whether every query's rows are in one partition already: the query is the index
+    with known divisions, or the frame comes straight from a shuffle on the query."""
+    if frame.index.name == query and query not in frame.columns and frame.known_divisions:
+        return "divisions"
+    mapping = getattr(frame.expr, "unique_partition_mapping_columns_from_shuffle", None)
+    if mapping and (query,) in mapping:
+        return "shuffle"
+    return None
+
+
+def _select(part, roles, side, spec, partition_info=None):
+    """One input partition in the internal columns (`_tables.QUERY`...), every table with
+    the same columns, so that a run and its judgments can travel as one frame."""
+    import pandas as pd
+
+    if roles[QUERY] not in part.columns:
+        part = part.reset_index()
+    n = len(part)
+    columns = {internal: part[name] for internal, name in roles.items()}
+    for internal in (SCORE, RELEVANCE) + ((WEIGHT,) if spec.weighted else ()):
+        if internal not in columns:
+            columns[internal] = pd.Series(np.full(n, np.nan), index=part.index)
+    if side is not None:
+        columns[SIDE] = pd.Series(np.full(n, side, dtype=np.int8), index=part.index)
+    if spec.ordered:
+        number = 0 if partition_info is None else int(partition_info["number"])
+        order = (np.int64(number) << ORDER_BITS) + np.arange(n, dtype=np.int64)
+        columns[ORDER] = pd.Series(order if side != TRUTH_SIDE else 0 * order, index=part.index)
+    return pd.DataFrame(columns).reset_index(drop=True)
+
+
+def _prepare(frame, spec, table, side, dd):
+    if not isinstance(frame, dd.DataFrame):
+        raise TypeError(
+            f"{table} must be a dask DataFrame; got {type(frame).__name__}. For pandas or "
+            "polars frames use sklearn_rank.evaluate with ItemRanking.from_frame and "
+            "ItemJudgments.from_frame."
+        )
+    roles = _roles(spec, table)
+    columns = _frame_columns(frame, spec.query_name)
+    _check_columns(columns, roles, spec, table)
+    meta = frame._meta
+    if spec.query_name not in meta.columns:
+        meta = meta.reset_index()
+    for internal, name in roles.items():
+        _check_type(internal, name, str(meta[name].dtype), meta[name].dtype.kind, spec, table)
+    selected = frame.map_partitions(
+        _select, roles, side, spec, meta=_select(meta, roles, side, spec)
+    )
+    return selected, meta
+
+
+@_fill_distributed_doc
+def evaluate_dask(
+    data,
+    metrics,
+    *,
+    query="query",
+    item="item",
+    relevance="relevance",
+    score="score",
+    rank=None,
+    judgments=None,
+    sample_weight=None,
+    per_query=False,
+    **conventions,
+):
+    """Evaluate a ranking held in a Dask DataFrame, with the numbers of `evaluate`.
+
+    The rows of each query are brought together by a shuffle on the query column
+    (skipped when the frame is partitioned by it already: the query is its index with
+    known divisions, or it comes from ``shuffle(on=query)``); every partition then
+    ranks all its queries at once with the in-memory kernel, and only a small table of
+    per-query values returns to the client, where the mean is taken as `evaluate`
+    takes it.
+
+    Parameters
+    ----------
+    data : dask.dataframe.DataFrame
+        One row per (query, item): the query, item and score (or rank) columns, and,
+        without ``judgments``, the relevance column too (a missing relevance means the
+        item is ranked but not judged).
+    {distributed_parameters}
+
+    Returns
+    -------
+    results : dict or dask.dataframe.DataFrame
+        Metric name -> mean over queries (float). With ``per_query=True``, a Dask
+        DataFrame (not computed) with the query column and one float column per metric,
+        one row per query in no particular order.
+
+    See Also
+    --------
+    sklearn_rank.evaluate : The same on data in memory.
+    evaluate_spark : The same on a Spark DataFrame.
+
+    Examples
+    --------
+    >>> import dask.dataframe as dd
+    >>> import pandas as pd
+    >>> from sklearn_rank.distributed import evaluate_dask
+    >>> table = pd.DataFrame({
+    ...     "query": ["u1", "u1", "u1", "u2", "u2"],
+    ...     "item": ["a", "b", "c", "a", "d"],
+    ...     "relevance": [1, 0, 2, 0, 1],
+    ...     "score": [0.9, 0.5, 0.1, 0.8, 0.3],
+    ... })
+    >>> data = dd.from_pandas(table, npartitions=2)
+    >>> results = evaluate_dask(data, ["ndcg@2", "mrr"])
+    >>> {name: round(value, 4) for name, value in results.items()}
+    {'ndcg@2': 0.5055, 'mrr': 0.75}
+    """
+    dd = _import_dask()
+    spec = _make_spec(
+        metrics,
+        dict(conventions),
+        query=query,
+        item=item,
+        relevance=relevance,
+        score=score,
+        rank=rank,
+        judgments_given=judgments is not None,
+        sample_weight=sample_weight,
+        per_query=per_query,
+    )
+    run, run_meta = _prepare(data, spec, "data", RUN_SIDE if spec.two_tables else None, dd)
+    query_dtype = run_meta[spec.query_name].dtype
+    compute = functools.partial(_per_query_table, spec=spec, query_dtype=query_dtype)
+    if judgments is None:
+        frame = run if _partitioned_by(data, query) else run.shuffle(on=QUERY)
+        tables = frame.map_partitions(compute, meta=_empty_table(spec, query_dtype))
+    else:
+        truth, truth_meta = _prepare(judgments, spec, "judgments", TRUTH_SIDE, dd)
+        for role in ("query", "item"):
+            name = spec.columns[role]
+            kinds = (run_meta[name].dtype, truth_meta[name].dtype)
+            if kinds[0] != kinds[1]:
+                raise ValueError(
+                    f"The {role} column {name!r} has type {kinds[0]} in data and {kinds[1]} "
+                    "in judgments: the ids must have one type to match; cast one of them."
+                )
+        truth = truth[list(run.columns)]
+        tables = _together(data, judgments, run, truth, query, dd).map_partitions(
+            compute, meta=_empty_table(spec, query_dtype)
+        )
+    if per_query:
+        return tables.map_partitions(
+            _apply_rules, spec, meta=_empty_table(spec, query_dtype)[[query] + spec.labels]
+        )
+    return _mean_of_tables(tables.compute(), spec)
+
+
+def _concat_parts(run, truth):
+    import pandas as pd
+
+    return pd.concat([run, truth], ignore_index=True)
+
+
+def _together(data, judgments, run, truth, query, dd):
+    """The run's and the judgments' rows of each query in one partition."""
+    how = _partitioned_by(data, query)
+    if (
+        how is not None
+        and how == _partitioned_by(judgments, query)
+        and data.npartitions == judgments.npartitions
+        and (how == "shuffle" or list(data.divisions) == list(judgments.divisions))
+    ):
+        # Partition i of both holds the same queries (same divisions, or the same hash
+        # of ids of one type over the same number of partitions).
+        return dd.map_partitions(_concat_parts, run, truth, align_dataframes=False, meta=run._meta)
+    return dd.concat([run, truth]).shuffle(on=QUERY)

@@ -1,0 +1,232 @@
+"""`evaluate_spark`: each query's rows brought together by ``repartition(query)``, then
+the engine-free per-query computation (`_tables.py`) on every partition through
+``mapInPandas`` (Arrow batches, concatenated first: a query may straddle two batches)."""
+
+import re
+
+from ._tables import (
+    ORDER,
+    QUERY,
+    RELEVANCE,
+    RUN_SIDE,
+    SCORE,
+    SIDE,
+    TRUTH_SIDE,
+    WEIGHT,
+    _apply_rules,
+    _make_spec,
+    _mean_of_tables,
+    _per_query_table,
+)
+from ._text import _check_columns, _check_type, _fill_distributed_doc, _missing_engine, _roles
+
+_ARROW = "spark.sql.execution.arrow.pyspark.enabled"
+
+
+def _import_spark():
+    try:
+        from pyspark.sql import functions, types
+    except ImportError as error:
+        raise _missing_engine("evaluate_spark", "spark", "pyspark") from error
+    return functions, types
+
+
+def _is_spark_frame(frame):
+    # Classic and Spark Connect DataFrames are different classes of the same name.
+    cls = type(frame)
+    return cls.__name__ == "DataFrame" and cls.__module__.startswith("pyspark.sql")
+
+
+def _kind(data_type, types):
+    """The numpy kind a Spark type arrives as in pandas (for the type checks)."""
+    if isinstance(data_type, (types.ByteType, types.ShortType, types.IntegerType)):
+        return "i"
+    if isinstance(data_type, types.LongType):
+        return "i"
+    if isinstance(data_type, (types.FloatType, types.DoubleType, types.DecimalType)):
+        return "f"
+    if isinstance(data_type, types.BooleanType):
+        return "b"
+    return "O"
+
+
+def _prepare(frame, spec, table, side, functions, types):
+    """The columns a partition needs, under their internal names."""
+    if not _is_spark_frame(frame):
+        raise TypeError(
+            f"{table} must be a pyspark DataFrame; got {type(frame).__name__}. For pandas or "
+            "polars frames use sklearn_rank.evaluate with ItemRanking.from_frame and "
+            "ItemJudgments.from_frame."
+        )
+    roles = _roles(spec, table)
+    _check_columns(list(frame.columns), roles, spec, table)
+    fields = {field.name: field.dataType for field in frame.schema.fields}
+    columns = []
+    for internal, name in roles.items():
+        data_type = fields[name]
+        _check_type(internal, name, data_type.simpleString(), _kind(data_type, types), spec, table)
+        column = frame[name]
+        if isinstance(data_type, types.DecimalType):
+            column = column.cast("double")  # decimals would arrive as Python objects
+        columns.append(column.alias(internal))
+    empty = functions.lit(None).cast("double")
+    if SCORE not in roles:
+        columns.append(empty.alias(SCORE))
+    if RELEVANCE not in roles:
+        columns.append(empty.alias(RELEVANCE))
+    if spec.weighted and WEIGHT not in roles:
+        columns.append(empty.alias(WEIGHT))
+    if side is not None:
+        columns.append(functions.lit(side).cast("byte").alias(SIDE))
+    if spec.ordered:
+        # Increasing in the order collect() returns rows: partition, then row.
+        order = (
+            functions.monotonically_increasing_id()
+            if side != TRUTH_SIDE
+            else functions.lit(0).cast("long")
+        )
+        columns.append(order.alias(ORDER))
+    return frame.select(*columns), fields
+
+
+def _worker_error(error):
+    """The message of a ValueError raised inside a Python worker, or None."""
+    found = re.findall(r"^ValueError: (.+)$", str(error), flags=re.MULTILINE)
+    return found[-1] if found else None
+
+
+@_fill_distributed_doc
+def evaluate_spark(
+    data,
+    metrics,
+    *,
+    query="query",
+    item="item",
+    relevance="relevance",
+    score="score",
+    rank=None,
+    judgments=None,
+    sample_weight=None,
+    per_query=False,
+    **conventions,
+):
+    """Evaluate a ranking held in a Spark DataFrame, with the numbers of `evaluate`.
+
+    The rows of each query are brought together by ``repartition`` on the query column;
+    every partition then ranks all its queries at once with the in-memory kernel
+    (``mapInPandas``), and only a small table of per-query values returns to the driver,
+    where the mean is taken as `evaluate` takes it. No list of items per query is built.
+    ``convention="spark"`` gives the numbers of Spark's own ``RankingEvaluator``.
+
+    Parameters
+    ----------
+    data : pyspark.sql.DataFrame
+        One row per (query, item): the query, item and score (or rank) columns, and,
+        without ``judgments``, the relevance column too (a null relevance means the item
+        is ranked but not judged).
+    {distributed_parameters}
+
+    Returns
+    -------
+    results : dict or pyspark.sql.DataFrame
+        Metric name -> mean over queries (float). With ``per_query=True``, a Spark
+        DataFrame (not collected) with the query column and one double column per metric,
+        one row per query.
+
+    See Also
+    --------
+    sklearn_rank.evaluate : The same on data in memory.
+    evaluate_dask : The same on a Dask DataFrame.
+
+    Notes
+    -----
+    Errors found in the data (a null score, a repeated item) are raised by the Python
+    workers; the driver raises them again as ValueError with the same message. With
+    ``ties="stable"``, "input order" is the order ``collect()`` would return, which Spark
+    keeps only for frames not produced by a shuffle (a join, a groupBy): give a rank
+    column or use ``ties="average"`` there.
+
+    Examples
+    --------
+    >>> from pyspark.sql import SparkSession  # doctest: +SKIP
+    >>> from sklearn_rank.distributed import evaluate_spark
+    >>> spark = SparkSession.builder.master("local[2]").getOrCreate()  # doctest: +SKIP
+    >>> data = spark.createDataFrame(
+    ...     [("u1", "a", 1, 0.9), ("u1", "b", 0, 0.5), ("u1", "c", 2, 0.1),
+    ...      ("u2", "a", 0, 0.8), ("u2", "d", 1, 0.3)],
+    ...     ["query", "item", "relevance", "score"],
+    ... )  # doctest: +SKIP
+    >>> results = evaluate_spark(data, ["ndcg@2", "mrr"])  # doctest: +SKIP
+    >>> {name: round(value, 4) for name, value in results.items()}  # doctest: +SKIP
+    {'ndcg@2': 0.5055, 'mrr': 0.75}
+    """
+    functions, types = _import_spark()
+    spec = _make_spec(
+        metrics,
+        dict(conventions),
+        query=query,
+        item=item,
+        relevance=relevance,
+        score=score,
+        rank=rank,
+        judgments_given=judgments is not None,
+        sample_weight=sample_weight,
+        per_query=per_query,
+    )
+    frame, fields = _prepare(
+        data, spec, "data", RUN_SIDE if spec.two_tables else None, functions, types
+    )
+    if judgments is not None:
+        truth, truth_fields = _prepare(judgments, spec, "judgments", TRUTH_SIDE, functions, types)
+        for role in ("query", "item"):
+            name = spec.columns[role]
+            kinds = (fields[name], truth_fields[name])
+            if kinds[0] != kinds[1]:
+                raise ValueError(
+                    f"The {role} column {name!r} has type {kinds[0].simpleString()} in data "
+                    f"and {kinds[1].simpleString()} in judgments: the ids must have one type "
+                    "to match; cast one of them."
+                )
+        frame = frame.unionByName(truth.select(*frame.columns))
+    query_type = fields[spec.columns["query"]]
+    schema = types.StructType(
+        [types.StructField(spec.query_name, query_type)]
+        + [types.StructField(label, types.DoubleType()) for label in spec.labels]
+        + ([] if per_query else [types.StructField(WEIGHT, types.DoubleType())])
+    )
+
+    def per_partition(batches):
+        import pandas as pd
+
+        parts = list(batches)  # the whole partition: a query may straddle two batches
+        if not parts:
+            return
+        rows = pd.concat(parts, ignore_index=True)
+        if not len(rows):
+            return
+        table = _per_query_table(rows, spec, rows[QUERY].dtype)
+        yield _apply_rules(table, spec) if per_query else table
+
+    tables = frame.repartition(frame[QUERY]).mapInPandas(per_partition, schema)
+    if per_query:
+        return tables
+    return _mean_of_tables(_collect(tables), spec)
+
+
+def _collect(frame):
+    """The gathered per-query table, through Arrow; worker errors raised as ValueError."""
+    conf = frame.sparkSession.conf
+    previous = conf.get(_ARROW, None)
+    conf.set(_ARROW, "true")
+    try:
+        return frame.toPandas()
+    except Exception as error:
+        message = _worker_error(error)
+        if message is None:
+            raise
+        raise ValueError(message) from None
+    finally:
+        if previous is None:
+            conf.unset(_ARROW)
+        else:
+            conf.set(_ARROW, previous)

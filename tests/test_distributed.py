@@ -1,0 +1,419 @@
+"""evaluate_dask gives the numbers of `evaluate` on the same rows collected in memory.
+
+Random tables built to break a distributed evaluation: heavy score ties (so that
+``ties="stable"`` depends on the input order, which the shuffle destroys and the rows
+must carry), judged items that were never ranked and ranked items never judged, queries
+only on one side, string query ids, rows in random order and every query spread over
+many partitions. Every registry metric (with and without a cut-off), both tie modes and
+every preset, on a Dask LocalCluster of two worker processes; the reference is
+`sklearn_rank.evaluate` on ItemJudgments / ItemRanking made from the collected rows.
+The grouped searches under joblib's Dask backend give the cv_results_ of a local run.
+The helpers here also serve tests/test_distributed_spark.py.
+"""
+
+import sys
+
+import numpy as np
+import pytest
+
+import sklearn_rank as sr
+from sklearn_rank.conventions import PRESETS
+from sklearn_rank.metrics._registry import METRICS
+
+# Every metric, with a cut-off where it takes one, in one call.
+# The distributed functions take the library's core metrics; trec_eval's further measures
+# are refused there (tested below).
+CORE = [m for m in METRICS.values() if m.family == "core"]
+NAMES = [m.name for m in CORE] + [f"{m.name}@3" for m in CORE if m.takes_k]
+# (convention, ties): both tie modes without a preset, each preset with its own.
+SETTINGS = [(None, "average"), (None, "stable")] + [(name, None) for name in PRESETS]
+
+
+def query_name(i):
+    """String ids of unequal lengths: q0, q01, q002, q3..."""
+    return f"q{i:0{1 + i % 3}d}"
+
+
+def one_table(seed, n_queries=40, with_nulls=True):
+    """(query, item, relevance, score) rows; a null relevance: ranked, not judged."""
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 12, n_queries)
+    queries = np.repeat([query_name(i) for i in range(n_queries)], sizes)
+    items = np.concatenate([rng.permutation(30)[:s] for s in sizes])
+    n = queries.size
+    relevance = rng.integers(1, 4, n) * (rng.random(n) < 0.4)
+    relevance[np.isin(queries, [query_name(0), query_name(4)])] = 0  # no relevant item
+    frame = pd.DataFrame(
+        {
+            "query": queries,
+            "item": items,
+            "relevance": relevance.astype(float),
+            "score": rng.integers(0, 3, n) / 2.0,  # heavy ties
+        }
+    )
+    if with_nulls:
+        frame.loc[rng.random(n) < 0.2, "relevance"] = np.nan  # not judged
+        frame.loc[frame["query"] == query_name(1), "relevance"] = np.nan  # never judged
+    return frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+
+
+def two_tables(seed, n_queries=40):
+    """A run (query, item, score) and judgments (query, item, relevance) that overlap:
+    judged items never ranked, ranked items never judged, queries on one side only."""
+    rng = np.random.default_rng(seed)
+    table = one_table(seed, n_queries, with_nulls=False)
+    run = table[rng.random(len(table)) < 0.8][["query", "item", "score"]]
+    judged = table[rng.random(len(table)) < 0.7][["query", "item", "relevance"]]
+    run = run[run["query"] != query_name(2)]  # judged only
+    judged = judged[judged["query"] != query_name(3)]  # ranked only
+    return run.reset_index(drop=True), judged.reset_index(drop=True)
+
+
+def reference(run, judged=None, names=NAMES, **options):
+    """`evaluate` on frames in memory: (means, {query id: per-query values})."""
+    if judged is None:
+        judged = run[run["relevance"].notna()]
+        truth = sr.ItemJudgments.from_frame(judged, relevance="relevance")
+    else:
+        truth = sr.ItemJudgments.from_frame(judged, relevance="relevance")
+    ranking = sr.ItemRanking.from_frame(run)
+    means = sr.evaluate(truth, ranking, names, **options)
+    values = sr.evaluate(truth, ranking, names, per_query=True, **options)
+    ids = sr.query_ids(truth, ranking, query_set=_query_set(options))
+    return means, {name: dict(zip(ids.tolist(), values[name])) for name in names}
+
+
+def _query_set(options):
+    from sklearn_rank.conventions import resolve
+
+    explicit = {k: v for k, v in options.items() if k != "convention"}
+    return resolve(options.get("convention"), explicit)["query_set"]
+
+
+def assert_same(got_means, got_table, expected, names=NAMES, query="query"):
+    means, per_query = expected
+    for name in names:
+        assert got_means[name] == pytest.approx(means[name], abs=1e-12, rel=1e-12), name
+    assert sorted(got_table[query].tolist()) == sorted(per_query[names[0]])
+    for name in names:
+        expected_values = [per_query[name][q] for q in got_table[query]]
+        np.testing.assert_allclose(
+            got_table[name].to_numpy(), expected_values, rtol=1e-12, atol=1e-12, err_msg=name
+        )
+
+
+@pytest.fixture(scope="session")
+def dask_client():
+    """A LocalCluster of two worker processes, on this machine only."""
+    pytest.importorskip("dask.dataframe")
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def _dask(frame, npartitions=9):
+    dd = pytest.importorskip("dask.dataframe")
+    return dd.from_pandas(frame, npartitions=npartitions, sort=False)
+
+
+@pytest.mark.parametrize("convention, ties", SETTINGS)
+def test_one_table_equals_evaluate(dask_client, convention, ties):
+    frame = one_table(1)
+    data = _dask(frame)
+    options = {"convention": convention, "ties": ties}
+    means = sr.evaluate_dask(data, NAMES, **options)
+    table = sr.evaluate_dask(data, NAMES, per_query=True, **options).compute()
+    # The collected rows, in the order compute() returns them.
+    assert_same(means, table, reference(data.compute(), **options))
+
+
+@pytest.mark.parametrize("convention, ties", SETTINGS)
+def test_run_and_judgments_equal_evaluate(dask_client, convention, ties):
+    run, judged = two_tables(2)
+    data, judgments = _dask(run, 7), _dask(judged, 5)
+    options = {"convention": convention, "ties": ties}
+    means = sr.evaluate_dask(data, NAMES, judgments=judgments, **options)
+    table = sr.evaluate_dask(data, NAMES, judgments=judgments, per_query=True, **options)
+    assert_same(means, table.compute(), reference(run, judged, **options))
+
+
+def test_weights_ranks_and_no_relevant_rules(dask_client):
+    frame = one_table(3)
+    rng = np.random.default_rng(3)
+    ids = frame["query"].unique()
+    weight_of = dict(zip(ids, rng.integers(0, 4, ids.size).astype(float)))
+    frame["weight"] = frame["query"].map(weight_of)
+    # Ranks 1.. within each query, from scores with ties broken by item: no ties left.
+    frame["position"] = (
+        frame.sort_values(["score", "item"], ascending=[False, True]).groupby("query").cumcount()
+        + 1
+    )
+    data = _dask(frame, 6)
+    names = ["ndcg@3", "map", "arp", "auc"]
+    truth = sr.ItemJudgments.from_frame(frame[frame["relevance"].notna()], relevance="relevance")
+    run = sr.ItemRanking(frame["query"], frame["item"], -frame["position"].to_numpy(float))
+    order = sr.query_ids(truth, run)
+    for rule in (None, "skip", 0.25):
+        got = sr.evaluate_dask(
+            data, names, rank="position", sample_weight="weight", no_relevant=rule
+        )
+        expected = sr.evaluate(
+            truth, run, names, sample_weight=[weight_of[q] for q in order], no_relevant=rule
+        )
+        for name in names:
+            assert got[name] == pytest.approx(expected[name], abs=1e-12), (rule, name)
+    with pytest.raises(ValueError, match="no relevant item \\(the first is query 'q"):
+        sr.evaluate_dask(data, names, no_relevant="error")
+    with pytest.raises(ValueError, match="no relevant item"):
+        sr.evaluate_dask(data, names, no_relevant="error", per_query=True).compute()
+    table = sr.evaluate_dask(data, ["arp"], per_query=True).compute().set_index("query")
+    assert np.isnan(table.loc[query_name(1), "arp"])  # never judged: skipped, as evaluate does
+
+
+def _shuffles(frame):
+    kinds = ("Shuffle", "RearrangeByColumn", "SetIndex")
+    return sum(any(k in type(e).__name__ for k in kinds) for e in frame.expr.walk())
+
+
+def test_shuffle_is_skipped_when_partitioned_by_query(dask_client):
+    frame = one_table(4)
+    data = _dask(frame, 5)
+    expected = reference(frame)
+    assert _shuffles(sr.evaluate_dask(data, NAMES, per_query=True)) == 1
+    for partitioned in (data.set_index("query"), data.shuffle(on="query")):
+        table = sr.evaluate_dask(partitioned, NAMES, per_query=True)
+        assert _shuffles(table) == _shuffles(partitioned) == 1  # none added
+        assert_same(sr.evaluate_dask(partitioned, NAMES), table.compute(), expected)
+    run, judged = two_tables(5)
+    both = [
+        _dask(t, 4).set_index("query", divisions=["q0", "q3", "q6", "q9"]) for t in (run, judged)
+    ]
+    table = sr.evaluate_dask(both[0], NAMES, judgments=both[1], per_query=True)
+    assert _shuffles(table) == 2  # the two set_index, none added
+    assert_same(
+        sr.evaluate_dask(both[0], NAMES, judgments=both[1]), table.compute(), reference(run, judged)
+    )
+
+
+def test_partition_restores_input_order_among_ties():
+    """A shuffle may deliver a query's rows in any order: the partition puts them back
+    in input order by the position they carry, so ties="stable" is that of the input."""
+    import pandas as pd
+
+    from sklearn_rank.distributed import _tables as t
+
+    frame = one_table(6, n_queries=8, with_nulls=False)
+    rows = pd.DataFrame(
+        {
+            t.QUERY: frame["query"],
+            t.ITEM: frame["item"],
+            t.SCORE: frame["score"],
+            t.RELEVANCE: frame["relevance"],
+            t.ORDER: np.arange(len(frame), dtype=np.int64),
+        }
+    )
+    names = ["ndcg@3", "map", "mrr", "precision@2"]
+    mixed = rows.sample(frac=1.0, random_state=0)
+    expected = reference(frame, names=names, ties="stable")[1]
+
+    def table(spec):
+        out = t._apply_rules(t._per_query_table(mixed, spec, object), spec).set_index("query")
+        return {name: out[name].to_dict() for name in names}
+
+    spec = t._make_spec(
+        names,
+        {"ties": "stable"},
+        query="query",
+        item="item",
+        relevance="relevance",
+        score="score",
+        rank=None,
+        judgments_given=False,
+        sample_weight=None,
+        per_query=False,
+    )
+    assert spec.ordered
+    got = table(spec)
+    for name in names:
+        assert got[name] == pytest.approx(expected[name], abs=1e-12, nan_ok=True)
+    # Without the carried positions the mixed rows give other values: the test can fail.
+    import dataclasses
+
+    unordered = table(dataclasses.replace(spec, ordered=False))
+    assert any(unordered[n] != pytest.approx(expected[n], abs=1e-12) for n in names)
+
+
+@pytest.fixture
+def small():
+    pytest.importorskip("dask.dataframe")
+    frame = one_table(7, n_queries=6)
+    return frame, _dask(frame, 3)
+
+
+@pytest.mark.parametrize(
+    "change, options, message",
+    [
+        (None, {"query": "user"}, "The query column 'user' is not in data; its columns are"),
+        (None, {"score": "prediction"}, "The score column 'prediction' is not in data"),
+        (None, {"rank": "rank"}, "The rank column 'rank' is not in data"),
+        (None, {"relevance": "label"}, "The relevance column 'label' is not in data"),
+        (None, {"sample_weight": "w"}, "The sample_weight column 'w' is not in data"),
+        ("score_text", {}, "The score column 'score' of data must hold numbers; got type"),
+        ("null_score", {}, "The score column 'score' of data has a missing value \\(query"),
+        ("null_item", {}, "The item column 'item' of data has a missing value \\(query"),
+        ("null_query", {}, "The query column 'query' of data has a missing value"),
+        ("nan_score", {}, "The score column 'score' of data has a missing value"),
+        ("inf_score", {}, "The score column 'score' of data must hold finite numbers; got inf"),
+        ("duplicate", {}, "data has item .* more than once for query 'q"),
+        ("empty", {}, "No query to evaluate: the frames are empty"),
+        (None, {"ties": "random"}, "ties must be one of"),
+        (None, {"convention": "nonesuch"}, "convention must be one of"),
+        (None, {"metrics": ["ndcg@0"]}, "must be a positive integer"),
+        (None, {"metrics": []}, "at least one metric"),
+        (None, {"per_query": "yes"}, "per_query must be True or False"),
+    ],
+)
+def test_bad_input_is_named(small, change, options, message):
+    frame, data = small
+    frame = frame.copy()
+    if change == "score_text":
+        frame["score"] = frame["score"].astype(str)
+    elif change in ("null_score", "nan_score"):
+        frame["score"] = frame["score"].astype(object if change == "null_score" else float)
+        frame.loc[3, "score"] = None if change == "null_score" else np.nan
+        frame["score"] = frame["score"].astype(float)
+    elif change == "null_item":
+        frame["item"] = frame["item"].astype("Int64")
+        frame.loc[2, "item"] = None
+    elif change == "null_query":
+        frame.loc[1, "query"] = None
+    elif change == "inf_score":
+        frame.loc[4, "score"] = np.inf
+    elif change == "duplicate":
+        frame = pd_concat(frame, frame.iloc[[5]])
+    elif change == "empty":
+        frame = frame.iloc[:0]
+    if change is not None:
+        data = _dask(frame, 3)
+    metrics = options.pop("metrics", ["ndcg@3", "map"])
+    with pytest.raises(ValueError, match=message):
+        sr.evaluate_dask(data, metrics, **options)
+
+
+def pd_concat(*frames):
+    import pandas as pd
+
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_bad_judgments_are_named(small):
+    frame, data = small
+    judged = frame[["query", "item", "relevance"]].dropna()
+    run = _dask(frame[["query", "item", "score"]], 2)
+    with pytest.raises(ValueError, match="The relevance column 'grade' is not in judgments"):
+        sr.evaluate_dask(run, ["map"], judgments=_dask(judged, 2), relevance="grade")
+    other = judged.assign(query=judged["query"].str.len())
+    with pytest.raises(ValueError, match="The query column 'query' has type .* in data and"):
+        sr.evaluate_dask(run, ["map"], judgments=_dask(other, 2))
+    twice = pd_concat(judged, judged.iloc[[0]])
+    with pytest.raises(ValueError, match="judgments judges item .* more than once for query"):
+        sr.evaluate_dask(run, ["map"], judgments=_dask(twice, 2))
+    with pytest.raises(TypeError, match="data must be a dask DataFrame; got DataFrame"):
+        sr.evaluate_dask(frame, ["map"])
+    with pytest.raises(TypeError, match="unknown convention parameter 'gains'"):
+        sr.evaluate_dask(data, ["map"], gains="linear")
+    # Binary judgments (no relevance column): every row relevant.
+    binary = judged[judged["relevance"] > 0][["query", "item"]]
+    got = sr.evaluate_dask(run, ["map", "ndcg"], judgments=_dask(binary, 2), relevance=None)
+    truth = sr.ItemJudgments.from_frame(binary)
+    expected = sr.evaluate(truth, sr.ItemRanking.from_frame(frame), ["map", "ndcg"])
+    assert got == pytest.approx(expected, abs=1e-12, nan_ok=True)
+
+
+@pytest.mark.parametrize("module", ["dask", "dask.dataframe"])
+def test_missing_dask_names_the_extra(small, monkeypatch, module):
+    frame, data = small
+    monkeypatch.setitem(sys.modules, module, None)
+    with pytest.raises(ImportError, match='pip install "sklearn-rank\\[dask\\]"'):
+        sr.evaluate_dask(data, ["map"])
+
+
+def test_grouped_search_on_the_dask_backend_equals_local(dask_client):
+    """GroupedGridSearchCV with the library's scorers, its fits and scores sent to the
+    Dask workers by joblib, gives the cv_results_ of a local run."""
+    import joblib
+    from sklearn.linear_model import Ridge
+    from sklearn.model_selection import GroupKFold
+
+    from sklearn_rank.datasets import make_ranking
+
+    X, y, groups = make_ranking(n_queries=30, random_state=0)
+    scoring = ["ndcg@5", "map", "mrr"]
+
+    def search(n_jobs):
+        return sr.GroupedGridSearchCV(
+            Ridge(),
+            {"alpha": [0.1, 10.0]},
+            scoring=scoring,
+            refit="ndcg@5",
+            cv=GroupKFold(3),
+            n_jobs=n_jobs,
+        ).fit(X, y, groups=groups)
+
+    from distributed import get_task_stream
+
+    local = search(None)
+    with get_task_stream(dask_client) as stream, joblib.parallel_backend("dask"):
+        remote = search(-1)
+    assert len(stream.data) >= 6  # the 2 x 3 fits and their scoring ran on the workers
+    for name in scoring:
+        for key in [f"split{i}_test_{name}" for i in range(3)] + [f"mean_test_{name}"]:
+            np.testing.assert_allclose(
+                remote.cv_results_[key], local.cv_results_[key], rtol=0, atol=1e-12
+            )
+    assert remote.best_params_ == local.best_params_
+
+
+def run_docs_example(section):
+    """Run the python block of a section of docs/distributed.md; its printed lines must be
+    the ``# ...`` lines that follow each print in the block."""
+    import contextlib
+    import io
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "distributed.md").read_text()
+    text = page.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    code = re.search(r"```python\n(.*?)```", text, re.DOTALL).group(1)
+    expected = [line[2:] for line in code.splitlines() if line.startswith("# {")]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, f"docs/distributed.md ({section})", "exec"), {})  # noqa: S102
+    assert expected and printed.getvalue().splitlines() == expected
+
+
+def test_docs_example_runs(dask_client):
+    run_docs_example("Dask")
+
+
+def test_trec_eval_measures_are_refused():
+    import pandas as pd
+
+    dd = pytest.importorskip("dask.dataframe")
+    frame = dd.from_pandas(
+        pd.DataFrame({"query": [1, 1], "item": [1, 2], "relevance": [1, 0], "score": [0.2, 0.1]}),
+        npartitions=1,
+    )
+    with pytest.raises(ValueError, match="bpref.*not available on Dask and Spark"):
+        sr.evaluate_dask(frame, ["ndcg@2", "bpref"])
