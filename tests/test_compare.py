@@ -523,7 +523,7 @@ def test_tables_mark_significance_at_render_time():
     assert f"{mean:.4f}*" not in result.to_markdown(alpha=p / 2)
     assert f"{mean:.4f}" in result.to_markdown(alpha=p / 2)
     assert "Holm correction over 4 comparisons" in markdown
-    assert "paired t-test" in markdown
+    assert "Paired t-test, two-sided" in markdown
     latex = result.to_latex(alpha=0.05)
     assert f"{mean:.4f}$^{{*}}$" in latex and r"\toprule" in latex
     assert r"run0 (baseline)" in latex

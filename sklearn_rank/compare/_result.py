@@ -107,7 +107,7 @@ class Comparison:
     | old (baseline) | 0.333 |
     | new | 0.900* |
     <BLANKLINE>
-    paired t-test, two-sided; Holm correction over 1 comparison; 95% t intervals.
+    Paired t-test, two-sided; Holm correction over 1 comparison; 95% t intervals.
     * differs from old at adjusted p <= 0.05.
     """
 
@@ -214,7 +214,7 @@ class Comparison:
         n_comparisons = len(self.pairs["p_value"])
         if self.test == "tukey_hsd":
             parts.append(
-                "it controls the family-wise error over all pairs of each metric; no "
+                "it controls the family-wise error over all pairs of each metric itself: no "
                 "further correction"
             )
         elif self.correction is None:
@@ -230,6 +230,7 @@ class Comparison:
         else:
             parts.append(f"{level} BCa bootstrap intervals ({self.n_resamples:,} resamples)")
         text = "; ".join(parts) + "."
+        text = text[0].upper() + text[1:]
         for note in self.notes:
             text += f" {note}"
         alpha = self._alpha(alpha)

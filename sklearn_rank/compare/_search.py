@@ -80,10 +80,19 @@ def _checked_candidates(candidates, search, label):
     return chosen
 
 
-def _shown_value(value):
-    if isinstance(value, np.generic):
-        value = value.item()
-    return value if isinstance(value, str) else repr(value)
+def _shown_values(values):
+    """Short texts of one parameter's values: an estimator by its class name when that
+    tells the candidates apart, anything else by its repr on one line."""
+    texts = []
+    for value in values:
+        if isinstance(value, np.generic):
+            value = value.item()
+        texts.append(value if isinstance(value, str) else " ".join(repr(value).split()))
+    classes = [type(value).__name__ for value in values]
+    estimators = all(hasattr(value, "get_params") for value in values)
+    if estimators and len(set(classes)) == len(set(texts)):
+        return classes
+    return texts
 
 
 def _candidate_names(params, chosen):
@@ -97,14 +106,13 @@ def _candidate_names(params, chosen):
         heads = {key.split("__", 1)[0] for key in varying}
         if len(heads) == 1:
             prefix = heads.pop() + "__"
-    names = []
-    for index in chosen:
-        shown = [
-            f"{key[len(prefix) :]}={_shown_value(params[index][key])}"
-            for key in varying
-            if key in params[index]
-        ]
-        names.append(", ".join(shown) or f"candidate {index}")
+    parts = [[] for _ in chosen]
+    for key in varying:
+        present = [i for i, index in enumerate(chosen) if key in params[index]]
+        shown = _shown_values([params[chosen[i]][key] for i in present])
+        for i, text in zip(present, shown):
+            parts[i].append(f"{key[len(prefix) :]}={text}")
+    names = [", ".join(part) or f"candidate {index}" for part, index in zip(parts, chosen)]
     counts = {name: names.count(name) for name in names}
     return [name if counts[name] == 1 else f"{name} #{index}" for name, index in zip(names, chosen)]
 

@@ -460,9 +460,26 @@ class GroupedGridSearchCV(_GroupedSearch, model_selection.GridSearchCV):
 error_score, return_train_score
         As in `sklearn.model_selection.GridSearchCV`.
 
+    Attributes
+    ----------
+    cv_results_, best_estimator_, best_score_, best_params_, best_index_, scorer_, \
+n_splits_, refit_time_, multimetric_
+        As in `sklearn.model_selection.GridSearchCV`.
+    per_query_results_ : dict
+        Each candidate's out-of-fold value of every query, recorded by the ranking scorers
+        while the search runs: ``"query"`` -> ndarray of shape (n_queries,), the query ids
+        in order of first appearance in ``groups``; for each ranking scorer (by its key in
+        ``scoring``, or its name when ``scoring`` is one scorer) an ndarray of shape
+        (n_queries, n_candidates), columns in ``cv_results_`` order: the value on the test
+        fold that holds the query (the mean over its test folds under a repeated splitter;
+        NaN if none, or if the fit failed). `compare_search` compares candidates with it.
+    split_n_queries_ : dict
+        ``"train"`` and ``"test"`` -> ndarray of shape (n_splits,): the queries on each side
+        of each split (the corrected t-test of `compare_search` counts them).
+
     See Also
     --------
-    GroupedRandomizedSearchCV, grouped_cross_validate, QueryGroupRanker
+    GroupedRandomizedSearchCV, grouped_cross_validate, QueryGroupRanker, compare_search
 
     References
     ----------
@@ -493,6 +510,12 @@ class GroupedRandomizedSearchCV(_GroupedSearch, model_selection.RandomizedSearch
     estimator, param_distributions, n_iter, scoring, n_jobs, refit, cv, verbose, \
 pre_dispatch, random_state, error_score, return_train_score
         As in `sklearn.model_selection.RandomizedSearchCV`.
+
+    Attributes
+    ----------
+    per_query_results_, split_n_queries_
+        As in `GroupedGridSearchCV`, with the other attributes of scikit-learn's
+        RandomizedSearchCV.
 
     See Also
     --------
