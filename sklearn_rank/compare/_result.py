@@ -301,7 +301,7 @@ class Comparison:
         lines = [
             r"\begin{table}",
             r"\centering",
-            r"\caption{" + _latex_escape(self._caption(alpha)) + "}",
+            r"\caption{" + _latex_caption(self._caption(alpha)) + "}",
             r"\begin{tabular}{" + columns + "}",
             r"\toprule",
             " & ".join(_latex_escape(cell) for cell in header) + r" \\",
@@ -357,6 +357,13 @@ class Comparison:
             f"{_count(len(self.query_ids), 'query', 'queries')}: test={self.test!r}, "
             f"correction={self.correction!r}, baseline={self.baseline!r}>\n" + self._text()
         )
+
+
+def _latex_caption(text):
+    """The caption in LaTeX: special characters escaped, markers and <= typeset."""
+    text = _latex_escape(text).replace("<=", r"$\leq$")
+    text = text.replace(" * differs", r" $^{*}$ differs")
+    return text.replace(" Letters: better", " Superscript letters: better")
 
 
 def _count(n, one, many=None):
