@@ -166,9 +166,11 @@ def test_check_n_resamples_accepts_integers():
 
 
 def test_check_test_and_correction():
-    for test in ("t", "wilcoxon", "randomization", "bootstrap"):
+    for test in ("t", "wilcoxon", "randomization", "bootstrap", "tukey_hsd", "corrected_t"):
         assert _check_test(test) == test
-    with pytest.raises(ValueError, match=r"^test must be one of 't', .*; got 'student'\.$"):
+    with pytest.raises(
+        ValueError, match=r"^test must be one of 'randomization', .*; got 'student'\.$"
+    ):
         _check_test("student")
     assert _check_correction(None) is None
     assert _check_correction("holm") == "holm"

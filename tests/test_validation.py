@@ -59,7 +59,7 @@ def test_numpy_integer_k_is_accepted():
         ({"relevance_threshold": 0}, "relevance_threshold must be None or a positive"),
         ({"relevance_threshold": "2"}, "relevance_threshold must be None or a positive"),
         ({"log_base": 1}, "log_base must be a finite number greater than 1; got 1"),
-        ({"per_query": "yes"}, "per_query must be True or False; got 'yes'"),
+        ({"per_query": "yes"}, "per_query must be True, False or 'table'; got 'yes'"),
     ],
 )
 def test_bad_conventions(params, message):

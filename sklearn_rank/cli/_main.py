@@ -12,6 +12,7 @@ import re
 import sys
 import warnings
 
+from . import _compare
 from ._output import (
     DEFAULT_PRECISION,
     _as_options,
@@ -24,7 +25,7 @@ from ._output import (
 # Nothing else is imported at module level: `sklearn-rank --version` and `--help` must not
 # pay for numpy, scipy or scikit-learn (docs/command_line.md, "Start-up").
 PROG = "sklearn-rank"
-COMMANDS = ("evaluate",)
+COMMANDS = ("evaluate", "compare")
 DEFAULT_METRICS = ("ndcg@10", "map", "mrr", "precision@10", "recall@10")
 
 
@@ -146,9 +147,8 @@ def _precision(text):
 
 
 def _build_parser(full=True):
-    """The parser and its ``evaluate`` sub-parser. Without ``full`` the sub-parser has no
-    options: enough for ``--version``, ``--help`` and a wrong command, without importing
-    the library (its options come from the convention declarations and the registry)."""
+    """The parser and its ``evaluate`` sub-parser (``compare`` is added too). Without ``full``
+    they have no options, which come from the library: enough for --version and --help."""
     from .._version import __version__
 
     parser = argparse.ArgumentParser(
@@ -168,6 +168,7 @@ def _build_parser(full=True):
     )
     if full:
         _add_evaluate_options(evaluate)
+    _compare.add_parser(commands, (_convention_options, _precision) if full else None)
     return parser, evaluate
 
 
@@ -523,8 +524,9 @@ def main(argv=None):
     stdout = sys.stdout
     progress = _Progress(sys.stderr)
     try:
-        _check_inputs(args)
-        if _wants_example_table(args):
+        if args.command == "compare":
+            _compare.run(args, stdout, (_UsageError, _metric_names, _conventions, _warn))
+        elif _check_inputs(args) is None and _wants_example_table(args):
             from ._example import print_example_table
 
             print_example_table(DEFAULT_PRECISION if args.precision is None else args.precision)
@@ -532,8 +534,8 @@ def main(argv=None):
             _evaluate(args, stdout, progress)
         stdout.flush()
     except _UsageError as exc:
-        evaluate_parser.print_usage(sys.stderr)
-        sys.stderr.write(f"{PROG} evaluate: error: {exc}\n")
+        getattr(args, "print_command_usage", evaluate_parser.print_usage)(sys.stderr)
+        sys.stderr.write(f"{PROG} {args.command}: error: {exc}\n")
         return 2
     except (ValueError, TypeError, OSError) as exc:
         if isinstance(exc, BrokenPipeError):

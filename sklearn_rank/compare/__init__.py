@@ -1,6 +1,14 @@
-"""Paired per-query comparison of ranking systems (private statistics core).
+"""Paired per-query comparison of ranking systems: `compare` (runs on judgments),
+`compare_search` (candidates of a grouped search) and their result, `Comparison`: tests,
+intervals, effect sizes and multiple-testing corrections (docs/compare.md).
 
-The public ``compare()`` is not written yet; ``_stats`` (closed forms and scipy calls) and
-``_resampling`` (randomization, bootstrap, randomised Tukey HSD) are the functions it will
-call on already-aligned per-query matrices.
+The statistics are in ``_stats`` (closed forms, scipy calls) and ``_resampling``
+(randomization, bootstrap, randomised Tukey HSD); ``_align`` pairs per-query values by
+query id, ``_core`` turns them into a `Comparison`.
 """
+
+from ._compare import compare
+from ._result import Comparison
+from ._search import compare_search
+
+__all__ = ["Comparison", "compare", "compare_search"]

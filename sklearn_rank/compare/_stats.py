@@ -16,7 +16,7 @@ from numbers import Integral, Real
 import numpy as np
 from scipy import stats
 
-TESTS = ("t", "wilcoxon", "randomization", "bootstrap")
+TESTS = ("randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd", "corrected_t")
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
 BOOTSTRAP_METHODS = ("percentile", "basic", "BCa")
 
@@ -117,12 +117,14 @@ def _check_choice(name, value, choices, *, none_allowed=False):
 
 
 def _check_test(test):
-    """Return ``test`` if it names a paired test in :data:`TESTS`.
+    """Return ``test`` if it names a test in :data:`TESTS`.
 
     Parameters
     ----------
     test : str
-        ``"t"``, ``"wilcoxon"``, ``"randomization"`` or ``"bootstrap"``.
+        ``"randomization"``, ``"t"``, ``"wilcoxon"``, ``"bootstrap"``, ``"tukey_hsd"``
+        (randomised Tukey HSD over all systems) or ``"corrected_t"`` (Nadeau and
+        Bengio's test over fold scores).
 
     Returns
     -------

@@ -4,6 +4,7 @@ import os
 import sys
 import warnings
 from collections.abc import Mapping
+from typing import NamedTuple
 
 import numpy as np
 
@@ -170,6 +171,21 @@ def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventi
     return queries, ids, weights, item_ids
 
 
+class _Table(NamedTuple):
+    """Per-query values of several metrics with what names and weighs each query.
+
+    ids : (n_queries,) query ids; row (list) numbers for matrices and ranked lists.
+    values : label -> (n_queries,) values, ``no_relevant`` applied (NaN: left out).
+    weights : (n_queries,) per-query weights, or None.
+    n_candidates : (n_queries,) items ranked per query (0: the run has nothing for it).
+    """
+
+    ids: np.ndarray
+    values: dict
+    weights: np.ndarray | None
+    n_candidates: np.ndarray
+
+
 def _compute(
     requests,
     y_true,
@@ -180,26 +196,40 @@ def _compute(
     sample_weight=None,
     per_query=False,
     conventions,
+    table=False,
 ):
     """Compute several metrics on one input with one sort.
 
     requests : list of `_Request` (or (label, registry entry, k) tuples).
     conventions : as `sklearn_rank.conventions.resolve` returns them (validated).
+    table : return a `_Table` (per-query values with their ids) instead of a dict.
     """
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     per_query = _check_per_query(per_query)
     queries, ids, weights, item_ids = _prepare(
         requests, y_true, y_score, groups, exclude, sample_weight, conventions
     )
-    return _compute_queries(requests, queries, weights, per_query, conventions, item_ids, True)
+    return _compute_queries(
+        requests, queries, weights, per_query, conventions, item_ids, True, ids=ids, table=table
+    )
 
 
 def _compute_queries(
-    requests, queries, weights, per_query, conventions, item_ids=False, checked=False
+    requests,
+    queries,
+    weights,
+    per_query,
+    conventions,
+    item_ids=False,
+    checked=False,
+    *,
+    ids=None,
+    table=False,
 ):
     """`_compute` on input normalised already: a `_Queries` and per-query weights (or
     None). Training-time adapters keep one `_Queries` per eval set and change its scores;
-    ``checked``: the relevance was checked for these requests already (`_prepare`)."""
+    ``checked``: the relevance was checked for these requests already (`_prepare`);
+    ``table``: per-query values with their query ids (``ids``), as a `_Table`."""
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     if not checked:
         _check_relevance(requests, queries, conventions)
@@ -235,11 +265,22 @@ def _compute_queries(
         if rule != _no_relevant_rule(conventions, metric) and not has_relevant.all():
             skipped.append((label, int((~has_relevant).sum())))
         results[label] = _aggregate(
-            values, has_relevant, rule, weights, per_query, label, metric.aggregate
+            values, has_relevant, rule, weights, per_query or table, label, metric.aggregate
         )
     if skipped:
         _warn_skipped(skipped, queries.n_queries)
+    if table:
+        ids = np.arange(queries.n_queries) if ids is None else ids
+        return _Table(ids, results, weights, queries.n_cand)
     return results
+
+
+def _table_means(table):
+    """The mean of each metric of a `_Table`, as `_compute` gives it without per_query."""
+    return {
+        label: _aggregate(values, ~np.isnan(values), "skip", table.weights, False, label)
+        for label, values in table.values.items()
+    }
 
 
 def _score(
@@ -306,14 +347,21 @@ def evaluate(
     {exclude}
     {sample_weight}
     {conventions}
-    {per_query}
+    per_query : bool or "table", default=False
+        True: one value per query instead of the mean, in row order for 2-D input, list
+        order for lists, and for long format the order of ``query_ids(groups)`` (first
+        appearance). ``"table"``: the same values with their query ids, as a dict of
+        arrays like scikit-learn's ``cv_results_`` (``pandas.DataFrame(results)`` makes a
+        table of it): ``"query"`` holds the ids (row or list numbers for matrices and
+        lists), then one column per metric.
 
     Returns
     -------
     results : dict
         Metric name -> mean over queries (float), or -> ndarray of shape (n_queries,)
-        with ``per_query=True``. Conventions that do not apply to a metric are ignored
-        for it.
+        with ``per_query=True``; with ``per_query="table"``, ``"query"`` -> ndarray of
+        shape (n_queries,) first. Conventions that do not apply to a metric are ignored
+        for it. A query left out by ``no_relevant="skip"`` has the value NaN.
 
     References
     ----------
@@ -330,6 +378,34 @@ def evaluate(
     {'ndcg@2': 1.0, 'precision@2': 1.0, 'mrr': 1.0}
     >>> evaluate(y_true, y_score, ["precision@1"], per_query=True)["precision@1"]
     array([1., 1.])
+    >>> evaluate([1, 0, 0, 1], [0.9, 0.1, 0.8, 0.2], ["mrr"], groups=["b", "b", "a", "a"],
+    ...          per_query="table")
+    {'query': array(['b', 'a'], dtype='<U1'), 'mrr': array([1. , 0.5])}
+    """
+    table = isinstance(per_query, str) and per_query == "table"
+    if isinstance(per_query, str) and not table:
+        raise ValueError(f"per_query must be True, False or 'table'; got {per_query!r}.")
+    requests, conventions = _requests(metrics, conventions)
+    computed = _compute(
+        requests,
+        y_true,
+        y_score,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        per_query=False if table else per_query,
+        conventions=conventions,
+        table=table,
+    )
+    if table:
+        return {"query": computed.ids, **computed.values}
+    return computed
+
+
+def _requests(metrics, conventions):
+    """Parse metric names and resolve the conventions, as `evaluate` takes them.
+
+    Returns the requests, (label, registry entry, k), and the resolved conventions.
     """
     if isinstance(metrics, (bytes, Mapping)) or not (
         isinstance(metrics, str) or hasattr(metrics, "__iter__")
@@ -346,6 +422,7 @@ def evaluate(
     for request in requests:  # a name given twice is computed once
         unique.setdefault(request.label, request)
     requests = list(unique.values())
+    conventions = dict(conventions)
     conventions = resolve(conventions.pop("convention", None), conventions)
     default_k = conventions["default_k"]
     if default_k is not None:
@@ -359,13 +436,4 @@ def evaluate(
             )
             for r in requests
         ]
-    return _compute(
-        requests,
-        y_true,
-        y_score,
-        groups=groups,
-        exclude=exclude,
-        sample_weight=sample_weight,
-        per_query=per_query,
-        conventions=conventions,
-    )
+    return requests, conventions

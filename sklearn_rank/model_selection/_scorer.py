@@ -9,11 +9,12 @@ from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from ..conventions import check_k, resolve
-from ..metrics._evaluate import _compute, _no_relevant_rule
+from ..metrics._evaluate import _compute, _no_relevant_rule, _table_means
 from ..metrics._names import _parse_request, _parse_requests, _Request
 from ..metrics._registry import METRICS
 from ..metrics._signatures import _applicable
 from ..utils._ids import _concat_ids, _factorize
+from ._per_query import _recorded
 from ._ranker import QueryGroupRanker
 
 # A scorer takes its metric function's conventions (generated from the declarations) but
@@ -201,6 +202,7 @@ class RankingScorer:
         self._request.score.add_request(param="groups", alias=True)
         self._request.score.add_request(param="sample_weight", alias=None)
         self._warned_split = False  # warn about split queries once per scorer
+        self._record = None  # set while a grouped search records per-query values
 
     def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None):
         if groups is None:
@@ -219,15 +221,22 @@ class RankingScorer:
             self._warned_split = _warn_split_queries(self.name, estimator, groups)
         y_pred = _checked_predictions(self.name, estimator, _ranking_scores(estimator, X), n_rows)
         metric = METRICS[self.metric]
-        value = _compute(
+        recording = getattr(self, "_record", None)
+        computed = _compute(
             [_Request(self.name, metric, self.k, self.params, self.overrides)],
             y_true,
             y_pred,
             groups=groups,
             sample_weight=sample_weight,
             conventions=resolve(None, self.conventions),
+            table=recording is not None,
         )
-        return self.sign * value[self.name]
+        if recording is None:
+            return self.sign * computed[self.name]
+        # Per-query values signed as the score is, so that they average to it.
+        values = self.sign * computed.values[self.name]
+        score = self.sign * _table_means(computed)[self.name]
+        return _recorded(recording, estimator, computed.ids, values, score)
 
     def get_metadata_routing(self):
         """Metadata this scorer requests: ``groups`` by default.

@@ -18,6 +18,7 @@ from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping
 
 from ..utils._ids import _factorize, _id_array
 from ..utils._validation import _num_rows, _python_value
+from ._per_query import _out_of_fold, _recording
 from ._ranker import QueryGroupRanker, _fit_parameters
 from ._scorer import _resolve_scoring
 
@@ -224,6 +225,7 @@ def grouped_cross_validate(
     return_estimator=False,
     error_score=np.nan,
     verbose=0,
+    return_per_query=False,
 ):
     """Cross-validate a model by ranking metrics computed per query, never splitting a query.
 
@@ -258,12 +260,21 @@ def grouped_cross_validate(
         which must have one entry per row: a query's weight repeated on its rows).
     return_train_score, return_estimator, error_score, verbose
         As in `sklearn.model_selection.cross_validate`.
+    return_per_query : bool, default=False
+        Also return the out-of-fold value of every query for each ranking scorer: each
+        query is scored in the test fold that holds it; a query in several test folds
+        (repeated splitters) gets the mean of its values.
 
     Returns
     -------
     scores : dict
         As returned by `sklearn.model_selection.cross_validate`: ``test_score`` (or
-        ``test_<name>`` per scorer), ``fit_time``, ``score_time``...
+        ``test_<name>`` per scorer), ``fit_time``, ``score_time``... With
+        ``return_per_query=True`` also ``"per_query"``: a dict with ``"query"`` (the
+        query ids, in order of first appearance in ``groups``) and, for each ranking
+        scorer (by its key, or its name when ``scoring`` is one scorer), an ndarray of
+        shape (n_queries,). Remove it before ``pandas.DataFrame(scores)``: it is not one
+        value per split.
 
     See Also
     --------
@@ -308,19 +319,23 @@ def grouped_cross_validate(
         )
         if _consumes_groups(router, "fit"):
             params["groups"] = groups
-        return model_selection.cross_validate(
-            estimator,
-            X,
-            y,
-            scoring=scoring,
-            cv=folds,
-            n_jobs=n_jobs,
-            params=params,
-            return_train_score=return_train_score,
-            return_estimator=return_estimator,
-            error_score=error_score,
-            verbose=verbose,
-        )
+        with _recording(scoring if return_per_query else None) as (recorded, records):
+            result = model_selection.cross_validate(
+                estimator,
+                X,
+                y,
+                scoring=recorded if return_per_query else scoring,
+                cv=folds,
+                n_jobs=n_jobs,
+                params=params,
+                return_train_score=return_train_score,
+                return_estimator=return_estimator,
+                error_score=error_score,
+                verbose=verbose,
+            )
+    if return_per_query:
+        result["per_query"] = _out_of_fold(records, _factorize(groups, groups.shape[0])[1])
+    return result
 
 
 class _GroupedSearch:
@@ -332,12 +347,20 @@ class _GroupedSearch:
     and this object's parameters never change.
     """
 
-    def _sklearn_search(self, folds=None):
+    def _sklearn_search(self, folds=None, scoring=None):
         params = self.get_params(deep=False)
-        params["scoring"] = _resolve_scoring(self.scoring)
+        params["scoring"] = _resolve_scoring(self.scoring) if scoring is None else scoring
         if folds is not None:
             params["cv"] = folds
         return self._search_class(**params)
+
+    def _parameter_names(self):
+        """The parameters that the candidates set, in order of first mention."""
+        grid = getattr(self, "param_grid", None)
+        if grid is None:
+            grid = getattr(self, "param_distributions", None)
+        grids = grid if isinstance(grid, (list, tuple)) else [grid or {}]
+        return tuple(dict.fromkeys(name for one in grids for name in one))
 
     def fit(self, X, y=None, *, groups=None, **params):
         """Run the search over folds that keep every query whole.
@@ -362,15 +385,32 @@ class _GroupedSearch:
         _refuse_bare_ranker(self.estimator, name)
         _check_row_weights(params, groups.shape[0])
         folds = _checked_splits(self.cv, X, y, groups)
-        search = self._sklearn_search(folds)
-        with _routing():
-            if _consumes_groups(search.get_metadata_routing(), "fit"):
-                params["groups"] = groups
-            search.fit(X, y, **params)
+        names = self._parameter_names()
+        with _recording(_resolve_scoring(self.scoring), names) as (scoring, records):
+            search = self._sklearn_search(folds, scoring)
+            with _routing():
+                if _consumes_groups(search.get_metadata_routing(), "fit"):
+                    params["groups"] = groups
+                search.fit(X, y, **params)
         for name, value in vars(search).items():
             if name.endswith("_") and not name.startswith("_"):
                 setattr(self, name, value)
+        self._keep_per_query(records, names, groups, folds)
         return self
+
+    def _keep_per_query(self, records, names, groups, folds):
+        """Set ``per_query_results_`` and ``split_n_queries_`` from the scorers' records."""
+        codes, ids = _factorize(groups, groups.shape[0])
+        base = self.estimator.get_params(deep=True) if names else {}
+        candidates = [
+            tuple(params[name] if name in params else base.get(name) for name in names)
+            for params in self.cv_results_["params"]
+        ]
+        self.per_query_results_ = _out_of_fold(records, ids, candidates)
+        self.split_n_queries_ = {
+            side: np.array([np.unique(codes[fold[i]]).size for fold in folds])
+            for i, side in enumerate(("train", "test"))
+        }
 
     def score(self, X, y=None, *, groups=None, **params):
         """Score the refitted best estimator on new rows by its scorer, per query.
@@ -420,9 +460,26 @@ class GroupedGridSearchCV(_GroupedSearch, model_selection.GridSearchCV):
 error_score, return_train_score
         As in `sklearn.model_selection.GridSearchCV`.
 
+    Attributes
+    ----------
+    cv_results_, best_estimator_, best_score_, best_params_, best_index_, scorer_, \
+n_splits_, refit_time_, multimetric_
+        As in `sklearn.model_selection.GridSearchCV`.
+    per_query_results_ : dict
+        Each candidate's out-of-fold value of every query, recorded by the ranking scorers
+        while the search runs: ``"query"`` -> ndarray of shape (n_queries,), the query ids
+        in order of first appearance in ``groups``; for each ranking scorer (by its key in
+        ``scoring``, or its name when ``scoring`` is one scorer) an ndarray of shape
+        (n_queries, n_candidates), columns in ``cv_results_`` order: the value on the test
+        fold that holds the query (the mean over its test folds under a repeated splitter;
+        NaN if none, or if the fit failed). `compare_search` compares candidates with it.
+    split_n_queries_ : dict
+        ``"train"`` and ``"test"`` -> ndarray of shape (n_splits,): the queries on each side
+        of each split (the corrected t-test of `compare_search` counts them).
+
     See Also
     --------
-    GroupedRandomizedSearchCV, grouped_cross_validate, QueryGroupRanker
+    GroupedRandomizedSearchCV, grouped_cross_validate, QueryGroupRanker, compare_search
 
     References
     ----------
@@ -453,6 +510,12 @@ class GroupedRandomizedSearchCV(_GroupedSearch, model_selection.RandomizedSearch
     estimator, param_distributions, n_iter, scoring, n_jobs, refit, cv, verbose, \
 pre_dispatch, random_state, error_score, return_train_score
         As in `sklearn.model_selection.RandomizedSearchCV`.
+
+    Attributes
+    ----------
+    per_query_results_, split_n_queries_
+        As in `GroupedGridSearchCV`, with the other attributes of scikit-learn's
+        RandomizedSearchCV.
 
     See Also
     --------

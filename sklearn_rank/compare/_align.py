@@ -1,0 +1,169 @@
+"""Per-query values of several runs on the same judgments, aligned by query id.
+
+Every run goes through the library's one normaliser and kernel (`_prepare`,
+`_compute_queries`); the judgments are prepared once where the input form allows it:
+for matrices and long format the runs differ only in their scores, so the first run's
+`_Queries` (validated truth, query codes, candidates) is reused with each other run's
+scores. Runs with item ids (`ItemRanking`, ranked lists) are joined with the judgments
+one by one; see docs/compare.md for what that costs.
+"""
+
+import dataclasses
+from collections.abc import Mapping
+
+import numpy as np
+import scipy.sparse
+
+from ..inputs._queries import _scores_as
+from ..inputs._tables import ItemRanking
+from ..metrics._evaluate import _compute_queries, _has_item_ids, _prepare
+from ..utils._ids import _concat_ids, _factorize
+from ..utils._validation import _as_score_array, _check_finite, _python_value
+
+MISSING = ("zero", "drop", "raise")
+
+
+def _check_runs(runs):
+    """Return ``runs`` as a dict {name: y_score} with at least two runs and str names."""
+    if not isinstance(runs, Mapping):
+        raise ValueError(
+            "runs must be a dict {name: y_score} of at least two runs; got "
+            f"{type(runs).__name__}."
+        )
+    if len(runs) < 2:
+        raise ValueError(
+            f"runs must hold at least two runs to compare; got {len(runs)} "
+            f"({', '.join(repr(name) for name in runs) or 'none'})."
+        )
+    names = [str(name) for name in runs]
+    if len(set(names)) != len(names):
+        raise ValueError(f"runs must have distinct names; got {list(runs)!r}.")
+    return dict(zip(names, runs.values()))
+
+
+def _reusable_truth(y_true, y_score):
+    """Whether the runs on ``y_true`` differ only by their scores (matrices, long format)."""
+    if _has_item_ids(y_true, y_score) or isinstance(y_score, ItemRanking):
+        return False
+    return not scipy.sparse.issparse(y_score)
+
+
+def _with_scores(prepared, y_score, shape, conventions):
+    """The first run's prepared input with another run's scores, checked as `_normalise`
+    checks them (shape, finite numbers)."""
+    queries, ids, weights, item_ids = prepared
+    score = _as_score_array("y_score", y_score)
+    if score.shape != shape:
+        raise ValueError(
+            f"y_true and y_score must have the same shape; got {shape} and {score.shape}."
+        )
+    _check_finite("y_score", score)
+    flat = _scores_as(np.ascontiguousarray(score).ravel(), conventions["score_dtype"])
+    reused = dataclasses.replace(queries, score=flat)
+    # Caches of the truth side (judged items, non-zero cells) do not depend on scores.
+    for cache in ("_judged", "_nonzero"):
+        if cache in queries.__dict__:
+            reused.__dict__[cache] = queries.__dict__[cache]
+    return reused, ids, weights, item_ids
+
+
+def _run_tables(y_true, runs, requests, groups, conventions):
+    """Evaluate every run: a `_Table` (per-query values with ids) per run name.
+
+    Errors name the run: ``runs['bm25']: y_score must contain only finite numbers...``.
+    """
+    tables, prepared, shape = {}, None, None
+    for name, y_score in runs.items():
+        try:
+            if prepared is not None and _reusable_truth(y_true, y_score):
+                current = _with_scores(prepared, y_score, shape, conventions)
+            else:
+                current = _prepare(requests, y_true, y_score, groups, None, None, conventions)
+                if prepared is None and _reusable_truth(y_true, y_score):
+                    prepared, shape = current, np.shape(y_score)
+            queries, ids, weights, item_ids = current
+            tables[name] = _compute_queries(
+                requests, queries, weights, False, conventions, item_ids, True, ids=ids, table=True
+            )
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"runs[{name!r}]: {exc}") from None
+    return tables
+
+
+def _aligned(tables, item_ids):
+    """Union of the runs' query ids and each run's values on it.
+
+    Returns the ids (first run's order, then queries new in each later run), a dict
+    label -> (n_queries, n_runs) array (NaN where a run has no value), and two boolean
+    (n_queries, n_runs) arrays: the queries absent from each run's values, and those each
+    run lacks (absent, or, for inputs with item ids, present with no ranked item).
+    """
+    names = list(tables)
+    id_arrays = [tables[name].ids for name in names]
+    same = all(
+        ids.shape == id_arrays[0].shape and np.array_equal(ids, id_arrays[0]) for ids in id_arrays
+    )
+    if same:
+        query_ids = id_arrays[0]
+        rows = [np.arange(query_ids.size)] * len(names)
+    else:
+        total = sum(ids.size for ids in id_arrays)
+        codes, query_ids = _factorize(_concat_ids(id_arrays), total, "query ids")
+        rows = np.split(codes, np.cumsum([ids.size for ids in id_arrays])[:-1])
+    n_queries, n_runs = query_ids.size, len(names)
+    lacking = np.ones((n_queries, n_runs), dtype=bool)
+    absent = np.ones((n_queries, n_runs), dtype=bool)
+    labels = list(tables[names[0]].values)
+    values = {label: np.full((n_queries, n_runs), np.nan) for label in labels}
+    for column, name in enumerate(names):
+        table, where = tables[name], rows[column]
+        lacking[where, column] = table.n_candidates == 0 if item_ids else False
+        absent[where, column] = False
+        for label in labels:
+            values[label][where, column] = table.values[label]
+    return query_ids, values, lacking, absent
+
+
+def _fill_missing(query_ids, values, lacking, absent, names, missing):
+    """Apply ``missing`` to the queries some run lacks; return the ids and values.
+
+    "zero" scores such a query 0 for that run (as ``trec_eval -c``), unless every run
+    that evaluated the query left it out (``no_relevant="skip"``: no relevant item),
+    where it stays NaN; "drop" leaves it out of every run; "raise" refuses it.
+    """
+    if not lacking.any():
+        return query_ids, values
+    if missing == "raise":
+        column = int(np.flatnonzero(lacking.any(axis=0))[0])
+        count = int(lacking[:, column].sum())
+        first = _python_value(query_ids[np.flatnonzero(lacking[:, column])[0]])
+        raise ValueError(
+            f"missing='raise': run {names[column]!r} has no ranking for {count} of the "
+            f"{query_ids.size} queries (e.g. query {first!r}). Pass missing='zero' to "
+            "score them 0 (as trec_eval -c) or missing='drop' to leave them out of every run."
+        )
+    if missing == "drop":
+        kept = ~lacking.any(axis=1)
+        return query_ids[kept], {label: matrix[kept] for label, matrix in values.items()}
+    filled = {}
+    for label, matrix in values.items():
+        skipped = np.all(np.isnan(matrix) | absent, axis=1, keepdims=True)
+        filled[label] = np.where(lacking, np.where(skipped, np.nan, 0.0), matrix)
+    return query_ids, filled
+
+
+def _per_query_matrices(y_true, runs, requests, groups, conventions, missing):
+    """Per-query values of every run and metric, aligned by query id.
+
+    Returns the query ids, label -> (n_queries, n_runs) array and the number of queries
+    each run lacked (before ``missing`` applied).
+    """
+    if missing not in MISSING:
+        allowed = ", ".join(repr(value) for value in MISSING)
+        raise ValueError(f"missing must be one of {allowed}; got {missing!r}.")
+    tables = _run_tables(y_true, runs, requests, groups, conventions)
+    first = next(iter(runs.values()))
+    query_ids, values, lacking, absent = _aligned(tables, _has_item_ids(y_true, first))
+    names = list(runs)
+    query_ids, values = _fill_missing(query_ids, values, lacking, absent, names, missing)
+    return query_ids, values, lacking.sum(axis=0).astype(np.int64)

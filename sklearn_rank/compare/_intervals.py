@@ -1,0 +1,107 @@
+"""Confidence intervals of means and mean differences for `compare`.
+
+- :func:`_bootstrap_intervals`: paired bootstrap BCa intervals of many columns from one
+  set of resamples, the percentile interval where BCa is undefined;
+- :func:`_t_intervals`: Student t intervals (``test="t"``), with Nadeau and Bengio's
+  variance correction for fold scores (``test="corrected_t"``).
+
+The bootstrap draws the index vectors of ``scipy.stats.bootstrap``
+(``rng.integers(0, n, (B, n))``, in blocks: :func:`_resampling._bootstrap_index_blocks`)
+and uses the quantile and BCa steps of :func:`_resampling._bootstrap_ci`; only the
+resample means are computed differently, as one matrix product of the resample counts with
+all columns, which is an order of magnitude faster than gathering every resample of every
+column. The means then differ from scipy's in the last bits, so intervals agree with
+``scipy.stats.bootstrap`` to about 1e-12, not to the bit.
+"""
+
+import numpy as np
+from scipy import stats
+
+from ._resampling import (
+    _bca_probabilities,
+    _bootstrap_index_blocks,
+    _linear_quantile,
+    _resample_counts,
+    _rows_per_block,
+)
+from ._stats import _as_columns, _mean_and_variance
+
+
+def _bootstrap_intervals(x, n_resamples, rng, confidence):
+    """BCa bootstrap interval of the mean of each column, percentile where BCa is NaN.
+
+    Every column is resampled with the same index vectors (queries drawn with
+    replacement), so the intervals of runs' means and of their differences come from one
+    set of draws. BCa is undefined (NaN) when a column's values are all equal; its
+    percentile interval, [mean, mean], is given there.
+
+    Parameters
+    ----------
+    x : array-like of shape (n_queries, n_columns)
+        Per-query values without NaN, at least one query.
+    n_resamples : int
+        Number of bootstrap samples B.
+    rng : numpy.random.Generator or int
+        Source of the index vectors.
+    confidence : float
+        Confidence level, in (0, 1).
+
+    Returns
+    -------
+    ci_low, ci_high : ndarray of shape (n_columns,)
+    """
+    columns = _as_columns(x, "x")
+    n, n_columns = columns.shape
+    rng = np.random.default_rng(rng)
+    rows = np.ascontiguousarray(columns.T)
+    estimate = rows.mean(axis=1)
+    means = np.empty((n_columns, n_resamples))
+    filled = 0
+    # Four (block, n) arrays live at once: indices, flat indices, counts, their floats.
+    block = _rows_per_block(None, 4 * n)
+    for indices in _bootstrap_index_blocks(rng, n, n_resamples, block):
+        counts = _resample_counts(indices, n)
+        means[:, filled : filled + len(indices)] = (counts @ columns).T / n
+        filled += len(indices)
+    means.sort(axis=1)
+    alpha = (1 - confidence) / 2
+    level_low, level_high = _bca_probabilities(rows, estimate, means, alpha)
+    undefined = np.isnan(level_low) | np.isnan(level_high)
+    level_low[undefined], level_high[undefined] = alpha, 1 - alpha
+    return _linear_quantile(means, level_low), _linear_quantile(means, level_high)
+
+
+def _t_intervals(x, confidence, variance_factor=None):
+    """Student t interval of the mean of each column: mean +/- t_(n-1) * SE.
+
+    Equal to ``scipy.stats.ttest_1samp(column, 0).confidence_interval(confidence)``
+    (and, on differences, to ``ttest_rel``'s). With ``variance_factor`` f, the squared
+    standard error is f * s**2 instead of s**2 / n: Nadeau and Bengio's corrected
+    variance for fold scores, f = 1 / J + n_test / n_train.
+
+    Parameters
+    ----------
+    x : array-like of shape (n, n_columns)
+        Values without NaN.
+    confidence : float
+        Confidence level, in (0, 1).
+    variance_factor : float, default=None
+        Replaces 1 / n in the squared standard error.
+
+    Returns
+    -------
+    ci_low, ci_high : ndarray of shape (n_columns,)
+        NaN for fewer than 2 rows.
+    """
+    columns = _as_columns(x, "x")
+    n, n_columns = columns.shape
+    if n < 2:
+        return np.full(n_columns, np.nan), np.full(n_columns, np.nan)
+    mean, variance = _mean_and_variance(columns)
+    if variance_factor is None:
+        standard_error = np.sqrt(variance / n)  # scipy's operations, to the bit
+    else:
+        standard_error = np.sqrt(variance * variance_factor)
+    tail = (1 - confidence) / 2
+    quantile_low, quantile_high = stats.t.ppf(np.array([tail, 1 - tail]), n - 1)
+    return quantile_low * standard_error + mean, quantile_high * standard_error + mean
