@@ -385,28 +385,6 @@ def test_grouped_search_on_the_dask_backend_equals_local(dask_client):
     assert remote.best_params_ == local.best_params_
 
 
-def run_docs_example(section):
-    """Run the python block of a section of docs/distributed.md; its printed lines must be
-    the ``# ...`` lines that follow each print in the block."""
-    import contextlib
-    import io
-    import re
-    from pathlib import Path
-
-    page = (Path(__file__).resolve().parent.parent / "docs" / "distributed.md").read_text()
-    text = page.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
-    code = re.search(r"```python\n(.*?)```", text, re.DOTALL).group(1)
-    expected = [line[2:] for line in code.splitlines() if line.startswith("# {")]
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        exec(compile(code, f"docs/distributed.md ({section})", "exec"), {})  # noqa: S102
-    assert expected and printed.getvalue().splitlines() == expected
-
-
-def test_docs_example_runs(dask_client):
-    run_docs_example("Dask")
-
-
 def test_trec_eval_measures_are_refused():
     import pandas as pd
 

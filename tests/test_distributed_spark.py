@@ -214,9 +214,3 @@ def test_not_a_spark_frame_and_missing_pyspark(small, monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspark.sql", None)
     with pytest.raises(ImportError, match='pip install "sklearn-rank\\[spark\\]"'):
         sr.evaluate_spark(data, ["map"])
-
-
-def test_docs_example_runs(spark):
-    from test_distributed import run_docs_example
-
-    run_docs_example("Spark")  # its getOrCreate() returns this session
