@@ -4,6 +4,7 @@ keep queries whole, and `QueryGroupRanker` for learning-to-rank estimators. Impo
 `sklearn_rank.metrics`, `sklearn_rank.conventions` and `sklearn_rank.utils`.
 """
 
+from ._multimetric import MultimetricRankingScorer, make_ranking_scorers
 from ._ranker import QueryGroupRanker
 from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
 from ._search import GroupedGridSearchCV, GroupedRandomizedSearchCV, grouped_cross_validate
@@ -11,10 +12,12 @@ from ._search import GroupedGridSearchCV, GroupedRandomizedSearchCV, grouped_cro
 __all__ = [
     "GroupedGridSearchCV",
     "GroupedRandomizedSearchCV",
+    "MultimetricRankingScorer",
     "QueryGroupRanker",
     "RankingScorer",
     "get_scorer",
     "get_scorer_names",
     "grouped_cross_validate",
     "make_ranking_scorer",
+    "make_ranking_scorers",
 ]

@@ -141,7 +141,98 @@ def _warn_split_queries(name, estimator, groups):
     return True
 
 
-class RankingScorer:
+def _checked_call(name, y_true, groups):
+    """The number of rows scored, once ``y`` and the query ids are checked."""
+    if groups is None:
+        raise ValueError(f"Scorer {name!r} was called without query ids. " + _HOW_TO_PASS_GROUPS)
+    n_rows = _n_rows(y_true, f"Scorer {name!r}: y")
+    shape = _shape(groups)
+    if len(shape) != 1 or shape[0] != n_rows:
+        got = f"{shape[0]} query ids" if len(shape) == 1 else f"groups of shape {shape}"
+        raise ValueError(
+            f"Scorer {name!r} got {got} (groups) for {n_rows} rows; pass one query id per row of X."
+        )
+    return n_rows
+
+
+def _signed_scores(
+    members, conventions, estimator, y_true, y_pred, groups, sample_weight, recordings
+):
+    """The scores of ranking scorers that share ``conventions``, from one ranking.
+
+    members : list of (label, RankingScorer); the labels key the result.
+    conventions : as `resolve` returns them, for every member.
+    recordings : None, or label -> the recording a grouped search set on that scorer
+        (`_recording`): the scores then carry their per-query values.
+    Returns label -> score, greater-is-better (negated for lower-is-better metrics).
+    """
+    computed = _compute(
+        [
+            _Request(label, METRICS[scorer.metric], scorer.k, scorer.params, scorer.overrides)
+            for label, scorer in members
+        ],
+        y_true,
+        y_pred,
+        groups=groups,
+        sample_weight=sample_weight,
+        conventions=conventions,
+        table=recordings is not None,
+    )
+    if recordings is None:
+        return {label: scorer.sign * computed[label] for label, scorer in members}
+    means = _table_means(computed)
+    scores = {}
+    for label, scorer in members:
+        # Per-query values signed as the score is, so that they average to it.
+        values = scorer.sign * computed.values[label]
+        score = scorer.sign * means[label]
+        scores[label] = _recorded(recordings[label], estimator, computed.ids, values, score)
+    return scores
+
+
+class _RoutedScorer:
+    """Metadata requests of a ranking scorer: ``groups`` by default, ``sample_weight`` when
+    asked, as scikit-learn's own scorers request theirs."""
+
+    def _new_request(self):
+        self._request = MetadataRequest(owner=type(self).__name__)
+        self._request.score.add_request(param="groups", alias=True)
+        self._request.score.add_request(param="sample_weight", alias=None)
+
+    def get_metadata_routing(self):
+        """Metadata this scorer requests: ``groups`` by default.
+
+        Returns
+        -------
+        request : sklearn.utils.metadata_routing.MetadataRequest
+        """
+        return copy.deepcopy(self._request)
+
+    def set_score_request(self, **requests):
+        """Request metadata for ``__call__``, as scikit-learn scorers do.
+
+        Parameters
+        ----------
+        **requests : dict
+            ``sample_weight=True`` to use routed sample weights; ``groups`` is requested
+            already (set an alias string to read query ids from another name).
+
+        Returns
+        -------
+        self : object
+            This scorer.
+        """
+        for param, alias in requests.items():
+            if param not in ("groups", "sample_weight"):
+                raise ValueError(
+                    f"{type(self).__name__} takes metadata 'groups' and 'sample_weight'; "
+                    f"got {param!r}."
+                )
+            self._request.score.add_request(param=param, alias=alias)
+        return self
+
+
+class RankingScorer(_RoutedScorer):
     """A scorer that computes a ranking metric per query and averages over queries.
 
     Create it with `make_ranking_scorer` or `get_scorer`. It is called as
@@ -198,75 +289,26 @@ class RankingScorer:
         self.sign = sign
         self.params = dict(params or {})  # the measure's own (RBP's p...)
         self.overrides = dict(overrides or {})  # conventions its name set (P(rel=2)@5)
-        self._request = MetadataRequest(owner=type(self).__name__)
-        self._request.score.add_request(param="groups", alias=True)
-        self._request.score.add_request(param="sample_weight", alias=None)
+        self._new_request()
         self._warned_split = False  # warn about split queries once per scorer
         self._record = None  # set while a grouped search records per-query values
 
     def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None):
-        if groups is None:
-            raise ValueError(
-                f"Scorer {self.name!r} was called without query ids. " + _HOW_TO_PASS_GROUPS
-            )
-        n_rows = _n_rows(y_true, f"Scorer {self.name!r}: y")
-        shape = _shape(groups)
-        if len(shape) != 1 or shape[0] != n_rows:
-            got = f"{shape[0]} query ids" if len(shape) == 1 else f"groups of shape {shape}"
-            raise ValueError(
-                f"Scorer {self.name!r} got {got} (groups) for {n_rows} rows; pass one "
-                "query id per row of X."
-            )
+        n_rows = _checked_call(self.name, y_true, groups)
         if not getattr(self, "_warned_split", False):
             self._warned_split = _warn_split_queries(self.name, estimator, groups)
         y_pred = _checked_predictions(self.name, estimator, _ranking_scores(estimator, X), n_rows)
-        metric = METRICS[self.metric]
         recording = getattr(self, "_record", None)
-        computed = _compute(
-            [_Request(self.name, metric, self.k, self.params, self.overrides)],
+        return _signed_scores(
+            [(self.name, self)],
+            resolve(None, self.conventions),
+            estimator,
             y_true,
             y_pred,
-            groups=groups,
-            sample_weight=sample_weight,
-            conventions=resolve(None, self.conventions),
-            table=recording is not None,
-        )
-        if recording is None:
-            return self.sign * computed[self.name]
-        # Per-query values signed as the score is, so that they average to it.
-        values = self.sign * computed.values[self.name]
-        score = self.sign * _table_means(computed)[self.name]
-        return _recorded(recording, estimator, computed.ids, values, score)
-
-    def get_metadata_routing(self):
-        """Metadata this scorer requests: ``groups`` by default.
-
-        Returns
-        -------
-        request : sklearn.utils.metadata_routing.MetadataRequest
-        """
-        return copy.deepcopy(self._request)
-
-    def set_score_request(self, **requests):
-        """Request metadata for ``__call__``, as scikit-learn scorers do.
-
-        Parameters
-        ----------
-        **requests : dict
-            ``sample_weight=True`` to use routed sample weights; ``groups`` is requested
-            already (set an alias string to read query ids from another name).
-
-        Returns
-        -------
-        self : RankingScorer
-        """
-        for param, alias in requests.items():
-            if param not in ("groups", "sample_weight"):
-                raise ValueError(
-                    f"RankingScorer takes metadata 'groups' and 'sample_weight'; got {param!r}."
-                )
-            self._request.score.add_request(param=param, alias=alias)
-        return self
+            groups,
+            sample_weight,
+            None if recording is None else {self.name: recording},
+        )[self.name]
 
     def __repr__(self):
         params = "".join(

@@ -18,9 +18,10 @@ from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping
 
 from ..utils._ids import _factorize, _id_array
 from ..utils._validation import _num_rows, _python_value
+from ._multimetric import MultimetricRankingScorer, _requests
 from ._per_query import _out_of_fold, _recording
 from ._ranker import QueryGroupRanker, _fit_parameters
-from ._scorer import _resolve_scoring
+from ._scorer import RankingScorer, _resolve_scoring
 
 
 def _routing():
@@ -202,6 +203,24 @@ def _refuse_bare_ranker(estimator, where):
         )
 
 
+def _one_prediction(scoring, error_score):
+    """Several ranking scorers as one `MultimetricRankingScorer`: one prediction and one
+    ranking per fold instead of one per scorer, each value unchanged.
+
+    Only a dict made of sklearn_rank scorers that request the same metadata is combined;
+    with scikit-learn's scorers among them (``["f1", "ndcg@10"]``), scikit-learn calls
+    each scorer, as before.
+    """
+    if not isinstance(scoring, dict) or len(scoring) < 2:
+        return scoring
+    scorers = list(scoring.values())
+    if not all(isinstance(scorer, RankingScorer) for scorer in scorers):
+        return scoring
+    if len({_requests(scorer) for scorer in scorers}) > 1:
+        return scoring
+    return MultimetricRankingScorer(scoring, error_score=error_score)
+
+
 def _consumes_groups(router, method):
     """Whether anything under ``router`` takes ``groups`` in ``method``.
 
@@ -247,7 +266,9 @@ def grouped_cross_validate(
         different queries.
     scoring : str, callable, list or dict
         sklearn_rank scorer names (``"ndcg@10"``, see `get_scorer_names`), scorers from
-        `make_ranking_scorer`, scikit-learn scorer names, or a list or dict of them.
+        `make_ranking_scorer`, scikit-learn scorer names, or a list or dict of them. A list
+        or dict of sklearn_rank scorers only is scored by one `MultimetricRankingScorer`:
+        one prediction per fold, not one per scorer, with the same values.
     cv : int, cross-validation generator or iterable, default=None
         None means ``GroupKFold(5)``, an int (at least 2) ``GroupKFold(cv)``. Any splitter
         or list of (train, test) folds (row indices or boolean masks) is accepted, but a
@@ -303,7 +324,7 @@ def grouped_cross_validate(
     )
     _refuse_bare_ranker(estimator, "grouped_cross_validate")
     folds = _checked_splits(cv, X, y, groups)
-    scoring = _resolve_scoring(scoring)
+    scoring = _one_prediction(_resolve_scoring(scoring), error_score)
     params = dict(params or {})
     _check_row_weights(params, groups.shape[0])
     with _routing():
@@ -347,9 +368,28 @@ class _GroupedSearch:
     and this object's parameters never change.
     """
 
+    def _scoring(self):
+        """``scoring`` with sklearn_rank names resolved and ranking scorers combined."""
+        return _one_prediction(_resolve_scoring(self.scoring), self.error_score)
+
+    def _check_refit(self, scoring):
+        """scikit-learn checks ``refit`` against a combined scorer's keys only after
+        every fit; a list of scorers had it checked before the first."""
+        if not isinstance(scoring, MultimetricRankingScorer) or callable(self.refit):
+            return
+        if self.refit is not False and not (
+            isinstance(self.refit, str) and self.refit in scoring.scorers
+        ):
+            raise ValueError(
+                f"refit must name one of the scorers ({', '.join(map(repr, scoring.scorers))}), "
+                "be a callable that picks the best candidate, or be False (no refit: "
+                f"best_* attributes are then not set) when scoring has several; got "
+                f"{self.refit!r}."
+            )
+
     def _sklearn_search(self, folds=None, scoring=None):
         params = self.get_params(deep=False)
-        params["scoring"] = _resolve_scoring(self.scoring) if scoring is None else scoring
+        params["scoring"] = self._scoring() if scoring is None else scoring
         if folds is not None:
             params["cv"] = folds
         return self._search_class(**params)
@@ -386,7 +426,9 @@ class _GroupedSearch:
         _check_row_weights(params, groups.shape[0])
         folds = _checked_splits(self.cv, X, y, groups)
         names = self._parameter_names()
-        with _recording(_resolve_scoring(self.scoring), names) as (scoring, records):
+        combined = self._scoring()
+        self._check_refit(combined)
+        with _recording(combined, names) as (scoring, records):
             search = self._sklearn_search(folds, scoring)
             with _routing():
                 if _consumes_groups(search.get_metadata_routing(), "fit"):
@@ -395,6 +437,10 @@ class _GroupedSearch:
         for name, value in vars(search).items():
             if name.endswith("_") and not name.startswith("_"):
                 setattr(self, name, value)
+        if isinstance(self.scorer_, MultimetricRankingScorer):
+            # As for a list of scorers: the dict of scorers, so that score() computes the
+            # refit metric alone and scorer_[name] is that metric's scorer.
+            self.scorer_ = dict(self.scorer_.scorers)
         self._keep_per_query(records, names, groups, folds)
         return self
 
@@ -452,7 +498,8 @@ class GroupedGridSearchCV(_GroupedSearch, model_selection.GridSearchCV):
     configuration is untouched); ``cv=None`` means ``GroupKFold(5)`` and an int means
     GroupKFold; and every fold is checked: a query split between train and test raises
     a ValueError. ``scoring`` accepts sklearn_rank scorer names (``"ndcg@10"``) alone, in
-    a list, or in a dict with ``refit`` naming one of them.
+    a list, or in a dict with ``refit`` naming one of them; several sklearn_rank scorers
+    are scored by one `MultimetricRankingScorer` (one prediction per fold).
 
     Parameters
     ----------
