@@ -44,9 +44,17 @@ SEED = 0
 MIB = 2**20
 
 OURS = "sklearn_rank"
+OURS_JOBS = "sklearn_rank n_jobs=2"
 OURS_STABLE = "sklearn_rank ties=stable"
-RANX = "ranx compute (typed lists)"
+RANX = "ranx compute on pre-sorted typed lists (its sort not counted)"
 RANX_OBJECTS = "ranx evaluate(Qrels, Run) (derived)"
+RANX_ARRAYS = "ranx from the raw arrays (dicts, Qrels/Run.from_dict, evaluate)"
+RANX_ARRAYS_METRICS = ("ndcg@10", "map")  # the README table's metrics: each run costs seconds
+STREAM = "one pass over the inputs (np.sum of every input array)"
+# The single-thread figures of the README table before n_jobs (same machine): a regression
+# check, not a target of their own.
+PREVIOUS = {("W1", "ndcg@10"): 0.130, ("W1", "map"): 0.275, ("W3", "ndcg@10"): 0.227}
+PREVIOUS[("W4", "ndcg@10")] = 0.264
 PYTREC_EVAL = "pytrec_eval"
 SK_IGNORE = "scikit-learn ndcg_score ignore_ties=True"
 SK_DEFAULT = "scikit-learn ndcg_score"
@@ -395,6 +403,7 @@ def bench_workload(wl, peers, repeat, budget, log):
     for metric in QUERIES:
         names = METRICS if metric == ALL else [metric]
         rows.append(Row(OURS, metric, lambda names=names: wl.ours(names), ours=True))
+        rows.append(Row(OURS_JOBS, metric, lambda names=names: wl.ours(names, n_jobs=2), ours=True))
         if wl.stable:
             rows.append(
                 Row(
@@ -404,6 +413,12 @@ def bench_workload(wl, peers, repeat, budget, log):
                     ours=True,
                 )
             )
+
+    arrays = _input_arrays(wl.inputs)
+    conversions.append(
+        Row(STREAM, "-", lambda: sum(float(a.sum()) for a in arrays), conversion=True, trace=False)
+    )
+    conversions[-1].run_timed()
 
     if "sklearn" in peers and wl.dense is not None:
         ndcg = peers["sklearn"]
@@ -472,6 +487,19 @@ def bench_workload(wl, peers, repeat, budget, log):
                 )
             )
 
+        def from_arrays(metric):
+            # What a user with the arrays runs: build the dicts, the objects, evaluate.
+            qrels_dict, run_dict = wl.to_dicts()
+            qrels = ranx.Qrels.from_dict(qrels_dict)
+            run = ranx.Run.from_dict(run_dict)
+            del qrels_dict, run_dict
+            return _ranx_value(ranx.evaluate(qrels, run, metric))
+
+        for metric in RANX_ARRAYS_METRICS:
+            rows.append(
+                Row(RANX_ARRAYS, metric, lambda metric=metric: from_arrays(metric), trace=False)
+            )
+
     if pytrec_eval is not None:
         measures = {m: PYTREC[m][0] for m in METRICS}
 
@@ -524,6 +552,17 @@ def bench_workload(wl, peers, repeat, budget, log):
     return rows, conversions, notes
 
 
+def _input_arrays(inputs):
+    """Every array a workload's input holds (a sparse matrix's three)."""
+    arrays = []
+    for value in inputs.values():
+        if scipy.sparse.issparse(value):
+            arrays += [value.data, value.indices, value.indptr]
+        else:
+            arrays.append(np.asarray(value))
+    return arrays
+
+
 def _ranx_value(value):
     return {k: float(v) for k, v in value.items()} if isinstance(value, dict) else float(value)
 
@@ -537,6 +576,10 @@ def _pytrec_all(result):
 
 def _fmt_s(seconds):
     return "-" if seconds is None else f"{seconds:#.3g}"
+
+
+def _fmt_ratio(ratio):
+    return f"{ratio:.0f}x" if ratio >= 10 else f"{ratio:.2f}x"
 
 
 def _fmt_mib(nbytes):
@@ -729,6 +772,27 @@ def checks(results, peers):
                 f"{wl_bytes / MIB:.1f} MiB = {ratio:.2f}x",
             )
         )
+    for name in ("W1", "W2", "W3", "W4"):
+        for m in ("ndcg@10", "map"):
+            if name in results:
+                one, two = med(name, OURS, m), med(name, OURS_JOBS, m)
+                out.append(
+                    (
+                        "PASS" if one / two >= 1.7 else "FAIL",
+                        f"{name} {m}: n_jobs=2 >= 1.7x faster than n_jobs=1",
+                        f"{_fmt_s(one)} s / {_fmt_s(two)} s = {one / two:.2f}x",
+                    )
+                )
+    for (name, m), before in PREVIOUS.items():
+        if name in results:
+            now = med(name, OURS, m)
+            out.append(
+                (
+                    "info",
+                    f"{name} {m}: n_jobs=1 against the README table before n_jobs",
+                    f"{_fmt_s(now)} s now, {_fmt_s(before)} s then ({now / before:.2f}x)",
+                )
+            )
     if "ranx" in peers:  # not a target: the documented end-user call, for context
         for name, minimum in (("W1", 4), ("W2", 4), ("W4", 4), ("W3", 1)):
             if name in results:
@@ -744,6 +808,77 @@ def checks(results, peers):
                         )
                     )
     return out
+
+
+def small_call_check(repeat=300):
+    """A 10-query, 100-row call: n_jobs=2 must cost what n_jobs=1 costs (no threads)."""
+    rng = np.random.default_rng(SEED)
+    y_true, y_score = rng.integers(0, 3, (10, 10)), rng.random((10, 10))
+    times = {1: [], 2: []}
+    for _ in range(repeat):
+        for n_jobs in (1, 2):
+            t0 = time.perf_counter()
+            sr.evaluate(y_true, y_score, METRICS, n_jobs=n_jobs)
+            times[n_jobs].append(time.perf_counter() - t0)
+    one, two = statistics.median(times[1]), statistics.median(times[2])
+    return (
+        "PASS" if two <= 1.1 * one else "FAIL",
+        "10 queries x 10 items, all five metrics: n_jobs=2 costs no more than n_jobs=1 (+10%)",
+        f"{one * 1e6:.0f} us / {two * 1e6:.0f} us = {two / one:.2f}x",
+    )
+
+
+README_WORKLOADS = {
+    "W1": "W1 dense 10,000 x 1,000",
+    "W2": "W2 dense 100,000 x 100",
+    "W3": "W3 long, 10^6 rows, unsorted ids",
+    "W4": "W4 50,000 users, top-100 ids",
+}
+
+
+def readme_table(results):
+    """The README's table: NDCG@10 and MAP per workload, every column of one run."""
+    columns = [
+        ("sklearn_rank", OURS),
+        ("sklearn_rank `n_jobs=2`", OURS_JOBS),
+        ("scikit-learn `ndcg_score(ignore_ties=True)`", SK_IGNORE),
+        ("ranx from the raw arrays", RANX_ARRAYS),
+        ("ranx `evaluate(Qrels, Run)`", RANX_OBJECTS),
+        ("ranx compute on pre-sorted lists (no sort)", RANX),
+        ("pytrec_eval", PYTREC_EVAL),
+        ("one pass over the inputs", STREAM),
+    ]
+    header = ["workload", "metric"] + [title for title, _ in columns]
+    cells = []
+    for name, label in README_WORKLOADS.items():
+        if name not in results:
+            continue
+        rows, conversions, _ = results[name]
+        times = {(r.tool, r.metric): r.median for r in rows}
+        typed = next((c.median for c in conversions if c.tool == CONV_TYPED), None)
+        stream = next(c.median for c in conversions if c.tool == STREAM)
+        for m in ("ndcg@10", "map"):
+            ours = times[(OURS, m)]
+            line = [label if m == "ndcg@10" else name, "NDCG@10" if m == "ndcg@10" else "MAP"]
+            for _title, tool in columns:
+                if tool == OURS:
+                    line.append(f"{_fmt_s(ours)} s")
+                    continue
+                if tool == STREAM:
+                    seconds = stream
+                elif tool == RANX_OBJECTS:
+                    compute = times.get((RANX, m))
+                    seconds = None if compute is None or typed is None else compute + typed
+                else:
+                    seconds = times.get((tool, m))
+                if seconds is None:
+                    line.append("-")
+                elif tool == OURS_JOBS:
+                    line.append(f"{_fmt_s(seconds)} s ({ours / seconds:.2f}x faster)")
+                else:
+                    line.append(f"{_fmt_s(seconds)} s ({_fmt_ratio(seconds / ours)})")
+            cells.append(line)
+    return format_markdown(header, cells)
 
 
 def _numba_threads():
@@ -879,6 +1014,7 @@ def main(argv=None):
         gc.collect()
 
     summary = checks(results, peers)
+    summary.append(small_call_check())
     counts = {s: sum(1 for x in summary if x[0] == s) for s in ("PASS", "FAIL", "SKIP")}
     total = time.perf_counter() - started
     print("\nSummary of the targets" + (" (QUICK run: sizes 10x smaller)" if args.quick else ""))
@@ -898,6 +1034,10 @@ def main(argv=None):
         f"Total run time {total / 60:.1f} min.",
         "",
     ]
+    table = readme_table(results)
+    print("\nThe README's table (ratios: time / sklearn_rank's time; n_jobs=2: speed-up)")
+    print(table)
+    md += ["### The README's table", "", table, ""]
     if args.markdown:
         with open(args.markdown, "w") as f:
             f.write("\n".join(md))

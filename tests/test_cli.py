@@ -698,6 +698,7 @@ def test_convention_options_are_the_parameters_of_evaluate():
         "exclude",
         "sample_weight",
         "per_query",
+        "n_jobs",  # --jobs: how to compute, not a convention
     }
     dests = {dest for _flag, dest, _kind, _text in _convention_options()}
     assert dests <= parameters

@@ -66,9 +66,11 @@ def test_evaluate_takes_every_declared_convention():
         "sample_weight",
         "convention",
         *CONVENTIONS,
+        "n_jobs",
         "per_query",
     ]
-    assert all(parameters[name].default is None for name in ["convention", *CONVENTIONS])
+    assert all(parameters[name].default is None for name in ["convention", *CONVENTIONS, "n_jobs"])
+    assert "n_jobs : int, default=None" in sr.evaluate.__doc__
 
 
 @pytest.mark.parametrize("name", sorted(METRICS))

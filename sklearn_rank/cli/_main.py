@@ -146,6 +146,19 @@ def _precision(text):
     return value
 
 
+def _jobs(text):
+    from ..utils._threads import _check_n_jobs
+
+    try:
+        number = int(text)
+        _check_n_jobs(number)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a positive number of threads, or -1 for every core; got {text!r}"
+        ) from None
+    return number
+
+
 def _build_parser(full=True):
     """The parser and its ``evaluate`` sub-parser (``compare`` is added too). Without ``full``
     they have no options, which come from the library: enough for --version and --help."""
@@ -241,6 +254,8 @@ def _add_evaluate_options(evaluate):
     )
     for flag, dest, kind, text in _convention_options():
         metrics.add_argument(flag, dest=dest, metavar="VALUE", type=kind, help=text)
+    jobs_help = "threads, blocks of queries on each (-1: every core; default 1); same values"
+    metrics.add_argument("-j", "--jobs", metavar="N", type=_jobs, help=jobs_help)
     output = evaluate.add_argument_group("output")
     output.add_argument(
         "--format",
@@ -431,9 +446,9 @@ def _evaluate(args, stdout, progress):
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                results = evaluate(truth, run, names, **conventions)
+                results = evaluate(truth, run, names, n_jobs=args.jobs, **conventions)
                 per_query = (
-                    evaluate(truth, run, names, per_query=True, **conventions)
+                    evaluate(truth, run, names, per_query=True, n_jobs=args.jobs, **conventions)
                     if args.per_query
                     else None
                 )

@@ -60,6 +60,14 @@ no_relevant : float, "skip", "error" or None, default=None
 per_query : bool, default=False
     Return one value per query instead of the mean: row order for 2-D input, list order for
     lists, and for long format the order of ``query_ids(groups)`` (first appearance).""",
+    "n_jobs": """\
+n_jobs : int, default=None
+    Threads to compute with, blocks of whole queries on each, with scikit-learn's meaning:
+    None is 1, -1 every core this process may use (fewer inside ``threadpoolctl``'s
+    ``threadpool_limits`` or a joblib worker's limit). Results are the same to the bit
+    for every value. The default stays 1 so that scorers inside a search with its own
+    ``n_jobs`` never oversubscribe the cores; small inputs use one thread whatever
+    ``n_jobs`` says.""",
 }
 
 _RETURNS = """\

@@ -9,6 +9,7 @@ import numpy as np
 import scipy.sparse
 
 from ..utils._ids import _concat_ids, _factorize, _id_array
+from ..utils._threads import _block_runner
 from ..utils._validation import _python_value
 from ._queries import _Queries, _scores_as
 from ._tables import ItemJudgments, ItemRanking
@@ -60,6 +61,7 @@ def _from_items(
     query_set="all",
     score_dtype="float64",
     judged_only=False,
+    n_threads=1,
 ):
     """Join a run with its judgments by (query, item) keys, vectorised.
 
@@ -68,7 +70,7 @@ def _from_items(
     keeps a subset of them in the same order.
     """
     if not judged_only and _topn_applies(truth, run, known_queries, exclude, query_set):
-        return _from_topn(truth, run._topn), known_queries
+        return _from_topn(truth, run._topn, n_threads), known_queries
     run_q, run_i, score = run.queries, run.items, run.scores
     if score is None:
         score = -np.arange(run_q.size, dtype=np.float64)  # row order is rank order
@@ -78,7 +80,7 @@ def _from_items(
         ids, true_code, run_code = known_queries, true_q.astype(np.int64), run_q.astype(np.int64)
     else:
         parts = [true_q, run_q] if known_queries is None else [known_queries, true_q, run_q]
-        codes, ids = _factorize(_concat_ids(parts), sum(p.size for p in parts))
+        codes, ids = _factorize(_concat_ids(parts), sum(p.size for p in parts), n_threads=n_threads)
         start = codes.size - true_q.size - run_q.size
         true_code, run_code = codes[start : start + true_q.size], codes[start + true_q.size :]
     if query_set != "all":
@@ -176,11 +178,11 @@ def _topn_applies(truth, run, known_queries, exclude, query_set):
     return all(not a.size or (a.min() >= 0 and a.max() < 2**31) for a in (top, truth.items))
 
 
-def _from_topn(truth, top):
+def _from_topn(truth, top, n_threads=1):
     """A `_Queries` of rank-ordered columns from a top-N id matrix and its judgments.
 
     Each block of rows joins its (row, item) keys with that block's judgments only, so
-    no array of one value per ranked item is ever made.
+    no array of one value per ranked item is ever made; blocks run on ``n_threads``.
     """
     n_queries, width = top.shape
     true_q = truth.queries.astype(np.int64, copy=False)
@@ -194,9 +196,8 @@ def _from_topn(truth, top):
         true_key, true_q, rel = true_key[order], true_q[order], rel[order]
     bounds = np.searchsorted(true_key, np.arange(n_queries + 1) * n_items)
     matched = np.zeros(true_key.size, dtype=bool)
-    entries, values, zeros = [], [], []
-    step = max(1, _BLOCK // width)
-    for first in range(0, n_queries, step):
+
+    def join_block(first):
         block = top[first : first + step]
         # Each row's ids in order: duplicates sit side by side, and (row, id) keys of the
         # whole block come out sorted, so the block's sorted judgments search them in
@@ -209,20 +210,25 @@ def _from_topn(truth, top):
             raise _repeated_item("y_score ranks", items[row, at].item(), first + row)
         low, high = bounds[first], bounds[first + block.shape[0]]
         if low == high:
-            continue
+            return None
         keys = (
             np.arange(first, first + block.shape[0], dtype=np.int64)[:, None] * n_items + items
         ).ravel()
         at = np.minimum(np.searchsorted(keys, true_key[low:high]), keys.size - 1)
         found = np.flatnonzero(keys[at] == true_key[low:high])
         judged, at = found + low, at[found]
-        matched[judged] = True
+        matched[judged] = True  # blocks own disjoint judgments: no two threads share one
         entry = (first + at // width) * np.int64(width) + order.ravel()[at]
         keep = np.flatnonzero(rel[judged] != 0)
         by_entry = np.argsort(entry[keep])
-        entries.append(entry[keep][by_entry])
-        values.append(rel[judged][keep][by_entry])
-        zeros.append(np.sort(entry[rel[judged] == 0]))  # judged non-relevant: kept apart
+        zeros = np.sort(entry[rel[judged] == 0])  # judged non-relevant: kept apart
+        return entry[keep][by_entry], rel[judged][keep][by_entry], zeros
+
+    step = max(1, _BLOCK // width)
+    firsts = range(0, n_queries, step)
+    with _block_runner(len(firsts), n_threads) as run:
+        parts = [part for part in run(join_block, firsts) if part is not None]
+    entries, values, zeros = zip(*parts) if parts else ((), (), ())
     empty = np.zeros(0, dtype=np.int64)
     return _Queries(
         n_queries=n_queries,

@@ -42,12 +42,14 @@ def _normalise(
     query_set="all",
     score_dtype="float64",
     judged_only=False,
+    n_threads=1,
 ):
     """Turn any accepted input form into a `_Queries`; return it with the query ids.
 
     The ids are None for matrices (queries are rows) and for ranked lists (list order).
     ``judged_only`` removes the candidates absent from the truth (condensed lists): there
     are none in dense matrices and long format, whose every cell or row is judged.
+    ``n_threads``: the threads its largest steps may use.
     """
     if isinstance(y_score, ItemRanking) or isinstance(y_true, ItemJudgments):
         if groups is not None:
@@ -66,6 +68,7 @@ def _normalise(
             query_set=query_set,
             score_dtype=score_dtype,
             judged_only=judged_only,
+            n_threads=n_threads,
         )
     if _is_list_form(y_true):
         if groups is not None:
@@ -106,7 +109,10 @@ def _normalise(
                 "groups must be None for 2-D y_true and y_score (each row is one query); "
                 "pass 1-D arrays to use groups."
             )
-        return _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only), None
+        queries = _from_matrices(
+            true, score, exclude, tie_break, score_dtype, judged_only, n_threads
+        )
+        return queries, None
     if tie_break == "item_descending":
         raise ValueError(
             f"tie_break={tie_break!r} needs item ids: long-format rows have none. Pass "
@@ -118,16 +124,16 @@ def _normalise(
             "exclude needs items: pass matrices (queries x items), ItemRanking with integer "
             "item ids, or ranked lists; long-format rows have no item ids."
         )
-    return _from_long(true, score, groups, score_dtype, tie_break)
+    return _from_long(true, score, groups, score_dtype, tie_break, n_threads)
 
 
-def _from_long(true, score, groups, score_dtype, tie_break="input"):
+def _from_long(true, score, groups, score_dtype, tie_break="input", n_threads=1):
     if true.shape != score.shape:
         raise ValueError(
             f"y_true and y_score must have the same shape; got {true.shape} and {score.shape}."
         )
-    _check_finite("y_true", true)
-    _check_finite("y_score", score)
+    _check_finite("y_true", true, n_threads)
+    _check_finite("y_score", score, n_threads)
     if true.ndim != 1:
         raise ValueError(
             f"y_true must be 2-D (n_queries, n_items) or 1-D with groups; got {true.ndim}-D input."
@@ -139,7 +145,7 @@ def _from_long(true, score, groups, score_dtype, tie_break="input"):
             "1-D y_true and y_score need groups: one query id per row "
             "(pass groups=query_ids), or pass 2-D arrays of shape (n_queries, n_items)."
         )
-    codes, ids = _factorize(groups, true.size)
+    codes, ids = _factorize(groups, true.size, n_threads=n_threads)
     n_cand = np.bincount(codes, minlength=len(ids))
     if n_cand.size and np.all(n_cand == n_cand[0]):  # e.g. one row per query
         n_cand = _same_for_every_query(int(n_cand[0]), len(ids))
@@ -157,7 +163,7 @@ def _from_long(true, score, groups, score_dtype, tie_break="input"):
     )
 
 
-def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=False):
+def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=False, n_threads=1):
     sparse = scipy.sparse.issparse(true)
     if sparse:
         if true.dtype.kind not in "biuf":  # scipy would drop imaginary parts with a warning
@@ -178,7 +184,7 @@ def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=Fal
         raise ValueError(
             f"y_true must have at least one query and one item; got shape {score.shape}."
         )
-    _check_finite("y_score", score)
+    _check_finite("y_score", score, n_threads)
     fields = {}
     if sparse:
         true.sum_duplicates()
@@ -188,7 +194,7 @@ def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=Fal
         fields["truth_keys"] = rows * np.int64(width) + true.indices
         fields["truth_rel"] = true.data
     else:
-        _check_finite("y_true", true)
+        _check_finite("y_true", true, n_threads)
         fields["rel"] = np.ascontiguousarray(true).ravel()
     score = _scores_as(np.ascontiguousarray(score).ravel(), score_dtype)
     n_cand = _same_for_every_query(width, n_queries)

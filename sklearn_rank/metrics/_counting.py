@@ -114,3 +114,30 @@ def _hypergeometric(n, m, t):
     nq, mq, tq = n[query], m[query], t[query]
     prob = np.exp(_log_comb(mq, x) + _log_comb(nq - mq, tq - x) - _log_comb(nq, tq))
     return query, x, prob
+
+
+# --- sums over positions, computed once per ranking --------------------------------
+
+
+def _cumulative(terms_of_position, length):
+    """[0, f(0), f(0) + f(1), ...]: partial sums over positions 0..length-1."""
+    out = np.zeros(length + 1)
+    np.cumsum(terms_of_position(np.arange(length, dtype=np.float64)), out=out[1:])
+    return out
+
+
+def _discount_sums(ranking, log_base=2.0):
+    """D(p) = sum of 1 / log_b(i + 2) over positions i < p, for p up to the longest list."""
+    return _cached_sums(ranking, ("D", log_base), lambda i: np.log(log_base) / np.log(i + 2.0))
+
+
+def _harmonic_sums(ranking):
+    """H(p) = sum of 1 / (i + 1) over positions i < p."""
+    return _cached_sums(ranking, ("H",), lambda i: 1.0 / (i + 1.0))
+
+
+def _cached_sums(ranking, key, terms_of_position):
+    if key not in ranking._cache:
+        longest = int(ranking.n_cand.max(initial=0))
+        ranking._cache[key] = _cumulative(terms_of_position, longest)
+    return ranking._cache[key]

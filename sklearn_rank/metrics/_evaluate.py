@@ -1,5 +1,6 @@
 """Validate, normalise once, rank once, reduce each metric, aggregate: every call goes here."""
 
+import functools
 import os
 import sys
 import warnings
@@ -11,8 +12,10 @@ import numpy as np
 from ..conventions import _fill_doc, check_k, resolve
 from ..inputs._normalise import _is_list_form, _normalise
 from ..inputs._tables import ItemJudgments, ItemRanking
+from ..utils._threads import _block_runner, _check_n_jobs, _over_chunks
 from ..utils._validation import _check_per_query, _python_value
 from ._aggregate import _aggregate, _query_weights
+from ._blocks import _split_queries
 from ._kernel import _rank
 from ._names import _parse_requests, _Request
 from ._registry import METRICS
@@ -121,16 +124,37 @@ def _outside_stacklevel():
     return level
 
 
-def _check_relevance(requests, queries, conventions):
+def _relevance_range(queries, n_threads=1):
+    """The least and the greatest relevance judged non-zero (0.0 and 0.0 if none), as far
+    as a check of their sign and size needs: zeros may be counted in."""
+    if n_threads > 1 and queries.rel is not None and queries.excluded is None:
+        # Every judged relevance is in rel (or extra_rel): no list of them is made.
+        parts = [queries.rel] if queries.extra_rel is None else [queries.rel, queries.extra_rel]
+        ranges = [
+            (float(low), float(high))
+            for values in parts
+            for low, high in filter(None, _over_chunks(_min_max, values.ravel(), n_threads))
+        ]
+        if ranges:
+            return min(low for low, _ in ranges), max(high for _, high in ranges)
+        return 0.0, 0.0
+    _codes, judged = queries.judged()
+    return (float(judged.min()), float(judged.max())) if judged.size else (0.0, 0.0)
+
+
+def _min_max(values):
+    return (values.min(), values.max()) if values.size else None
+
+
+def _check_relevance(requests, queries, conventions, n_threads=1):
     """Refuse relevance the requested metrics cannot take (negative, or too large for an
     exponential gain)."""
     gain = conventions["gain"]
-    _codes, judged = queries.judged()
-    lowest = float(judged.min()) if judged.size else 0.0
-    if gain == "exponential" and judged.size and judged.max() > _LARGEST_EXPONENT:
+    lowest, highest = _relevance_range(queries, n_threads)
+    if gain == "exponential" and highest > _LARGEST_EXPONENT:
         raise ValueError(
             f"gain='exponential' needs relevance <= {_LARGEST_EXPONENT} (2**rel overflows "
-            f"float64 beyond); got {float(judged.max())!r}."
+            f"float64 beyond); got {highest!r}."
         )
     if lowest < 0:
         for request in requests:
@@ -145,7 +169,7 @@ def _check_relevance(requests, queries, conventions):
                 )
 
 
-def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventions):
+def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads=1):
     """Normalise the input once and check it for the requested metrics.
 
     requests : list of `_Request` (or (label, registry entry, k) tuples).
@@ -162,8 +186,9 @@ def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventi
         query_set=conventions["query_set"],
         score_dtype=conventions["score_dtype"],
         judged_only=conventions["judged_only"],
+        n_threads=n_threads,
     )
-    _check_relevance(requests, queries, conventions)
+    _check_relevance(requests, queries, conventions, n_threads)
     weights = _query_weights(sample_weight, queries, ids)
     item_ids = _has_item_ids(y_true, y_score)
     if exclude is not None and item_ids:
@@ -197,20 +222,32 @@ def _compute(
     per_query=False,
     conventions,
     table=False,
+    n_jobs=None,
 ):
     """Compute several metrics on one input with one sort.
 
     requests : list of `_Request` (or (label, registry entry, k) tuples).
     conventions : as `sklearn_rank.conventions.resolve` returns them (validated).
     table : return a `_Table` (per-query values with their ids) instead of a dict.
+    n_jobs : threads, as scikit-learn's ``n_jobs`` (checked here).
     """
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     per_query = _check_per_query(per_query)
+    n_threads = _check_n_jobs(n_jobs)
     queries, ids, weights, item_ids = _prepare(
-        requests, y_true, y_score, groups, exclude, sample_weight, conventions
+        requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads
     )
     return _compute_queries(
-        requests, queries, weights, per_query, conventions, item_ids, True, ids=ids, table=table
+        requests,
+        queries,
+        weights,
+        per_query,
+        conventions,
+        item_ids,
+        True,
+        ids=ids,
+        table=table,
+        n_threads=n_threads,
     )
 
 
@@ -225,11 +262,13 @@ def _compute_queries(
     *,
     ids=None,
     table=False,
+    n_threads=1,
 ):
     """`_compute` on input normalised already: a `_Queries` and per-query weights (or
     None). Training-time adapters keep one `_Queries` per eval set and change its scores;
     ``checked``: the relevance was checked for these requests already (`_prepare`);
-    ``table``: per-query values with their query ids (``ids``), as a `_Table`."""
+    ``table``: per-query values with their query ids (``ids``), as a `_Table`;
+    ``n_threads``: blocks of queries are ranked and reduced on that many threads."""
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     if not checked:
         _check_relevance(requests, queries, conventions)
@@ -240,39 +279,60 @@ def _compute_queries(
     first_relevant = all(r.metric.first_relevant_only for r in requests)
     if len({r.overrides.get("relevance_threshold", threshold) for r in requests}) > 1:
         first_relevant = False  # the kernel's shortcut reads one threshold
-    ranking = _rank(
-        queries,
-        prefix,
-        conventions["ties"],
-        first_relevant,
-        requests[0].overrides.get("relevance_threshold", threshold),
-        judged=any(r.metric.needs_judged for r in requests),
-        order_free=all(r.metric.order_free for r in requests),
-    )
 
-    results, skipped = {}, []
-    for request in requests:
-        label, metric = request.label, request.metric
-        chosen = dict(conventions, **request.overrides)
-        chosen["gain"] = _GAIN_FUNCTIONS[chosen["gain"]]
-        arguments = {name: chosen[name] for name in metric.conventions}
-        for parameter in metric.parameters:
-            arguments[parameter.name] = request.params.get(parameter.name, parameter.default)
-        # Overflow to inf or NaN is reported by _aggregate with the query it happened in.
-        with np.errstate(over="ignore", invalid="ignore"):
-            values, has_relevant = metric.reduce(ranking, request.k, **arguments)
-        rule = _no_relevant_rule(conventions, metric, item_ids)
-        if rule != _no_relevant_rule(conventions, metric) and not has_relevant.all():
-            skipped.append((label, int((~has_relevant).sum())))
-        results[label] = _aggregate(
-            values, has_relevant, rule, weights, per_query or table, label, metric.aggregate
+    def rank(make_block):
+        return _rank(
+            make_block(),
+            prefix,
+            conventions["ties"],
+            first_relevant,
+            requests[0].overrides.get("relevance_threshold", threshold),
+            judged=any(r.metric.needs_judged for r in requests),
+            order_free=all(r.metric.order_free for r in requests),
         )
+
+    blocks = _split_queries(queries, n_threads)
+    with _block_runner(len(blocks), n_threads) as run:
+        rankings = run(rank, blocks)
+        del blocks
+        results, skipped = {}, []
+        for request in requests:
+            label, metric = request.label, request.metric
+            reduce = functools.partial(_reduce, request, conventions)
+            values, has_relevant = _joined(run(reduce, rankings))
+            rule = _no_relevant_rule(conventions, metric, item_ids)
+            if rule != _no_relevant_rule(conventions, metric) and not has_relevant.all():
+                skipped.append((label, int((~has_relevant).sum())))
+            results[label] = _aggregate(
+                values, has_relevant, rule, weights, per_query or table, label, metric.aggregate
+            )
     if skipped:
         _warn_skipped(skipped, queries.n_queries)
     if table:
         ids = np.arange(queries.n_queries) if ids is None else ids
         return _Table(ids, results, weights, queries.n_cand)
     return results
+
+
+def _reduce(request, conventions, ranking):
+    """One metric's per-query values (and whether each query has a relevant item)."""
+    chosen = dict(conventions, **request.overrides)
+    chosen["gain"] = _GAIN_FUNCTIONS[chosen["gain"]]
+    arguments = {name: chosen[name] for name in request.metric.conventions}
+    for parameter in request.metric.parameters:
+        arguments[parameter.name] = request.params.get(parameter.name, parameter.default)
+    # Overflow to inf or NaN is reported by _aggregate with the query it happened in.
+    # (errstate is per thread: set where the block is computed.)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return request.metric.reduce(ranking, request.k, **arguments)
+
+
+def _joined(parts):
+    """Per-query values and flags of blocks of queries, in query order."""
+    if len(parts) == 1:
+        return parts[0]
+    values, has_relevant = zip(*parts)
+    return np.concatenate(values), np.concatenate(has_relevant)
 
 
 def _table_means(table):
@@ -294,6 +354,7 @@ def _score(
     sample_weight=None,
     per_query=False,
     convention=None,
+    n_jobs=None,
     **conventions,
 ):
     """One metric by registry name, as the public metric functions call it.
@@ -318,6 +379,7 @@ def _score(
         sample_weight=sample_weight,
         per_query=per_query,
         conventions=resolved,
+        n_jobs=n_jobs,
     )[name]
 
 
@@ -385,6 +447,7 @@ def evaluate(
     table = isinstance(per_query, str) and per_query == "table"
     if isinstance(per_query, str) and not table:
         raise ValueError(f"per_query must be True, False or 'table'; got {per_query!r}.")
+    n_jobs = conventions.pop("n_jobs", None)
     requests, conventions = _requests(metrics, conventions)
     computed = _compute(
         requests,
@@ -396,6 +459,7 @@ def evaluate(
         per_query=False if table else per_query,
         conventions=conventions,
         table=table,
+        n_jobs=n_jobs,
     )
     if table:
         return {"query": computed.ids, **computed.values}

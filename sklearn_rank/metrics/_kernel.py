@@ -113,7 +113,7 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None, judged
         if stable:
             start = _stable_positions(queries, first, block, row, col, start, size)
             size = np.ones(entry.size, dtype=np.int64)
-        order = np.argsort(row * np.int64(width) + start)
+        order = np.argsort(row * np.int64(width) + start, kind="stable")  # entry order in a group
         if not fill:
             parts.append((entry[order], row[order] + first, start[order], size[order]))
             continue
@@ -256,7 +256,12 @@ def _kept_from_sorted(queries, index, stable, judged=False):
             first, size = bounds[group], bounds[group + 1] - bounds[group]
         del new
     position = first - (kept_query * width if width else start[kept_query])
-    return (kept if index is None else index[kept]), kept_query, position, size
+    entries = kept if index is None else index[kept]
+    if not stable and (size > 1).any():
+        # Inside a tie group the sort leaves items in no set order; entry order makes the
+        # group's sums (of fractional gains) the same however the input was split.
+        entries = entries[np.lexsort((entries, first))]
+    return entries, kept_query, position, size
 
 
 def _sort_ragged(queries, stable):
@@ -572,27 +577,3 @@ def _ideal_dcg(query, rel, n_queries, k, gain):
             inside = position < k
             query, position, rel = query[inside], position[inside], rel[inside]
     return _sum_by(query, gain(rel) * (np.log(2.0) / np.log(position + 2.0)), n_queries)
-
-
-def _cumulative(terms_of_position, length):
-    """[0, f(0), f(0) + f(1), ...]: partial sums over positions 0..length-1."""
-    out = np.zeros(length + 1)
-    np.cumsum(terms_of_position(np.arange(length, dtype=np.float64)), out=out[1:])
-    return out
-
-
-def _discount_sums(ranking, log_base=2.0):
-    """D(p) = sum of 1 / log_b(i + 2) over positions i < p, for p up to the longest list."""
-    return _cached_sums(ranking, ("D", log_base), lambda i: np.log(log_base) / np.log(i + 2.0))
-
-
-def _harmonic_sums(ranking):
-    """H(p) = sum of 1 / (i + 1) over positions i < p."""
-    return _cached_sums(ranking, ("H",), lambda i: 1.0 / (i + 1.0))
-
-
-def _cached_sums(ranking, key, terms_of_position):
-    if key not in ranking._cache:
-        longest = int(ranking.n_cand.max(initial=0))
-        ranking._cache[key] = _cumulative(terms_of_position, longest)
-    return ranking._cache[key]

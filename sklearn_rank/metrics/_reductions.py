@@ -13,8 +13,7 @@ use the closed forms written next to them.
 
 import numpy as np
 
-from ._counting import _hypergeometric, _ordered_pair_signs, _sum_by
-from ._kernel import _discount_sums, _harmonic_sums
+from ._counting import _discount_sums, _harmonic_sums, _hypergeometric, _ordered_pair_signs, _sum_by
 
 _BLOCK = 1 << 16  # queries per block where per-query temporaries are made in blocks
 

@@ -14,6 +14,7 @@ import inspect
 import textwrap
 
 from ..conventions import CONVENTION, CONVENTIONS
+from ..conventions._docs import _PARAMETERS
 from ._registry import METRICS
 
 _PLACEHOLDER = "{conventions}"
@@ -63,13 +64,15 @@ def _no_relevant_doc(metric):
 
 
 def _convention_docs(metric):
-    """The Parameters entries of ``convention`` and of every applicable convention."""
+    """The Parameters entries of ``convention``, of every applicable convention and of
+    ``n_jobs``."""
     entries = [CONVENTION.numpydoc()]
     for name in _applicable(metric):
         if name == "no_relevant":
             entries.append(_no_relevant_doc(metric))
         else:
             entries.append(CONVENTIONS[name].numpydoc())
+    entries.append(_PARAMETERS["n_jobs"])
     return "\n".join(entries)
 
 
@@ -85,14 +88,15 @@ def _fill_conventions(doc, metric):
 
 
 def _signature(function, metric):
-    """``function``'s signature with ``**conventions`` replaced by ``convention`` and the
-    applicable conventions (keyword-only, default None), placed before ``per_query``."""
+    """``function``'s signature with ``**conventions`` replaced by ``convention``, the
+    applicable conventions and ``n_jobs`` (keyword-only, default None), placed before
+    ``per_query``."""
     parameters = [
         p for p in inspect.signature(function).parameters.values() if p.kind != p.VAR_KEYWORD
     ]
+    names = ("convention", *_applicable(metric), "n_jobs")
     added = [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
-        for name in ("convention", *_applicable(metric))
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None) for name in names
     ]
     at = next((i for i, p in enumerate(parameters) if p.name == "per_query"), len(parameters))
     return inspect.Signature(parameters[:at] + added + parameters[at:])

@@ -9,6 +9,7 @@ from operator import methodcaller
 
 import numpy as np
 
+from ._threads import _block_runner
 from ._validation import _shown
 
 
@@ -66,10 +67,12 @@ def _first_missing(ids):
     return int(np.flatnonzero(missing)[0]) if missing.any() else None
 
 
-def _factorize(groups, n_rows, name="groups"):
-    """Integer codes for ids, numbered in order of first appearance.
+def _factorize(groups, n_rows, name="groups", n_threads=1):
+    """Integer codes for ids, numbered in order of first appearance, and the distinct ids
+    in that order.
 
-    ``n_rows`` None accepts any length.
+    ``n_rows`` None accepts any length. With ``n_threads``, ranges of values are sorted on
+    threads of their own; the codes are the same.
     """
     if (
         hasattr(groups, "to_numpy")
@@ -114,24 +117,68 @@ def _factorize(groups, n_rows, name="groups"):
         return _factorize_objects(ids, name)
     if ids.size == 0:
         return np.zeros(0, dtype=np.int64), ids
-    # One unstable sort groups equal ids; each id's first row is the least row number of
-    # its run. (np.unique's return_index would need a stable sort, about 3x slower.)
-    by_id = np.argsort(ids)
-    ranked = ids[by_id]
-    new = np.ones(ids.size, dtype=bool)
-    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
-    runs = np.flatnonzero(new)
-    order = np.argsort(np.minimum.reduceat(by_id, runs))
-    distinct = ranked[runs][order]
-    del ranked  # in place from here on: the peak stays a few arrays of one id per row
+    parts = _value_ranges(ids, n_threads)
+    with _block_runner(len(parts), n_threads) as run:
+        runs = run(lambda rows: _runs_of_equal_ids(ids, rows), parts)
+    # Ranges in value order: their distinct ids, one after the other, are sorted.
+    first_row = np.concatenate([first for first, _group in runs])
+    order = np.argsort(first_row)  # numbered by first appearance
     rank = np.empty(order.size, dtype=np.int64)
     rank[order] = np.arange(order.size)
+    distinct = ids[first_row[order]]
+    if len(parts) == 1:
+        group = runs[0][1]
+        np.take(rank, group, out=group)
+        return group, distinct
+    codes = np.empty(ids.size, dtype=np.int64)
+    offsets = np.cumsum([0] + [first.size for first, _group in runs])
+
+    def number(part):
+        rows, (_first, group), offset = part
+        codes[rows] = rank[group + offset]
+
+    with _block_runner(len(parts), n_threads) as run:
+        run(number, list(zip(parts, runs, offsets)))
+    return codes, distinct
+
+
+_SPLIT_ROWS = 1 << 18  # ids per value range at least, when several threads factorize
+
+
+def _value_ranges(ids, n_threads):
+    """Row numbers of ``ids`` split by value into ranges of about equal size (equal ids
+    in the same range), one per thread; ``[None]`` (every row) for one thread."""
+    n_parts = min(n_threads, ids.size // _SPLIT_ROWS)
+    if n_parts <= 1:
+        return [None]
+    sample = np.sort(ids[:: max(1, ids.size // (256 * n_parts))])
+    pivots = np.unique(sample[(np.arange(1, n_parts) * sample.size) // n_parts])
+    part = np.searchsorted(pivots, ids, side="right").astype(np.uint8)
+    by_part = np.argsort(part, kind="stable")
+    ends = np.searchsorted(part[by_part], np.arange(pivots.size + 1), side="right")
+    return [rows for rows in np.split(by_part, ends[:-1]) if rows.size]
+
+
+def _runs_of_equal_ids(ids, rows):
+    """For ``ids[rows]`` (every id when ``rows`` is None): the first row of each distinct
+    id, in id order, and per row the index of its id in that order."""
+    values = ids if rows is None else ids[rows]
+    # One unstable sort groups equal ids; each id's first row is the least row number of
+    # its run. (np.unique's return_index would need a stable sort, about 3x slower.)
+    by_id = np.argsort(values)
+    ranked = values[by_id]
+    new = np.ones(values.size, dtype=bool)
+    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    del ranked
+    runs = np.flatnonzero(new)
+    row = by_id if rows is None else rows[by_id]
+    first_row = np.minimum.reduceat(row, runs)
+    del row
     group = np.cumsum(new, dtype=np.int64)
     group -= 1
-    np.take(rank, group, out=group)
-    codes = np.empty(ids.size, dtype=np.int64)
-    codes[by_id] = group
-    return codes, distinct
+    in_order = np.empty(values.size, dtype=np.int64)
+    in_order[by_id] = group
+    return first_row, in_order
 
 
 def _factorize_objects(ids, name="groups"):

@@ -7,6 +7,8 @@ with the parameter's name and the value, never as an error from deep inside nump
 
 import numpy as np
 
+from ._threads import _over_chunks
+
 
 def _check_per_query(value):
     if not isinstance(value, (bool, np.bool_)):
@@ -38,11 +40,11 @@ def _python_value(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _check_finite(name, array):
+def _check_finite(name, array, n_threads=1):
     """Reject NaN and infinities, naming the parameter and the first bad position."""
     if array.dtype.kind in "biu":  # integers are always finite
         return
-    if array.size and not np.isfinite(array).all():
+    if array.size and not _all_finite(array, n_threads):
         bad = np.flatnonzero(~np.isfinite(array.ravel()))[0]
         index = np.unravel_index(bad, array.shape)
         where = index[0] if len(index) == 1 else tuple(int(i) for i in index)
@@ -50,6 +52,12 @@ def _check_finite(name, array):
             f"{name} must contain only finite numbers; got {float(array.ravel()[bad])!r} at "
             f"index {where}."
         )
+
+
+def _all_finite(array, n_threads):
+    if n_threads <= 1 or not array.flags.c_contiguous:
+        return bool(np.isfinite(array).all())
+    return all(_over_chunks(lambda part: bool(np.isfinite(part).all()), array.ravel(), n_threads))
 
 
 def _as_score_array(name, values):

@@ -1,0 +1,92 @@
+"""``n_jobs``: how many threads a call may use, and running independent blocks on them.
+
+Threads, not processes: numpy releases the GIL in its sorts, partitions and reductions,
+which are most of the work, and threads share the arrays without copying them. The blocks
+a call is split into are independent (blocks of queries, or of rows), and their results
+are combined in block order, so a result never depends on how many threads computed it.
+"""
+
+import contextlib
+import numbers
+import os
+
+
+def _check_n_jobs(n_jobs):
+    """The number of threads ``n_jobs`` asks for, with scikit-learn's meaning.
+
+    None: 1 (never the joblib default of an enclosing ``parallel_config``: a scorer inside
+    a search with ``n_jobs`` must not multiply its processes by threads). A negative value
+    counts from the cores this process may use (-1: all, -2: all but one), and is capped
+    by a limit set with ``threadpoolctl.threadpool_limits`` or by joblib in its workers,
+    both of which limit the native thread pools this call would otherwise compete with.
+    """
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral) or n_jobs == 0:
+        raise ValueError(
+            "n_jobs must be None, a positive integer or a negative one (-1: every core); "
+            f"got {n_jobs!r}."
+        )
+    n_jobs = int(n_jobs)
+    if n_jobs > 0:
+        return n_jobs
+    return max(1, min(_usable_cores(), _native_thread_limit()) + 1 + n_jobs)
+
+
+def _usable_cores():
+    """The cores this process may run on (its affinity mask or container quota)."""
+    try:
+        from joblib import cpu_count  # scikit-learn's own dependency
+
+        return max(1, int(cpu_count()))
+    except ImportError:  # pragma: no cover - scikit-learn always brings joblib
+        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+
+
+def _native_thread_limit():
+    """The fewest threads any loaded native pool (BLAS, OpenMP) may use: 1 inside
+    ``threadpool_limits(1)``, or what joblib gives each of its workers."""
+    try:
+        from threadpoolctl import threadpool_info  # scikit-learn's own dependency
+    except ImportError:  # pragma: no cover
+        return _usable_cores()
+    limits = [int(pool["num_threads"]) for pool in threadpool_info() if pool.get("num_threads")]
+    return min(limits) if limits else _usable_cores()
+
+
+@contextlib.contextmanager
+def _block_runner(n_blocks, n_threads):
+    """A ``run(function, blocks)`` that gives ``[function(block) for block in blocks]``,
+    computed on up to ``n_threads`` threads of one pool kept for the ``with`` block.
+
+    With one block or one thread no pool is started: a small call costs what it costs
+    without ``n_jobs``. The first error raised by a block (in block order) is raised.
+    """
+    if n_threads <= 1 or n_blocks <= 1:
+        yield _run_here
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=min(n_threads, n_blocks)) as pool:
+
+        def run(function, blocks):
+            return list(pool.map(function, blocks))
+
+        yield run
+
+
+def _run_here(function, blocks):
+    return [function(block) for block in blocks]
+
+
+_CHUNK = 1 << 20  # values per part of a one-pass check (8 MB of float64)
+
+
+def _over_chunks(function, array, n_threads):
+    """``function(part)`` for consecutive parts of the 1-D ``array``, on ``n_threads``
+    threads, in order; one part when one thread is asked for or ``array`` is small."""
+    if n_threads <= 1 or array.size < 2 * _CHUNK:
+        return [function(array)]
+    starts = range(0, array.size, _CHUNK)
+    with _block_runner(len(starts), n_threads) as run:
+        return run(lambda at: function(array[at : at + _CHUNK]), starts)
