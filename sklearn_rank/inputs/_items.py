@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse
 
 from ..utils._ids import _concat_ids, _factorize, _id_array
-from ..utils._threads import _block_runner
+from ..utils._threads import _block_runner, _over_chunks
 from ..utils._validation import _python_value
 from ._queries import _Queries, _scores_as
 from ._tables import ItemJudgments, ItemRanking
@@ -69,7 +69,7 @@ def _from_items(
     matrix, list positions), so that exclusion never renumbers them; ``query_set`` then
     keeps a subset of them in the same order.
     """
-    if not judged_only and _topn_applies(truth, run, known_queries, exclude, query_set):
+    if not judged_only and _topn_applies(truth, run, known_queries, exclude, query_set, n_threads):
         return _from_topn(truth, run._topn, n_threads), known_queries
     run_q, run_i, score = run.queries, run.items, run.scores
     if score is None:
@@ -160,7 +160,7 @@ def _from_items(
     )
 
 
-def _topn_applies(truth, run, known_queries, exclude, query_set):
+def _topn_applies(truth, run, known_queries, exclude, query_set, n_threads=1):
     """Whether a top-N matrix of integer ids meets truth on the same row-numbered queries.
 
     Then the ranking is the matrix itself (queries x ranks) and only the truth needs
@@ -175,7 +175,19 @@ def _topn_applies(truth, run, known_queries, exclude, query_set):
         return False
     if not _are_row_numbers(known_queries, truth.queries):
         return False
-    return all(not a.size or (a.min() >= 0 and a.max() < 2**31) for a in (top, truth.items))
+    return all(
+        not a.size or (low >= 0 and high < 2**31)
+        for a in (top, truth.items)
+        for low, high in [_range(a, n_threads)]
+    )
+
+
+def _range(ids, n_threads=1):
+    """The least and the greatest of integer ids (0, 0 if none): one pass, on threads."""
+    if not ids.size:
+        return 0, 0
+    ranges = _over_chunks(lambda part: (int(part.min()), int(part.max())), ids.ravel(), n_threads)
+    return min(low for low, _ in ranges), max(high for _, high in ranges)
 
 
 def _from_topn(truth, top, n_threads=1):
@@ -188,7 +200,7 @@ def _from_topn(truth, top, n_threads=1):
     true_q = truth.queries.astype(np.int64, copy=False)
     rel = truth.relevance
     # Python ints: the largest id of a narrow or unsigned type must not wrap.
-    n_items = np.int64(max(int(top.max(initial=0)), int(truth.items.max(initial=0))) + 1)
+    n_items = np.int64(max(_range(top, n_threads)[1], _range(truth.items)[1]) + 1)
     true_key = true_q * n_items + truth.items
     if true_key.size > 1 and not np.all(true_key[1:] > true_key[:-1]):
         _refuse_duplicates(true_key, truth.queries, truth.items, "y_true judges")

@@ -13,7 +13,6 @@ import functools
 import numpy as np
 
 from ._counting import _offsets_of_counts
-from ._kernel import _stable_order
 
 # Entries (candidates) a block must have at least: below that, starting threads and
 # reducing a block cost more than they save. Tests lower it to split small inputs.
@@ -48,11 +47,8 @@ def _split_queries(queries, n_threads):
     bounds[0], bounds[-1] = 0, queries.n_queries
     codes = queries.codes
     grouped = codes.size < 2 or bool(np.all(codes[1:] >= codes[:-1]))
-    # Rows of a query anywhere in the input: one stable pass gathers them, each query's
-    # rows keeping their input order (what ties="stable" breaks ties by).
-    order = None if grouped else _stable_order(codes, np.arange(codes.size), queries.n_queries)
     return [
-        functools.partial(_long_block, queries, order, offsets, lo, hi)
+        functools.partial(_long_block, queries, grouped, offsets, lo, hi)
         for lo, hi in zip(bounds[:-1], bounds[1:])
         if hi > lo
     ]
@@ -104,9 +100,14 @@ def _matrix_block(queries, lo, hi):
     )
 
 
-def _long_block(queries, order, offsets, lo, hi):
-    rows = slice(offsets[lo], offsets[hi])
-    index = rows if order is None else order[rows]
+def _long_block(queries, grouped, offsets, lo, hi):
+    if grouped:  # the rows of queries lo..hi-1 are one run
+        index = slice(offsets[lo], offsets[hi])
+    else:
+        # Rows of a query anywhere in the input: found by one pass on the block's own
+        # thread, each query's rows in input order (what ties="stable" breaks ties by).
+        codes = queries.codes
+        index = np.flatnonzero((codes >= lo) & (codes < hi))
     extra_codes, extra_rel = _extra_range(queries, lo, hi)
 
     def take(values):

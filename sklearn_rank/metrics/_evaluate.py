@@ -127,9 +127,12 @@ def _outside_stacklevel():
 def _relevance_range(queries, n_threads=1):
     """The least and the greatest relevance judged non-zero (0.0 and 0.0 if none), as far
     as a check of their sign and size needs: zeros may be counted in."""
-    if n_threads > 1 and queries.rel is not None and queries.excluded is None:
-        # Every judged relevance is in rel (or extra_rel): no list of them is made.
-        parts = [queries.rel] if queries.extra_rel is None else [queries.rel, queries.extra_rel]
+    stored = queries.rel if queries.excluded is None else None
+    if queries.rel is None:
+        stored = queries.truth_rel  # a matrix's stored judgments, zeros apart
+    if n_threads > 1 and stored is not None:
+        # Every judged relevance is there (or in extra_rel): no list of them is made.
+        parts = [stored] if queries.extra_rel is None else [stored, queries.extra_rel]
         ranges = [
             (float(low), float(high))
             for values in parts

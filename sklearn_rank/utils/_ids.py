@@ -119,7 +119,9 @@ def _factorize(groups, n_rows, name="groups", n_threads=1):
         return np.zeros(0, dtype=np.int64), ids
     parts = _value_ranges(ids, n_threads)
     with _block_runner(len(parts), n_threads) as run:
-        runs = run(lambda rows: _runs_of_equal_ids(ids, rows), parts)
+        # Each thread finds the rows of its range itself: one pass each, no serial split.
+        rows = run(lambda bounds: _rows_in_range(ids, *bounds), parts)
+        runs = run(lambda part: _runs_of_equal_ids(ids, part), rows)
     # Ranges in value order: their distinct ids, one after the other, are sorted.
     first_row = np.concatenate([first for first, _group in runs])
     order = np.argsort(first_row)  # numbered by first appearance
@@ -134,11 +136,11 @@ def _factorize(groups, n_rows, name="groups", n_threads=1):
     offsets = np.cumsum([0] + [first.size for first, _group in runs])
 
     def number(part):
-        rows, (_first, group), offset = part
-        codes[rows] = rank[group + offset]
+        part_rows, (_first, group), offset = part
+        codes[part_rows] = rank[group + offset]
 
     with _block_runner(len(parts), n_threads) as run:
-        run(number, list(zip(parts, runs, offsets)))
+        run(number, list(zip(rows, runs, offsets)))
     return codes, distinct
 
 
@@ -146,17 +148,26 @@ _SPLIT_ROWS = 1 << 18  # ids per value range at least, when several threads fact
 
 
 def _value_ranges(ids, n_threads):
-    """Row numbers of ``ids`` split by value into ranges of about equal size (equal ids
-    in the same range), one per thread; ``[None]`` (every row) for one thread."""
+    """Bounds splitting the values of ``ids`` into ranges of about as many rows each
+    (equal ids in the same range), one per thread: ``[(None, None)]`` (every id) for one
+    thread, else (low, high) pairs, None standing for no bound."""
     n_parts = min(n_threads, ids.size // _SPLIT_ROWS)
     if n_parts <= 1:
-        return [None]
+        return [(None, None)]
     sample = np.sort(ids[:: max(1, ids.size // (256 * n_parts))])
-    pivots = np.unique(sample[(np.arange(1, n_parts) * sample.size) // n_parts])
-    part = np.searchsorted(pivots, ids, side="right").astype(np.uint8)
-    by_part = np.argsort(part, kind="stable")
-    ends = np.searchsorted(part[by_part], np.arange(pivots.size + 1), side="right")
-    return [rows for rows in np.split(by_part, ends[:-1]) if rows.size]
+    pivots = list(np.unique(sample[(np.arange(1, n_parts) * sample.size) // n_parts]))
+    return list(zip([None] + pivots, pivots + [None]))
+
+
+def _rows_in_range(ids, low, high):
+    """Row numbers of the ids in [low, high), in row order (None: every row)."""
+    if low is None and high is None:
+        return None
+    if low is None:
+        return np.flatnonzero(ids < high)
+    if high is None:
+        return np.flatnonzero(ids >= low)
+    return np.flatnonzero((ids >= low) & (ids < high))
 
 
 def _runs_of_equal_ids(ids, rows):
