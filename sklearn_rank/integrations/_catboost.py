@@ -12,6 +12,7 @@ had is CatBoost's own ranking metric, which ``convention="catboost"`` reproduces
 
 from ..conventions import _fill_doc
 from ..metrics._evaluate import _no_relevant_rule
+from ..metrics._signatures import _with_conventions
 from ._base import _conventions, _requests
 
 # What CatBoost's NDCG and MAP do, by the conventions that describe them (the "catboost"
@@ -54,21 +55,13 @@ def _describe(label, metric, k, resolved):
     return ":".join([metric.name.upper(), ";".join(options)]) if options else "MAP"
 
 
+@_with_conventions(n_jobs=False)
 @_fill_doc
 def catboost_metric(
     metrics,
     *,
     convention=None,
-    ties=None,
-    gain=None,
-    ap_denominator=None,
-    no_relevant=None,
-    relevance_threshold=None,
-    short_lists=None,
-    log_base=None,
-    tie_break=None,
-    query_set=None,
-    score_dtype=None,
+    **conventions,
 ):
     """CatBoost's built-in metric that equals a sklearn_rank metric, for early stopping.
 
@@ -87,17 +80,7 @@ def catboost_metric(
     ----------
     metrics : str or list of str
         ``"ndcg"``, ``"ndcg@K"``, ``"map"`` or ``"map@K"``, or a list of them.
-    {convention}
-    {ties}
-    {gain}
-    {ap_denominator}
-    {no_relevant_evaluate}
-    {relevance_threshold}
-    {short_lists}
-    {log_base}
-    {tie_break}
-    {query_set}
-    {score_dtype}
+    {conventions}
 
     Returns
     -------
@@ -124,18 +107,7 @@ def catboost_metric(
     """
     resolved = _conventions(
         convention,
-        {
-            "ties": ties,
-            "gain": gain,
-            "ap_denominator": ap_denominator,
-            "no_relevant": no_relevant,
-            "relevance_threshold": relevance_threshold,
-            "short_lists": short_lists,
-            "log_base": log_base,
-            "tie_break": tie_break,
-            "query_set": query_set,
-            "score_dtype": score_dtype,
-        },
+        conventions,
     )
     described = [_describe(*request, resolved) for request in _requests(metrics, resolved)]
     return described[0] if isinstance(metrics, str) else described

@@ -1,6 +1,7 @@
 """Any metric of the registry as LightGBM's custom eval metric."""
 
 from ..conventions import _fill_doc
+from ..metrics._signatures import _with_conventions
 from ._base import _EvalSet, _TrainingMetric
 
 
@@ -53,21 +54,13 @@ class LightGBMMetric(_TrainingMetric):
         )
 
 
+@_with_conventions(n_jobs=False)
 @_fill_doc
 def lightgbm_metric(
     metrics,
     *,
     convention=None,
-    ties=None,
-    gain=None,
-    ap_denominator=None,
-    no_relevant=None,
-    relevance_threshold=None,
-    short_lists=None,
-    log_base=None,
-    tie_break=None,
-    query_set=None,
-    score_dtype=None,
+    **conventions,
 ):
     """Use sklearn_rank metrics as LightGBM's eval metric, for logging and early stopping.
 
@@ -103,17 +96,7 @@ def lightgbm_metric(
         Metric names such as ``"ndcg@10"`` or ``["ndcg@10", "map@10"]`` (see
         `get_metric_names`); early stopping with ``first_metric_only=True`` watches the
         first.
-    {convention}
-    {ties}
-    {gain}
-    {ap_denominator}
-    {no_relevant_evaluate}
-    {relevance_threshold}
-    {short_lists}
-    {log_base}
-    {tie_break}
-    {query_set}
-    {score_dtype}
+    {conventions}
 
     Returns
     -------
@@ -158,16 +141,5 @@ def lightgbm_metric(
     return LightGBMMetric(
         metrics,
         convention,
-        {
-            "ties": ties,
-            "gain": gain,
-            "ap_denominator": ap_denominator,
-            "no_relevant": no_relevant,
-            "relevance_threshold": relevance_threshold,
-            "short_lists": short_lists,
-            "log_base": log_base,
-            "tie_break": tie_break,
-            "query_set": query_set,
-            "score_dtype": score_dtype,
-        },
+        conventions,
     )

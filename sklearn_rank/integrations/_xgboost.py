@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..conventions import _fill_doc
+from ..metrics._signatures import _with_conventions
 from ._base import _EvalSet, _TrainingMetric
 from ._per_query import _PerQuery
 
@@ -65,21 +66,13 @@ class XGBoostMetric(_TrainingMetric):
         return state
 
 
+@_with_conventions(n_jobs=False)
 @_fill_doc
 def xgboost_metric(
     metrics,
     *,
     convention=None,
-    ties=None,
-    gain=None,
-    ap_denominator=None,
-    no_relevant=None,
-    relevance_threshold=None,
-    short_lists=None,
-    log_base=None,
-    tie_break=None,
-    query_set=None,
-    score_dtype=None,
+    **conventions,
 ):
     """Use sklearn_rank metrics as XGBoost's eval metric, for logging and early stopping.
 
@@ -119,17 +112,7 @@ def xgboost_metric(
     metrics : str or list of str
         Metric names such as ``"ndcg@10"`` or ``["ndcg@10", "map@10"]`` (see
         `get_metric_names`). ``XGBRanker`` takes one.
-    {convention}
-    {ties}
-    {gain}
-    {ap_denominator}
-    {no_relevant_evaluate}
-    {relevance_threshold}
-    {short_lists}
-    {log_base}
-    {tie_break}
-    {query_set}
-    {score_dtype}
+    {conventions}
 
     Returns
     -------
@@ -176,16 +159,5 @@ def xgboost_metric(
     return XGBoostMetric(
         metrics,
         convention,
-        {
-            "ties": ties,
-            "gain": gain,
-            "ap_denominator": ap_denominator,
-            "no_relevant": no_relevant,
-            "relevance_threshold": relevance_threshold,
-            "short_lists": short_lists,
-            "log_base": log_base,
-            "tie_break": tie_break,
-            "query_set": query_set,
-            "score_dtype": score_dtype,
-        },
+        conventions,
     )

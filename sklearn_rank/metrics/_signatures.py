@@ -63,7 +63,7 @@ def _no_relevant_doc(metric):
     )
 
 
-def _convention_docs(metric):
+def _convention_docs(metric, n_jobs=True):
     """The Parameters entries of ``convention``, of every applicable convention and of
     ``n_jobs``."""
     entries = [CONVENTION.numpydoc()]
@@ -72,29 +72,32 @@ def _convention_docs(metric):
             entries.append(_no_relevant_doc(metric))
         else:
             entries.append(CONVENTIONS[name].numpydoc())
-    entries.append(_PARAMETERS["n_jobs"])
+    if n_jobs:
+        entries.append(_PARAMETERS["n_jobs"])
     return "\n".join(entries)
 
 
-def _fill_conventions(doc, metric):
+def _fill_conventions(doc, metric, n_jobs=True):
     lines = []
     for line in doc.splitlines():
         if line.strip() == _PLACEHOLDER:
             indent = line[: len(line) - len(line.lstrip())]
-            lines.append(textwrap.indent(_convention_docs(metric), indent))
+            lines.append(textwrap.indent(_convention_docs(metric, n_jobs), indent))
         else:
             lines.append(line)
     return "\n".join(lines)
 
 
-def _signature(function, metric):
+def _signature(function, metric, n_jobs=True):
     """``function``'s signature with ``**conventions`` replaced by ``convention``, the
     applicable conventions and ``n_jobs`` (keyword-only, default None), placed before
     ``per_query``."""
     parameters = [
-        p for p in inspect.signature(function).parameters.values() if p.kind != p.VAR_KEYWORD
+        p
+        for p in inspect.signature(function).parameters.values()
+        if p.kind != p.VAR_KEYWORD and p.name != "convention"
     ]
-    names = ("convention", *_applicable(metric), "n_jobs")
+    names = ("convention", *_applicable(metric)) + (("n_jobs",) if n_jobs else ())
     added = [
         inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None) for name in names
     ]
@@ -102,9 +105,10 @@ def _signature(function, metric):
     return inspect.Signature(parameters[:at] + added + parameters[at:])
 
 
-def _with_conventions(metric_name=None):
+def _with_conventions(metric_name=None, *, n_jobs=True):
     """Give a function written with ``**conventions`` the convention parameters of its
-    metric (every one for `evaluate`, ``metric_name`` None) and document them.
+    metric (every one for `evaluate`, ``metric_name`` None), and ``n_jobs`` unless told
+    not to, and document them (at a ``{conventions}`` line of its docstring).
 
     A convention that does not apply is refused with a TypeError that says where it
     goes; any other unexpected argument gets Python's own TypeError.
@@ -112,7 +116,7 @@ def _with_conventions(metric_name=None):
     metric = None if metric_name is None else METRICS[metric_name]
 
     def decorate(function):
-        signature = _signature(function, metric)
+        signature = _signature(function, metric, n_jobs)
         known = set(signature.parameters)
 
         @functools.wraps(function)
@@ -129,7 +133,7 @@ def _with_conventions(metric_name=None):
             return function(*bound.args, **bound.kwargs)
 
         wrapper.__signature__ = signature
-        wrapper.__doc__ = _fill_conventions(function.__doc__, metric)
+        wrapper.__doc__ = _fill_conventions(function.__doc__, metric, n_jobs)
         return wrapper
 
     return decorate
