@@ -15,6 +15,7 @@ Models are tiny (a few rounds, one thread).
 """
 
 import copy
+import inspect
 import pickle
 
 import numpy as np
@@ -422,3 +423,18 @@ def test_lightgbm_adapter_needs_groups():
         sr.lightgbm_metric("ndcg@3")([1, 0, 0], [0.3, 0.1, 0.2], None, [2])
     with pytest.raises(ValueError, match="one score per row"):
         sr.lightgbm_metric("ndcg@3")([1, 0, 0], [0.3, 0.1], None, [3])
+
+
+@pytest.mark.parametrize("name", ["lightgbm_metric", "xgboost_metric", "catboost_metric"])
+def test_adapters_take_every_declared_convention(name):
+    # Generated from the declarations, as evaluate's: none is written (or forgotten) by hand.
+    from sklearn_rank.conventions import CONVENTION, CONVENTIONS
+
+    function = getattr(sr, name)
+    parameters = inspect.signature(function).parameters
+    assert list(parameters) == ["metrics", "convention", *CONVENTIONS]
+    doc = inspect.cleandoc(function.__doc__)
+    for convention in CONVENTIONS:
+        if convention != "no_relevant":
+            assert CONVENTIONS[convention].numpydoc() in doc
+    assert CONVENTION.numpydoc() in doc
