@@ -74,6 +74,24 @@ def test_missing_topic_stops_as_trec_eval_10(monkeypatch):
     assert err.startswith("sklearn-rank: trec_eval 9.x rules")
 
 
+def test_recall_cut_is_lround_just_below_a_half(tmp_path, monkeypatch):
+    # trec_eval 10.0 cuts recall level p at lround(p R). With p R = 0.5 - 2**-54 that is 0,
+    # where floor(p R + 0.5) gives 1 (the sum rounds to 1.0): under -J, q2 (no judged
+    # document retrieved) divides 0 by 0 only at a cut of 0. These lines are what
+    # trec_eval 10.0-rc3 prints for these files.
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq1 0 d2 0\nq2 0 d5 1\n")
+    (tmp_path / "run").write_text("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\nq2 Q0 d9 1 1.0 r\n")
+    level = repr(0.5 - 2.0**-54)
+    args = ["-J", "-q", "-m", f"iprec_at_recall.{level}", str(tmp_path / "qrels")]
+    status, out, _err = _run([*args, str(tmp_path / "run")], monkeypatch)
+    assert status == 0
+    assert out.splitlines() == [
+        "iprec_at_recall_0.50  \tq1\t1.0000",
+        "iprec_at_recall_0.50  \tq2\t  -nan",
+        "iprec_at_recall_0.50  \tall\t  -nan",
+    ]
+
+
 def test_measure_options_as_trec_eval(monkeypatch):
     args = ["-m", "P.5,10", "-m", "recip_rank", "-m", "nDCG@3", "-m", "ndcg_cut.3"]
     status, out, _err = _run([*args, str(DATA / "qrels.txt"), str(DATA / "run.txt")], monkeypatch)

@@ -8,9 +8,7 @@ import numpy as np
 import pytest
 
 import sklearn_rank as sr
-from sklearn_rank.conventions import resolve
 from sklearn_rank.datasets import make_ranking
-from sklearn_rank.metrics._interpolated import _interpolated_precision
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
@@ -60,11 +58,10 @@ def _iprec(y_true, y_score, name, ax, **kwargs):
     display = sr.InterpolatedPrecisionRecallDisplay.from_predictions(
         y_true, y_score, name=name, ax=ax, **kwargs
     )
-    preset = kwargs.pop("convention", None)
-    levels, values = _interpolated_precision(
-        y_true, y_score, convention=preset, conventions=resolve(preset, kwargs)
-    )
-    return display, (levels, values)
+    levels = np.arange(11) / 10
+    names = [f"iprec(recall={p})" for p in levels]
+    values = sr.evaluate(y_true, y_score, names, **kwargs)
+    return display, (levels, [values[n] for n in names])
 
 
 def _difference(y_true, y_score, name, ax, **kwargs):
@@ -163,9 +160,87 @@ def test_iprec_display_reproduces_pytrec_eval():
         np.mean([results[q][f"iprec_at_recall_{p:.2f}"] for q in qrels]) for p in np.arange(11) / 10
     ]
     np.testing.assert_allclose(display.line_.get_ydata(), expected, rtol=0, atol=1e-12)
-    assert display.ax_.get_xlabel() == "recall\n(convention=trec_eval9, trec_eval_version=9)"
+    assert display.ax_.get_xlabel() == "recall\n(convention=trec_eval9)"
     assert display.ax_.get_ylabel() == "interpolated precision"
     assert display.line_.get_label() == f"run (11-pt avg = {np.mean(expected):.3f})"
+
+
+def test_iprec_display_reads_iprec_rounding_as_evaluate_does():
+    # Tied scores, graded relevance, a query without a relevant item: R = 4 at recall 0.3
+    # needs lround(1.2) = 1 or (long)(1.2 + 0.9) = 2 relevant items.
+    rng = np.random.default_rng(4)
+    y_true = rng.choice(4, size=(30, 12), p=[0.6, 0.2, 0.1, 0.1]) * 0.5
+    y_true[0] = 0
+    y_score = rng.integers(0, 4, size=(30, 12)).astype(float)
+    levels = [0.0, 0.15, 0.25, 0.3, 0.5, 0.7, 0.85, 1.0]
+    names = [f"iprec(recall={p})" for p in levels]
+    curves = {}
+    for rounding in ("nearest", "plus_0.9"):
+        for ties in ("average", "stable"):
+            display = sr.InterpolatedPrecisionRecallDisplay.from_predictions(
+                y_true, y_score, recall_levels=levels, iprec_rounding=rounding, ties=ties
+            )
+            expected = sr.evaluate(y_true, y_score, names, iprec_rounding=rounding, ties=ties)
+            np.testing.assert_allclose(
+                display.precision, [expected[n] for n in names], rtol=0, atol=1e-12
+            )
+            curves[rounding, ties] = display.precision
+            assert f"iprec_rounding={rounding}" in display.ax_.get_xlabel()
+        eleven = sr.InterpolatedPrecisionRecallDisplay.from_predictions(
+            y_true, y_score, iprec_rounding=rounding
+        )
+        average = sr.evaluate(y_true, y_score, ["iprec_avg"], iprec_rounding=rounding)
+        np.testing.assert_allclose(eleven.precision.mean(), average["iprec_avg"], atol=1e-12)
+    assert np.abs(curves["nearest", "average"] - curves["plus_0.9", "average"]).max() > 0.01
+    # The trec_eval9 preset rounds as 9.x; an explicit iprec_rounding wins over it.
+    preset = sr.InterpolatedPrecisionRecallDisplay.from_predictions(
+        y_true, y_score, recall_levels=levels, convention="trec_eval9"
+    )
+    nine = sr.evaluate(y_true, y_score, names, convention="trec_eval9")
+    np.testing.assert_allclose(preset.precision, [nine[n] for n in names], atol=1e-12)
+    explicit = sr.InterpolatedPrecisionRecallDisplay.from_predictions(
+        y_true, y_score, recall_levels=levels, convention="trec_eval9", iprec_rounding="nearest"
+    )
+    ten = sr.evaluate(y_true, y_score, names, convention="trec_eval9", iprec_rounding="nearest")
+    np.testing.assert_allclose(explicit.precision, [ten[n] for n in names], atol=1e-12)
+    assert np.abs(explicit.precision - preset.precision).max() > 0.01
+
+
+@pytest.mark.parametrize("version, rounding", [("10", "nearest"), ("9", "plus_0.9")])
+def test_trec_eval_version_is_a_deprecated_iprec_rounding(version, rounding):
+    X, y, groups = make_ranking(n_queries=20, random_state=1)
+    y_score = np.round(X[:, 0], 1)
+    with pytest.warns(FutureWarning, match=f"pass iprec_rounding='{rounding}'"):
+        old = sr.InterpolatedPrecisionRecallDisplay.from_predictions(
+            y, y_score, groups=groups, trec_eval_version=version
+        )
+    new = sr.InterpolatedPrecisionRecallDisplay.from_predictions(
+        y, y_score, groups=groups, iprec_rounding=rounding
+    )
+    np.testing.assert_array_equal(old.precision, new.precision)
+    assert old.ax_.get_xlabel() == new.ax_.get_xlabel()
+    from sklearn.linear_model import LinearRegression
+
+    model = LinearRegression().fit(X, y)
+    with pytest.warns(FutureWarning, match="trec_eval_version is deprecated"):
+        old = sr.InterpolatedPrecisionRecallDisplay.from_estimator(
+            model, X, y, groups=groups, trec_eval_version=version
+        )
+    new = sr.InterpolatedPrecisionRecallDisplay.from_estimator(
+        model, X, y, groups=groups, iprec_rounding=rounding
+    )
+    np.testing.assert_array_equal(old.precision, new.precision)
+
+
+def test_bad_trec_eval_version():
+    with pytest.raises(ValueError, match="trec_eval_version must be '10', '9' or None; got 10"):
+        sr.InterpolatedPrecisionRecallDisplay.from_predictions(
+            [[1, 0]], [[0.5, 0.2]], trec_eval_version=10
+        )
+    with pytest.raises(ValueError, match="means iprec_rounding='plus_0.9', but iprec_rou"):
+        sr.InterpolatedPrecisionRecallDisplay.from_predictions(
+            [[1, 0]], [[0.5, 0.2]], trec_eval_version="9", iprec_rounding="nearest"
+        )
 
 
 def test_from_estimator_scores_rows_with_predict():

@@ -4,12 +4,13 @@ Counts (num_ret, num_rel, num_rel_ret, num_nonrel_judged_ret) need no order; R-p
 and its multiples are precision at a per-query cut-off (linear in position); bpref, infAP,
 Judged@k and unj@k read the judged non-relevant positions the kernel keeps under its
 ``judged`` flag; interpolated precision is a maximum, averaged over tie orderings by the
-exact algorithm of shared/spec/MEASURES_TREC.md section 3. Notation as in `_reductions`:
-per group start s, size n, m relevant items, j judged items (relevance 0 included).
+exact algorithm of shared/spec/MEASURES_TREC.md section 3, at every recall level at once
+(``iprec``, ``iprec_avg`` and the curve of `InterpolatedPrecisionRecallDisplay` call it).
+Notation as in `_reductions`: per group start s, size n, m relevant items, j judged items
+(relevance 0 included).
 """
 
-import math
-from fractions import Fraction
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -172,117 +173,236 @@ def unjudged_at_k(r, k=None):
 
 
 # --- interpolated precision -----------------------------------------------------------------
+#
+# Per query with R relevant items, h of them ranked, and the m-th relevant item at rank r_m:
+# at recall level p, c = the rank cut of `_recall_cut`; the value is 0 if c > h, else
+# max over m >= max(c, 1) of m / r_m, the best precision at or after the c-th relevant item
+# (shared/spec/MEASURES_TREC.md, sections 2 and 3).
+#
+# With ties="stable" every tie group is one item and the value is that maximum. With
+# ties="average" it is the exact expected value over the orderings of tied items: a group
+# of n items, a of them relevant, H relevant before it and s items before it, yields
+# V = max over its relevant j (H + j >= c) of (H + j) / (s + q_j), q_1 < ... < q_a the
+# random ranks of its relevant items inside it. Groups are independent and the value is the
+# largest V. Groups that are one item or all relevant are constant; their largest value and
+# every group's least possible one, (H + a) / (s + n), give a floor D. Above it,
+# E = D + sum over the values t_1 < t_2 < ... that a group can take of
+# (t_i - t_(i-1)) (1 - prod over groups of P(V < t_i)), with t_0 = D. For t = num / den,
+# V < t holds when q_j >= L_j = floor((H + j) den / num) - s + 1 for every counted j, and its
+# probability is counted over the a-subsets of 1..n by a dynamic programme over positions,
+# batched over every (group, threshold) of the same n and a, for every query and level at
+# once. It costs O(n a) per group and threshold, with up to a (n - a + 1) thresholds a group:
+# cheap for the small tie groups of real runs, O(a^2 n^2) for one large group of tied
+# relevant items.
+
+ELEVEN_POINTS = np.arange(11) / 10.0  # 0.0, 0.1, ..., 1.0 as trec_eval's literals
+_BLOCK = 1 << 20  # cells of one batch of the dynamic programme
 
 
 def _recall_cut(level, count, rounding):
-    """trec_eval's rank cut of a recall level: lround(level R) in 10.0, (long)(level R +
-    0.9) in 9.x (m_iprec_at_recall.c)."""
-    exact = level * count
-    return np.floor(exact + (0.9 if rounding == "plus_0.9" else 0.5))
+    """trec_eval's rank cut of recall ``level`` for ``count`` relevant items (broadcast):
+    ``lround(level R)`` in 10.0 ("nearest", halves away from zero), ``(long)(level R +
+    0.9)`` in 9.x ("plus_0.9"), m_iprec_at_recall.c. The fraction is compared with 0.5
+    rather than floor(x + 0.5) taken, which rounds 0.5 - 2**-54 up."""
+    exact = np.multiply(level, count, dtype=np.float64)
+    if rounding == "plus_0.9":
+        return np.floor(exact + 0.9)
+    whole = np.floor(exact)
+    return whole + (exact - whole >= 0.5)
 
 
 def interpolated_precision(r, k=None, *, relevance_threshold, iprec_rounding, recall):
-    return _interpolated(r, relevance_threshold, iprec_rounding, (recall,))
+    values = _interpolated_values(r, np.array([recall]), iprec_rounding, relevance_threshold)
+    return values[:, 0], r.relevant_count(relevance_threshold) > 0
 
 
 def eleven_point_average(r, k=None, *, relevance_threshold, iprec_rounding):
-    return _interpolated(r, relevance_threshold, iprec_rounding, tuple(np.arange(11) / 10.0))
+    values = _interpolated_values(r, ELEVEN_POINTS, iprec_rounding, relevance_threshold)
+    return values.mean(axis=1), r.relevant_count(relevance_threshold) > 0
 
 
-def _interpolated(r, threshold, rounding, levels):
-    """Mean over ``levels`` of trec_eval's interpolated precision: with c the level's
-    rank cut, 0 if c > h, else the best precision m / r_m over m >= max(c, 1)."""
-    R = r.relevant_count(threshold)
-    fixed = _fixed_precisions(r, threshold)
-    query, count, rank, precision, heads, m, hits, random, before = fixed
-    random_queries = np.unique(r.query[random])
-    total = np.zeros(r.n_queries)
-    for level in levels:
-        cut = _recall_cut(level, R, rounding)
-        least = np.maximum(cut, 1.0)
-        best = np.zeros(r.n_queries)
-        if count.size:
-            eligible = np.where(count >= least[query], precision, 0.0)
-            best[query[heads]] = np.maximum.reduceat(eligible, heads)
-        for q in random_queries:
-            if cut[q] > hits[q] or R[q] == 0:
-                continue
-            mine = random[r.query[random] == q]
-            groups = [(int(r.start[i]), int(r.size[i]), int(m[i]), int(before[i])) for i in mine]
-            own = query == q
-            floor = max(
-                [
-                    Fraction(int(c), int(c / p))
-                    for c, p in zip(count[own], precision[own])
-                    if c >= least[q]
-                ]
-                or [0]
-            )
-            best[q] = _expected_max(groups, int(least[q]), Fraction(floor))
-        best[cut > hits] = 0.0
-        total += best
-    return total / len(levels), R > 0
+def _interpolated_values(r, levels, rounding, threshold):
+    """Interpolated precision of every query at every recall level: (n_queries, n_levels),
+    the columns in the order of ``levels`` (a 1-D float array)."""
+    order = np.argsort(levels, kind="stable")
+    values = np.empty((r.n_queries, levels.size))
+    values[:, order] = _at_sorted_levels(r, levels[order], rounding, threshold)
+    return values
 
 
-def _fixed_precisions(r, threshold):
-    """The relevant items whose positions no tie ordering changes (a group of one, or a
-    group of relevant items only, whose j-th sits at s + j), with m (their count so far)
-    and m / rank, grouped by query; computed once for every level of one call."""
-    key = ("fixed precisions", threshold)
-    if key in r._cache:
-        return r._cache[key]
-    m = r.relevant_in_group(threshold)
-    fixed = (r.size == 1) | (m == r.size)
-    keep = (r.relevant(threshold) > 0) & fixed[r.group]
-    g = r.group[keep]
-    first_of_group = np.r_[True, g[1:] != g[:-1]] if g.size else np.zeros(0, dtype=bool)
-    run_start = np.maximum.accumulate(np.where(first_of_group, np.arange(g.size), 0))
-    j = np.arange(g.size) - run_start + 1.0  # 1-based order among the group's relevant
-    before = r.before(m)
-    count = before[g] + j
-    rank = r.start[g] + j
-    query = r.query[g]
-    heads = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if g.size else np.zeros(0, int)
-    random = np.flatnonzero(~fixed & (m > 0))
-    result = (query, count, rank, count / rank, heads, m, r.per_query(m), random, before)
-    r._cache[key] = result
-    return result
+def _holding_groups(r, threshold):
+    """The tie groups holding a relevant item, with what every level reads from them:
+    cached on the ranking, which `evaluate` reduces once per requested recall level."""
+    key = ("iprec groups", threshold)
+    if key not in r._cache:
+        a_all = r.relevant_in_group(threshold)
+        holding = np.flatnonzero(a_all > 0)
+        start, size, a = r.start[holding], r.size[holding], a_all[holding]
+        before = r.before(a_all)[holding]
+        constant = (size == 1) | (a == size)
+        r._cache[key] = SimpleNamespace(
+            query=r.query[holding],
+            start=start,
+            size=size,
+            a=a,
+            before=before,
+            reach=before + a,  # counts the levels with c' <= reach as reached
+            constant=constant,
+            # A constant group's value; a random group's least possible one.
+            floor_value=(before + a) / (start + np.where(constant, a, size)),
+            ranked=r.per_query(a_all),
+        )
+    return r._cache[key]
 
 
-def _expected_max(groups, least, floor):
-    """E[max(floor, V_g ...)], V_g the best precision m / r_m (m >= least) inside tie group
-    g = (start s, size n, a relevant items, H relevant before): spec section 3."""
-    live = []
-    values = set()
-    for s, n, a, H in groups:
-        J = [j for j in range(1, a + 1) if H + j >= least]
-        if not J or max(Fraction(H + j, s + j) for j in J) <= floor:
-            continue
-        live.append((s, n, a, H, J))
-        for j in J:
-            for q in range(j, n - a + j + 1):
-                value = Fraction(H + j, s + q)
-                if value > floor:
-                    values.add(value)
-    expected, previous = floor, floor
-    for t in sorted(values):
-        below = 1.0
-        for s, n, a, H, J in live:
-            below *= _probability_below(s, n, a, H, J, t)
-        expected += (t - previous) * (1.0 - below)
-        previous = t
-    return float(expected)
+def _at_sorted_levels(r, levels, rounding, threshold):
+    """(n_queries, n_levels) values for ascending ``levels``."""
+    g = _holding_groups(r, threshold)
+    c = _recall_cut(levels[None, :], r.relevant_count(threshold)[:, None], rounding)
+    needed = np.maximum(c, 1.0)  # c' of the spec
+    reached = np.count_nonzero(needed[g.query] <= g.reach[:, None], axis=1)
+    n_levels = levels.size
+    floor = np.zeros(needed.size)
+    some = reached > 0
+    cell = g.query[some] * np.int64(n_levels) + (reached[some] - 1)
+    np.maximum.at(floor, cell, g.floor_value[some])
+    floor = floor.reshape(needed.shape)
+    floor = np.maximum.accumulate(floor[:, ::-1], axis=1)[:, ::-1]  # reached levels: a prefix
+    values = floor
+    random = np.flatnonzero(~g.constant & some)
+    if random.size:
+        group = SimpleNamespace(
+            query=g.query[random],
+            start=g.start[random],
+            size=g.size[random],
+            a=g.a[random].astype(np.int64),
+            before=g.before[random].astype(np.int64),
+            reached=reached[random],
+        )
+        values = _expected_maximum(group, needed, floor)
+    return np.where(c <= g.ranked[:, None], values, 0.0)
 
 
-def _probability_below(s, n, a, H, J, t):
-    """P(V_g < t): every relevant j in J at in-group rank q_j >= L_j; counted over the
-    a-subsets of 1..n by a DP on positions."""
-    limit = [1] * (a + 1)
-    for j in J:
-        limit[j] = (H + j) * t.denominator // t.numerator - s + 1
-    ways = [1] + [0] * a
-    for position in range(1, n + 1):
-        for chosen in range(min(position, a), 0, -1):
-            if position >= limit[chosen]:
-                ways[chosen] += ways[chosen - 1]
-    return ways[a] / math.comb(n, a)
+def _expected_maximum(group, needed, floor):
+    """The tie-averaged values, where a random group can beat the floor."""
+    n_queries, n_levels = needed.shape
+    # Levels needing the same count have the same value: compute the first of each run.
+    first = np.ones(needed.shape, dtype=bool)
+    first[:, 1:] = needed[:, 1:] != needed[:, :-1]
+    # Tasks: (random group, level) with the level reached and the group's best value,
+    # its relevant items first in it, above the floor.
+    owner = np.repeat(np.arange(group.query.size), group.reached)
+    level = np.arange(owner.size) - np.repeat(
+        np.cumsum(group.reached) - group.reached, group.reached
+    )
+    q = group.query[owner]
+    best = (group.before + group.a) / (group.start + group.a)
+    keep = first[q, level] & (best[owner] > floor[q, level])
+    owner, level, q = owner[keep], level[keep], q[keep]
+    case = q * np.int64(n_levels) + level
+    s, n, a, before = (x[owner] for x in (group.start, group.size, group.a, group.before))
+    lowest_j = np.maximum(1, needed[q, level].astype(np.int64) - before)
+    task_floor = floor[q, level]
+
+    # Every value a task's group can take above the floor: (H + j) / (s + q_j).
+    per_j = n - a + 1
+    count = (a - lowest_j + 1) * per_j
+    task = np.repeat(np.arange(owner.size), count)
+    index = np.arange(task.size) - np.repeat(np.cumsum(count) - count, count)
+    j = lowest_j[task] + index // per_j[task]
+    rank = j + index % per_j[task]
+    numerator, denominator = before[task] + j, s[task] + rank
+    t = numerator / denominator
+    above = t > task_floor[task]
+    task, numerator, denominator, t = task[above], numerator[above], denominator[above], t[above]
+    # Distinct thresholds per case, ascending.
+    order = np.lexsort((t, case[task]))
+    task, numerator, denominator, t = task[order], numerator[order], denominator[order], t[order]
+    new = np.ones(t.size, dtype=bool)
+    new[1:] = (case[task][1:] != case[task][:-1]) | (t[1:] != t[:-1])
+    threshold_case = case[task][new]
+    numerator, denominator, t = numerator[new], denominator[new], t[new]
+
+    # Pairs (task, threshold of its case at most its best value): P(V < t) < 1 there;
+    # above its best a group is always below t (factor 1).
+    case_start = np.searchsorted(threshold_case, case, side="left")
+    within = _count_up_to(t, threshold_case, case, best[owner]) - case_start
+    pair_task = np.repeat(np.arange(owner.size), within)
+    pair_threshold = case_start[pair_task] + (
+        np.arange(pair_task.size) - np.repeat(np.cumsum(within) - within, within)
+    )
+    below = _probability_below(
+        n[pair_task],
+        a[pair_task],
+        before[pair_task],
+        s[pair_task],
+        lowest_j[pair_task],
+        numerator[pair_threshold],
+        denominator[pair_threshold],
+    )
+    # Product over the tasks of each threshold.
+    product = np.ones(t.size)
+    np.multiply.at(product, pair_threshold, below)
+    step = np.diff(np.concatenate(([0.0], t)))
+    head = np.ones(t.size, dtype=bool)
+    head[1:] = threshold_case[1:] != threshold_case[:-1]
+    base = floor.reshape(-1)[threshold_case]
+    step[head] = t[head] - base[head]
+    gain = np.bincount(threshold_case, step * (1.0 - product), minlength=n_queries * n_levels)
+    values = floor + gain.reshape(n_queries, n_levels)
+    # Copy each run's first level to the rest of its run.
+    for column in range(1, n_levels):
+        same = ~first[:, column]
+        values[same, column] = values[same, column - 1]
+    return values
+
+
+def _count_up_to(t, t_case, case, limit):
+    """Per task: the index after the last threshold of its case that is <= its limit.
+
+    ``t`` is sorted by (``t_case``, value). Values become exact integer ranks, so one
+    search over (case, rank) keys serves every case.
+    """
+    _distinct, rank = np.unique(np.concatenate((t, limit)), return_inverse=True)
+    rank = rank.ravel()
+    width = np.int64(rank.max(initial=0) + 1)
+    keys = t_case * width + rank[: t.size]
+    return np.searchsorted(keys, case * width + rank[t.size :], side="right")
+
+
+def _probability_below(n, a, before, start, lowest_j, numerator, denominator):
+    """P(V < numerator / denominator) of a group of n items, a relevant, per row.
+
+    V < t when the j-th relevant item's rank q_j in its group is at least
+    L_j = floor((H + j) den / num) - s + 1 for every j >= lowest_j. Over the a-subsets of
+    1..n, counted position by position and normalised as it goes (a convex combination:
+    no overflow for large groups): g[pos][cnt] = ((pos - cnt) g[pos - 1][cnt]
+    + cnt [pos >= L_cnt] g[pos - 1][cnt - 1]) / pos. Rows of equal (n, a) are batched.
+    """
+    out = np.empty(n.size)
+    key = n * np.int64(a.max(initial=0) + 1) + a
+    order = np.argsort(key, kind="stable")
+    bounds = np.flatnonzero(np.diff(key[order], prepend=-1, append=-1))
+    for first, last in zip(bounds[:-1], bounds[1:]):
+        rows = order[first:last]
+        size, relevant = int(n[rows[0]]), int(a[rows[0]])
+        j = np.arange(1, relevant + 1)
+        lower = (before[rows, None] + j) * denominator[rows, None] // numerator[rows, None]
+        lower = np.where(j >= lowest_j[rows, None], lower - start[rows, None] + 1, 0)
+        step = max(1, _BLOCK // (relevant + 1))
+        for block in range(0, rows.size, step):
+            out[rows[block : block + step]] = _subsets_above(size, lower[block : block + step])
+    return out
+
+
+def _subsets_above(size, lower):
+    """Share of the a-subsets of 1..size whose j-th smallest element is >= lower[:, j-1]."""
+    relevant = lower.shape[1]
+    share = np.zeros((lower.shape[0], relevant + 1))
+    share[:, 0] = 1.0
+    count = np.arange(1, relevant + 1, dtype=np.float64)
+    for position in range(1, size + 1):
+        keep = (position - count) / position
+        take = np.where(lower <= position, count / position, 0.0)
+        share[:, 1:] = keep * share[:, 1:] + take * share[:, :-1]
+    return share[:, relevant]

@@ -1,9 +1,11 @@
 """`InterpolatedPrecisionRecallDisplay`: trec_eval's interpolated precision-recall curve."""
 
+import warnings
+
 import numpy as np
 
 from ..conventions import resolve
-from ..metrics._interpolated import DEFAULT_RECALL_LEVELS, _check_version, _interpolated_precision
+from ..metrics._interpolated import DEFAULT_RECALL_LEVELS, _interpolated_precision
 from ..model_selection._scorer import _ranking_scores
 from ._base import (
     _axes,
@@ -24,13 +26,14 @@ class InterpolatedPrecisionRecallDisplay:
     (the max of m / r_m over m >= max(c, 1), r_m the rank of the m-th relevant item),
     0 if fewer than c are ranked. trec_eval 10.0 rounds p R to the nearest integer,
     halves away from zero (``lround``); trec_eval 9.x and pytrec_eval compute
-    ``(long)(p R + 0.9)``: ``trec_eval_version`` picks the rule. The curve is the mean
-    over queries at each level (trec_eval's ``all`` line); over the 11 levels 0, 0.1,
-    ..., 1 its mean is trec_eval's ``11pt_avg``.
+    ``(long)(p R + 0.9)``: the convention ``iprec_rounding`` picks the rule, as for
+    `evaluate`. The curve is the mean over queries at each level (trec_eval's ``all``
+    line), the values of ``evaluate(..., ["iprec(recall=p)", ...])``; over the 11 levels
+    0, 0.1, ..., 1 its mean is trec_eval's ``11pt_avg`` (``iprec_avg``).
 
     With ``ties="average"`` (the default) each value is the exact expected value over
     the orderings of tied scores; with ``convention="trec_eval9"`` (stable ties broken
-    by item id descending, float32 scores, trec_eval 9.x rounding) it reproduces
+    by item id descending, float32 scores, ``iprec_rounding="plus_0.9"``) it reproduces
     pytrec_eval's ``iprec_at_recall``. A query with relevant items and an empty ranking
     scores 0 (trec_eval's NaN only arises with ``-J``). Queries without a relevant item
     follow ``no_relevant`` (default 0, as trec_eval).
@@ -148,10 +151,9 @@ class InterpolatedPrecisionRecallDisplay:
         recall_levels : array-like of shape (n_levels,), default=None
             Recall levels in [0, 1]; None uses trec_eval's 11: 0.0, 0.1, ..., 1.0.
         trec_eval_version : {"10", "9"} or None, default=None
-            How p R is rounded to a count of relevant items: "10" (trec_eval 10.0,
-            nearest, halves away from zero) or "9" (trec_eval 9.x and pytrec_eval,
-            ``(long)(p R + 0.9)``). None: "9" with ``convention="trec_eval"`` (which
-            reproduces 9.x), "10" otherwise.
+            Deprecated (a FutureWarning says so; it will be removed): use the
+            convention ``iprec_rounding``. "10" stands for ``iprec_rounding="nearest"``,
+            "9" for ``iprec_rounding="plus_0.9"``.
         name : str, default=None
             Name of the system in the legend.
         ax : matplotlib Axes, default=None
@@ -160,8 +162,12 @@ class InterpolatedPrecisionRecallDisplay:
             Passed to ``ax.plot``.
         **conventions
             ``convention`` and the convention parameters of `evaluate` that apply
-            (``ties``, ``no_relevant``, ``relevance_threshold``, ``tie_break``,
-            ``query_set``, ``score_dtype``).
+            (``ties``, ``no_relevant``, ``relevance_threshold``, ``iprec_rounding``,
+            ``tie_break``, ``query_set``, ``score_dtype``, ``judged_only``).
+            ``iprec_rounding`` says how p R is rounded to a count of relevant items:
+            "nearest" (trec_eval 10.0, halves away from zero; the default) or
+            "plus_0.9" (trec_eval 9.x and pytrec_eval, ``(long)(p R + 0.9)``; the
+            default of ``convention="trec_eval9"``).
 
         Returns
         -------
@@ -169,24 +175,19 @@ class InterpolatedPrecisionRecallDisplay:
         """
         caller = f"{cls.__name__}.from_predictions"
         _check_matplotlib(caller)
-        conventions = _conventions(caller, conventions)
+        conventions = _with_rounding(trec_eval_version, _conventions(caller, conventions))
         preset = conventions.get("convention")
         explicit = {key: value for key, value in conventions.items() if key != "convention"}
         recall, precision = _interpolated_precision(
             y_true,
             y_score,
             recall_levels=recall_levels,
-            trec_eval_version=trec_eval_version,
             groups=groups,
             exclude=exclude,
             sample_weight=sample_weight,
-            convention=preset,
             conventions=resolve(preset, explicit),
         )
-        version = _check_version(trec_eval_version, preset)
-        label = _convention_label(
-            conventions, ("relevance_threshold",), [("trec_eval_version", version)]
-        )
+        label = _convention_label(conventions, ("relevance_threshold", "iprec_rounding"))
         display = cls(recall, precision, name=name, convention_label=label)
         return display.plot(ax=ax, **(line_kwargs or {}))
 
@@ -227,12 +228,13 @@ class InterpolatedPrecisionRecallDisplay:
         -------
         display : InterpolatedPrecisionRecallDisplay
         """
-        _check_matplotlib(f"{cls.__name__}.from_estimator")
+        caller = f"{cls.__name__}.from_estimator"
+        _check_matplotlib(caller)
+        conventions = _with_rounding(trec_eval_version, _conventions(caller, conventions))
         return cls.from_predictions(
             y,
             _ranking_scores(estimator, X),
             recall_levels=recall_levels,
-            trec_eval_version=trec_eval_version,
             groups=groups,
             sample_weight=sample_weight,
             name=type(estimator).__name__ if name is None else name,
@@ -240,3 +242,30 @@ class InterpolatedPrecisionRecallDisplay:
             line_kwargs=line_kwargs,
             **conventions,
         )
+
+
+_ROUNDING_OF_VERSION = {"10": "nearest", "9": "plus_0.9"}
+
+
+def _with_rounding(trec_eval_version, conventions):
+    """The convention keywords with the deprecated ``trec_eval_version`` turned into the
+    ``iprec_rounding`` it stands for (called from the public method: the warning names
+    its caller's line)."""
+    if trec_eval_version is None:
+        return conventions
+    if trec_eval_version not in _ROUNDING_OF_VERSION:
+        raise ValueError(f"trec_eval_version must be '10', '9' or None; got {trec_eval_version!r}.")
+    rounding = _ROUNDING_OF_VERSION[trec_eval_version]
+    given = conventions.get("iprec_rounding")
+    if given is not None and given != rounding:
+        raise ValueError(
+            f"trec_eval_version={trec_eval_version!r} means iprec_rounding={rounding!r}, "
+            f"but iprec_rounding={given!r} was given; pass iprec_rounding only."
+        )
+    warnings.warn(
+        f"trec_eval_version is deprecated and will be removed in a future release; pass "
+        f"iprec_rounding={rounding!r} (trec_eval_version={trec_eval_version!r}) instead.",
+        FutureWarning,
+        stacklevel=3,
+    )
+    return {**conventions, "iprec_rounding": rounding}
