@@ -217,17 +217,36 @@ def interpolated_precision(r, k=None, *, relevance_threshold, iprec_rounding, re
 
 
 def eleven_point_average(r, k=None, *, relevance_threshold, iprec_rounding):
-    values = _interpolated_values(r, ELEVEN_POINTS, iprec_rounding, relevance_threshold)
-    return values.mean(axis=1), r.relevant_count(relevance_threshold) > 0
+    means = _interpolated_values(
+        r, ELEVEN_POINTS, iprec_rounding, relevance_threshold, lambda values: values.mean(axis=1)
+    )
+    return means, r.relevant_count(relevance_threshold) > 0
 
 
-def _interpolated_values(r, levels, rounding, threshold):
+_QUERY_BLOCK = 1 << 15  # queries whose (query, level) arrays are made at once
+
+
+def _interpolated_values(r, levels, rounding, threshold, reduce=None):
     """Interpolated precision of every query at every recall level: (n_queries, n_levels),
-    the columns in the order of ``levels`` (a 1-D float array)."""
+    the columns in the order of ``levels`` (a 1-D float array); with ``reduce``, its
+    result on each block of such rows, joined (a mean over levels: (n_queries,)).
+
+    Blocks of queries keep the (query, level) temporaries small: millions of queries
+    would otherwise make several arrays of n_levels values per query at once."""
     order = np.argsort(levels, kind="stable")
-    values = np.empty((r.n_queries, levels.size))
-    values[:, order] = _at_sorted_levels(r, levels[order], rounding, threshold)
-    return values
+    g = _holding_groups(r, threshold)
+    relevant = r.relevant_count(threshold)
+    parts = []
+    for lo in range(0, max(r.n_queries, 1), _QUERY_BLOCK):
+        hi = min(lo + _QUERY_BLOCK, r.n_queries)
+        a, b = np.searchsorted(g.query, [lo, hi])  # groups come by query
+        block = SimpleNamespace(**{name: value[a:b] for name, value in vars(g).items()})
+        block.query = block.query - lo
+        block.ranked = g.ranked[lo:hi]
+        values = np.empty((hi - lo, levels.size))
+        values[:, order] = _at_sorted_levels(block, relevant[lo:hi], levels[order], rounding)
+        parts.append(values if reduce is None else reduce(values))
+    return np.concatenate(parts) if parts else np.zeros((0, levels.size))
 
 
 def _holding_groups(r, threshold):
@@ -255,10 +274,10 @@ def _holding_groups(r, threshold):
     return r._cache[key]
 
 
-def _at_sorted_levels(r, levels, rounding, threshold):
-    """(n_queries, n_levels) values for ascending ``levels``."""
-    g = _holding_groups(r, threshold)
-    c = _recall_cut(levels[None, :], r.relevant_count(threshold)[:, None], rounding)
+def _at_sorted_levels(g, relevant, levels, rounding):
+    """(n_queries, n_levels) values for ascending ``levels``, of the queries whose holding
+    groups ``g`` are (query numbers counted from the first) and relevant counts."""
+    c = _recall_cut(levels[None, :], relevant[:, None], rounding)
     needed = np.maximum(c, 1.0)  # c' of the spec
     reached = np.count_nonzero(needed[g.query] <= g.reach[:, None], axis=1)
     n_levels = levels.size
