@@ -3,6 +3,7 @@
 from ..conventions import _fill_doc
 from ..metrics._evaluate import _requests
 from ..metrics._signatures import _with_conventions
+from ..utils._threads import _check_n_jobs
 from ._align import _check_runs, _per_query_matrices
 from ._core import _check_random_state, _comparison
 from ._stats import _check_confidence, _check_correction, _check_n_resamples, _check_test
@@ -164,9 +165,10 @@ default="randomization"
         )
     runs = _check_runs(runs)
     baseline = _check_baseline(baseline, list(runs))
+    n_threads = _check_n_jobs(conventions.pop("n_jobs", None))
     requests, resolved = _requests(metrics, conventions)
     query_ids, values, n_missing = _per_query_matrices(
-        y_true, runs, requests, groups, resolved, missing
+        y_true, runs, requests, groups, resolved, missing, n_threads
     )
     if query_ids.size < 2:
         raise ValueError(
