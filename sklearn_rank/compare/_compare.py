@@ -1,5 +1,9 @@
 """`compare`: paired per-query comparison of runs on the same judgments."""
 
+from numbers import Integral
+
+import numpy as np
+
 from ..conventions import _fill_doc
 from ..metrics._evaluate import _requests
 from ..metrics._signatures import _with_conventions
@@ -18,6 +22,14 @@ def _check_baseline(baseline, names):
             f"got {baseline!r}."
         )
     return baseline
+
+
+def _check_decimals(decimals):
+    if decimals is None:
+        return None
+    if isinstance(decimals, (bool, np.bool_)) or not isinstance(decimals, Integral):
+        raise ValueError(f"decimals must be None or an integer; got {decimals!r}.")
+    return int(decimals)
 
 
 def _check_common(test, correction, confidence, n_resamples, random_state):
@@ -46,6 +58,7 @@ def compare(
     n_resamples=10_000,
     missing="zero",
     random_state=None,
+    decimals=None,
     **conventions,
 ):
     """Compare runs query by query: paired tests, intervals and effect sizes.
@@ -107,6 +120,13 @@ default="randomization"
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the random draws (two independent streams: the test's and the
         intervals'). Results do not depend on how draws are blocked in memory.
+    decimals : int, default=None
+        Round each per-query difference to this many decimals before the test, the
+        effect size and the wins/ties/losses read it (the mean difference and the
+        intervals keep every digit). Differences of decimal scores are not exactly equal
+        in binary (0.7 - 0.5 != 0.3 - 0.1), so rank-based tests and ties see distinct
+        values where a person sees equal ones; ``decimals=12`` makes them equal. None
+        (default) tests the differences as computed, as scipy does.
     {conventions}
 
     Returns
@@ -188,4 +208,5 @@ default="randomization"
         n_resamples=n_resamples,
         random_state=random_state,
         lower_is_better=lower,
+        decimals=_check_decimals(decimals),
     )
