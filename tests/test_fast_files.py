@@ -222,7 +222,9 @@ def _write(tmp_path, kind, text, compress=False):
 def test_files_read_by_pyarrow(tmp_path, file_parser, case, compress):
     kind, text, values, dtype = READ_BY_PYARROW[case]
     path = _write(tmp_path, kind, text, compress)
-    assert _columns(_read(kind, path)) == _expected(*values, dtype)
+    got = _read(kind, path)
+    assert _columns(got) == _expected(*values, dtype)
+    assert all(column.flags.writeable and column.flags.owndata for column in got)
     assert file_parser.fast_reads == (file_parser.name == "pyarrow")
 
 
@@ -297,6 +299,7 @@ BAD = [
     ("table", TABLE + "q3,d9\n", 5, "expected 3 fields like the header, got 2"),
     ("table", TABLE + "q1,d1,1\n", 5, "item 'd1' appears twice for query 'q1' (first at line 2)"),
     ("table", TABLE + ",d9,1\n", 5, "empty query id in column 1 ('query')"),
+    ("table", TABLE + "q3, \u3000 ,1\n", 5, "empty item id in column 2 ('item')"),
     ("table", TABLE.replace("-3e2", "x"), 3, "score (column 'score') must be a finite number"),
     ("table", TABLE.replace("q1,d2", '"q1,d2'), 3, "a quote opened in this row is never"),
     ("table", "query,item\nq1,d1\n", 1, "no column 'score' (the score column) in the header"),
@@ -525,3 +528,141 @@ def test_readers_build_the_same_inputs_as_the_checked_constructors(tmp_path, fil
             if a is not None:
                 assert a.dtype == b.dtype and a.tolist() == b.tolist(), name
     assert file_parser.fast_reads == 5 * (file_parser.name == "pyarrow")
+
+
+# --------------------------------------------------------------------------------------
+# Blocks: the pyarrow path reads and checks a file block by block
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", range(len(READ_BY_PYARROW)))
+def test_small_blocks_read_alike(tmp_path, file_parser, monkeypatch, case):
+    """Blocks of 64 bytes: lines across blocks."""
+    monkeypatch.setattr(_fast_files, "_BLOCK", 64)
+    kind, text, values, dtype = READ_BY_PYARROW[case]
+    path = _write(tmp_path, kind, text)
+    assert _columns(_read(kind, path)) == _expected(*values, dtype)
+    assert file_parser.fast_reads == (file_parser.name == "pyarrow")
+
+
+def test_many_blocks_of_a_table(tmp_path, file_parser, monkeypatch):
+    """Queries and items in many blocks: numbered once, ids as written, numbers stripped."""
+    monkeypatch.setattr(_fast_files, "_BLOCK", 100)
+    rows = [(f"u{i % 13}", f"item {i}", f" {i / 8} ") for i in range(400)]
+    text = "item;query;score\n" + "".join(f"{i};{q};{s}\n" for q, i, s in rows)
+    path = _write(tmp_path, "table", text)
+    got = read_table(path, query="query", item="item", score="score")
+    assert got.queries.tolist() == [q for q, _, _ in rows]
+    assert got.items.tolist() == [i for _, i, _ in rows]
+    assert got.scores.tolist() == [float(s) for _, _, s in rows]
+    assert file_parser.fast_reads == (file_parser.name == "pyarrow")
+
+
+def _lines(n):
+    return "".join(f"q{i // 7} Q0 d{i} {i % 7} {i * 0.25} t\n" for i in range(n))
+
+
+def _outcome(path):
+    try:
+        return _columns(_parse_trec_run(path))
+    except ValueError as error:
+        return str(error)
+
+
+@pytest.mark.parametrize("where", range(-4, 5))
+def test_checks_see_across_block_boundaries(tmp_path, file_parser, monkeypatch, where):
+    """A non-ASCII space or a byte-order mark cut by the end of a block, a tab just
+    after one: the pyarrow path declines, and the values are the line-by-line reader's."""
+    monkeypatch.setattr(_fast_files, "_BLOCK", 256)
+    base = _lines(60)
+    for inserted in ("\u3000", "\u00a0", "\ufeff", "\t"):
+        at = 3 * 256 + where  # in bytes: the text is ASCII up to there
+        at = base.index(" ", at)  # replace a space: the fields stay the same for Python
+        text = base[:at] + inserted + base[at + 1 :]
+        path = _write(tmp_path, "run", text)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_fast_files, "_ENABLED", False)
+            expected = _outcome(path)
+        reads = file_parser.fast_reads
+        assert _outcome(path) == expected
+        assert file_parser.fast_reads == reads, inserted
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_line_count_across_blocks(tmp_path, file_parser, monkeypatch, ending):
+    """Progress counts lines as the line-by-line reader does, \\r\\n cut between blocks."""
+    monkeypatch.setattr(_fast_files, "_BLOCK", 32)
+    monkeypatch.setattr(_files, "_PROGRESS_EVERY", 5)
+    text = _lines(23).replace("\n", ending) + ending * 2 + "q9 Q0 x 1 1 t"
+    calls = []
+    path = _write(tmp_path, "run", text)
+    _parse_trec_run(path, progress=lambda lines, done=False: calls.append((lines, done)))
+    n = 23 + 2 + 1
+    assert calls == [(5, False), (10, False), (15, False), (20, False), (25, False), (n, True)]
+    assert file_parser.fast_reads == (file_parser.name == "pyarrow")
+
+
+def test_problems_in_later_blocks(tmp_path, file_parser, monkeypatch):
+    """A repeated pair, a comment, a bad number or a short line many blocks in: the same
+    error as line by line."""
+    monkeypatch.setattr(_fast_files, "_BLOCK", 128)
+    base = _lines(200)
+    cases = [
+        (base + "q0 Q0 d3 1 1 t\n", 201, "document 'd3' appears twice for query 'q0'"),
+        (base.replace("q20 Q0 d140", "#q20 Q0 d140"), None, None),  # a comment line
+        (base.replace(" 35.0 t", " 1_0 t"), 141, "score (field 5) must be a finite number"),
+        (base.replace("q25 Q0 d175 0 43.75 t", "q25 Q0 d175"), 176, "expected 6 fields"),
+    ]
+    for text, line, message in cases:
+        path = _write(tmp_path, "run", text)
+        if line is None:
+            got = _parse_trec_run(path)
+            assert len(got[0]) == 199 and "#q20" not in got[0].tolist()
+        else:
+            with pytest.raises(ValueError, match=re.escape(f"{path}:{line}: {message}")):
+                _parse_trec_run(path)
+    assert file_parser.fast_reads == 0
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 5, 8, 13])
+def test_checked_stream_counts_and_checks_across_blocks(monkeypatch, block):
+    """The stream's checks, block by block, see what a look at the whole text sees."""
+    import io
+
+    monkeypatch.setattr(_fast_files, "_BLOCK", block)
+    texts = ["a\r\nb\r\n\r\nc", "a\rb\n\r\n\n", "\ufeffa b\r", "", "a\u3000b\n", "ab\u00a0\n"]
+    texts += ["x\ufeffy\n", "é\tz\n", "\r\n" * 5]
+    for text in texts:
+        stream = _fast_files._CheckedStream(
+            io.BytesIO(text.encode()), _ASCII_SPACES, _OTHER_SPACES, count_lines=True
+        )
+        read = b""
+        while True:
+            part = stream.read(block)
+            if not part:
+                break
+            read += part
+        body = text.removeprefix("\ufeff")
+        spaces = any(c.isspace() and c not in " \r\n" for c in body) or "\ufeff" in body
+        assert stream.declined == spaces, text
+        if not spaces:
+            assert read == body.encode()
+            assert stream.lines() == len(io.StringIO(body, newline=None).readlines()), text
+
+
+def test_a_nul_in_a_table_reads_as_line_by_line(tmp_path, file_parser):
+    """Python 3.10's csv module refuses NUL characters, later ones keep them: the pyarrow
+    path leaves such tables to it."""
+    path = _write(tmp_path, "table", TABLE.replace("q2", "q\x002"))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_fast_files, "_ENABLED", False)
+        try:
+            expected = _columns(_read("table", path))
+        except ValueError as error:
+            expected = str(error)
+    try:
+        got = _columns(_read("table", path))
+    except ValueError as error:
+        got = str(error)
+    assert got == expected
+    assert file_parser.fast_reads == 0

@@ -102,6 +102,12 @@ def read_trec_run(path):
     --------
     read_trec_qrels : the judgments that go with a run.
 
+    Notes
+    -----
+    When pyarrow is installed, a file of 1 MB or more is read with its CSV reader, several
+    times faster; a file it cannot prove it reads exactly as the line-by-line reader is read
+    line by line. The values and the errors are the same either way.
+
     Examples
     --------
     >>> import os, tempfile
@@ -156,6 +162,12 @@ def read_trec_qrels(path):
     See Also
     --------
     read_trec_run : the run to evaluate against these judgments.
+
+    Notes
+    -----
+    When pyarrow is installed, a file of 1 MB or more is read with its CSV reader, several
+    times faster; a file it cannot prove it reads exactly as the line-by-line reader is read
+    line by line. The values and the errors are the same either way.
 
     Examples
     --------
@@ -218,6 +230,12 @@ def read_table(path, *, query, item, score=None, relevance=None):
         in an id or a number, an empty id, a value that is not a finite number, or an item
         listed twice for the same query. The line is the one where the row starts.
 
+    Notes
+    -----
+    When pyarrow is installed, a file of 1 MB or more is read with its CSV reader, several
+    times faster; a file it cannot prove it reads exactly as the line-by-line reader is read
+    line by line. The values and the errors are the same either way.
+
     Examples
     --------
     >>> import os, tempfile
@@ -253,6 +271,8 @@ def _parse_trec(path, source, n_fields, layout, columns, progress=None, more_fie
     lineno = 0
     with _reading(path, source, lambda: lineno + 1), _text_lines(source) as handle:
         for lineno, text in enumerate(handle, 1):
+            if progress is not None and not lineno % _PROGRESS_EVERY:
+                progress(lineno)
             fields = text.split()
             if not fields or fields[0][0] == "#":
                 continue
@@ -266,8 +286,6 @@ def _parse_trec(path, source, n_fields, layout, columns, progress=None, more_fie
                 raise _error(path, lineno, _field_count_message(fields, n_fields, layout))
             add_row(pick(fields))
             add_line(lineno)
-            if progress is not None and not lineno % _PROGRESS_EVERY:
-                progress(lineno)
         if progress is not None:
             progress(lineno, done=True)
         if not rows:
@@ -451,6 +469,8 @@ def _table_line_by_line(path, source, wanted, progress, columns_found):
             if len(fields) != n_fields:
                 if not fields or (len(fields) == 1 and not fields[0].strip()):
                     n_blank += 1
+                    if progress is not None and not lineno % _PROGRESS_EVERY:
+                        progress(lineno)
                     continue  # a blank line
                 if fields == [_END_OF_TABLE]:
                     break
