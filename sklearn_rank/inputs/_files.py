@@ -104,7 +104,7 @@ def read_trec_run(path):
 
     Notes
     -----
-    When pyarrow is installed, a file of 1 MB or more is read with its CSV reader, several
+    When pyarrow is installed, a file of a few MB or more is read with its CSV reader, several
     times faster; a file it cannot prove it reads exactly as the line-by-line reader is read
     line by line. The values and the errors are the same either way.
 
@@ -165,7 +165,7 @@ def read_trec_qrels(path):
 
     Notes
     -----
-    When pyarrow is installed, a file of 1 MB or more is read with its CSV reader, several
+    When pyarrow is installed, a file of a few MB or more is read with its CSV reader, several
     times faster; a file it cannot prove it reads exactly as the line-by-line reader is read
     line by line. The values and the errors are the same either way.
 
@@ -232,7 +232,7 @@ def read_table(path, *, query, item, score=None, relevance=None):
 
     Notes
     -----
-    When pyarrow is installed, a file of 1 MB or more is read with its CSV reader, several
+    When pyarrow is installed, a file of a few MB or more is read with its CSV reader, several
     times faster; a file it cannot prove it reads exactly as the line-by-line reader is read
     line by line. The values and the errors are the same either way.
 
