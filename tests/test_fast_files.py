@@ -670,3 +670,21 @@ def test_a_nul_in_a_table_reads_as_line_by_line(tmp_path, file_parser):
         got = str(error)
     assert got == expected
     assert file_parser.fast_reads == 0
+
+
+def test_a_pyarrow_that_fails_while_reading_leaves_the_line_by_line_reader(
+    tmp_path, file_parser, monkeypatch
+):
+    """A failure inside the fast path (here every batch) reads the file line by line."""
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("numpy ABI mismatch")
+        yield  # a generator, as _batches is
+
+    monkeypatch.setattr(_fast_files, "_batches", failing)
+    path = _write(tmp_path, "run", RUN)
+    assert _columns(_parse_trec_run(path)) == _expected(*RUN_VALUES, float)
+    assert _columns(
+        read_table(_write(tmp_path, "table", TABLE), query="query", item="item", score="score")[:3]
+    ) == _expected(*RUN_VALUES, float)
+    assert file_parser.fast_reads == 0

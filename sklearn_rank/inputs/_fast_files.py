@@ -80,6 +80,20 @@ def _pyarrow():
     return _import_pyarrow() if _ENABLED else None
 
 
+def _or_decline(function):
+    """Any failure of the fast path (a pyarrow that imports but does not work with this
+    numpy, say) declines: the line-by-line reader then gives the values or the error."""
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except Exception:  # noqa: BLE001 - read line by line instead
+            return None
+
+    return wrapper
+
+
 class _CheckedStream:
     """The decompressed bytes of a source, as pyarrow reads them, checked on the way.
 
@@ -399,6 +413,7 @@ class _Ids:
 # --------------------------------------------------------------------------------------
 
 
+@_or_decline
 def _fast_trec(source, n_fields, columns, *, more_fields, integer, progress, every):
     """``(queries, docnos, values)`` of a TREC file, or None (read it line by line).
 
@@ -452,6 +467,7 @@ def _trec_columns(pa, stream, n_columns, columns, integer, ids):
 # --------------------------------------------------------------------------------------
 
 
+@_or_decline
 def _fast_table(source, roles, header_fields, *, progress, every):
     """``{role: column}`` of a table (ids as object arrays of str, numbers as float64), or
     None (read it line by line).
