@@ -11,7 +11,21 @@ from scipy.special import gammaln
 
 def _sum_by(codes, weights, size):
     """Sum ``weights`` per code 0..size-1, always float64 (bincount of nothing is int)."""
+    if _each_once(codes, size):  # nothing to add up: no float64 copy of the weights
+        out = np.zeros(size)
+        out[codes] = weights
+        out += 0.0  # as bincount's 0.0 + w, which turns -0.0 into 0.0
+        return out
     return np.bincount(codes, weights=weights, minlength=size).astype(np.float64, copy=False)
+
+
+def _each_once(codes, size):
+    """Whether ``codes`` are strictly increasing (each code at most once, in order), as
+    per-query values of one-item queries are; most other codes fail in the first 64."""
+    if codes.size > size or codes.size < 2:
+        return codes.size < 2
+    head = min(codes.size, 65)
+    return bool(np.all(codes[1:head] > codes[: head - 1]) and np.all(codes[1:] > codes[:-1]))
 
 
 def _count_by(codes, size):
@@ -21,7 +35,7 @@ def _count_by(codes, size):
     queries have few relevant items) are counted from their distinct values, which needs
     no int64 array of one count per query besides the int32 one.
     """
-    if codes.size and np.all(codes[1:] > codes[:-1]):  # each code once (one-item queries)
+    if codes.size and _each_once(codes, size):  # each code once (one-item queries)
         out = np.zeros(size, dtype=np.int32)
         out[codes] = 1
         return out

@@ -249,6 +249,7 @@ def _compute_queries(
         judged=any(r.metric.needs_judged for r in requests),
         order_free=all(r.metric.order_free for r in requests),
     )
+    ranking.expect((r.metric.name, r.k) for r in requests)
 
     results, skipped = {}, []
     for request in requests:
@@ -267,6 +268,7 @@ def _compute_queries(
         results[label] = _aggregate(
             values, has_relevant, rule, weights, per_query or table, label, metric.aggregate
         )
+        del values, has_relevant  # a mean needs them no longer: free them before the next
     if skipped:
         _warn_skipped(skipped, queries.n_queries)
     if table:

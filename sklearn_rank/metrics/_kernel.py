@@ -15,8 +15,11 @@ With ``ties="stable"`` every item is its own group (ties broken by input order, 
 value over all orderings of its items (McSherry & Najork, ECIR 2008).
 """
 
+from collections import Counter
+
 import numpy as np
 
+from ..inputs._queries import _same_values
 from ._counting import _count_by, _log_comb, _offsets_of_counts, _run_heads, _sum_by
 
 _BLOCK = 1 << 18  # entries per block of matrix rows (2 MB of floats: stays in cache)
@@ -72,6 +75,14 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None, judged
     row: no sort.
     """
     n, width = queries.n_queries, queries.width
+    if width == 1:  # one item per row: each kept item is its own group, at position 0
+        entry = queries.nonzero_entries(0, n, judged)
+        return (
+            entry,
+            entry,
+            np.zeros(entry.size, dtype=np.int64),
+            np.ones(entry.size, dtype=np.int64),
+        )
     if queries.ranked:  # columns are ranks already: every item is its own group
         entry, _rel = queries._matrix_judged() if judged else queries._matrix_nonzero()
         return entry, entry // width, entry % width, np.ones(entry.size, dtype=np.int64)
@@ -300,6 +311,28 @@ def _stable_order(values, order, n_values):
     return np.argsort(values, kind="stable")
 
 
+def _take(values, index):
+    """``values[index]``, one value broadcast where ``values`` is (no copy of a constant)."""
+    if values.strides == (0,) and values.size:
+        return np.broadcast_to(values[:1], np.shape(index))
+    return values[index]
+
+
+def _elementwise(function, *arrays):
+    """``function(*arrays)``, computed on one value and broadcast where every array is
+    one value broadcast (the same float operation on the same value)."""
+    if arrays[0].size and all(a.strides == (0,) for a in arrays):
+        return np.broadcast_to(function(*(a[:1] for a in arrays)), arrays[0].shape)
+    return function(*arrays)
+
+
+def _as_float(values):
+    """``values`` as float64, still one value broadcast where they were (read-only)."""
+    if values.strides == (0,) and values.size:
+        return np.broadcast_to(values[:1].astype(np.float64), values.shape)
+    return values.astype(np.float64)
+
+
 def _constant(values):
     """``values`` (read-only), as one value broadcast when they are all equal.
 
@@ -334,6 +367,10 @@ class _Ranking:
         # Items sharing (query, start) form one group.
         new = np.ones(entry.size, dtype=bool)
         new[1:] = (query[1:] != query[:-1]) | (start[1:] != start[:-1])
+        # One-item queries keep every item in entry order: the entry numbers are the
+        # matrix's non-zero entries, and a width-1 matrix's rows; one array serves all.
+        entry = queries.same_entries(entry)
+        query = _same_values(query, entry)
         self.rel = queries.candidate_rel(entry)
         self.entry = entry
         if new.all():  # every item its own group: the item arrays are the group arrays
@@ -347,6 +384,37 @@ class _Ranking:
             self.n_groups = heads.size
         self.n_cand = queries.n_cand
         self._cache = {}
+        self._expected = None  # Counter of (metric name, k) of the requests served
+        self._read_later = {}  # key -> (array, requests still to read it; None: all)
+
+    def expect(self, requests):
+        """The (registry name, cut-off k) of each request this ranking serves.
+
+        A per-query array that several requests read (the DCG@k of dcg@k and ndcg@k) is
+        then kept until the last of them has read it, and no longer: with millions of
+        small queries, each such array weighs as much as the input's columns.
+        """
+        self._expected = Counter(requests)
+
+    def _shared(self, key, names, k, compute, any_k=False):
+        """``compute()``, made once for the expected requests of the metrics ``names``
+        with cut-off ``k`` (``any_k``: any), each of which reads it once, and dropped
+        after the last (kept for good when no requests were announced)."""
+        if key in self._read_later:
+            value, readers = self._read_later.pop(key)
+        else:
+            value = compute()
+            if self._expected is None:
+                readers = None
+            else:
+                readers = sum(
+                    count
+                    for (name, at), count in self._expected.items()
+                    if name in names and (any_k or at == k)
+                )
+        if readers is None or readers > 1:
+            self._read_later[key] = value, None if readers is None else readers - 1
+        return value
 
     @property
     def group(self):
@@ -389,19 +457,18 @@ class _Ranking:
         """Per group: the number of judged items (relevance 0 included). Needs the
         kernel's ``judged`` flag where not every candidate is judged: otherwise judged
         items of relevance 0 are not kept."""
+        if self.all_judged:
+            return _as_float(self.size)
         if "judged_m" not in self._cache:
-            if self.all_judged:
-                self._cache["judged_m"] = self.size.astype(np.float64)
-            else:
-                judged = self.queries.candidate_judged(self.entry) | (self.rel != 0)
-                self._cache["judged_m"] = self.group_sum(judged.astype(np.float64))
+            judged = self.queries.candidate_judged(self.entry) | (self.rel != 0)
+            self._cache["judged_m"] = self.group_sum(judged.astype(np.float64))
         return self._cache["judged_m"]
 
     def judged_before(self):
         """Per group: the judged items in earlier groups of its query (every earlier
         position where every candidate is judged)."""
         if self.all_judged:
-            return self.start.astype(np.float64)
+            return _as_float(self.start)
         return self.before(self.judged_in_group())
 
     def taken(self, k):
@@ -475,12 +542,20 @@ class _Ranking:
         the positions inside the top k.
         """
         m = self.relevant_in_group(threshold)
-        first = np.flatnonzero((m > 0) & (self.before(m) == 0))
+        if self._first_of_query() is None:  # every group alone in its query
+            first = np.flatnonzero(m > 0)
+        else:
+            first = np.flatnonzero((m > 0) & (self.before(m) == 0))
         if k is not None:
-            first = first[self.start[first] < k]
-        n = self.size[first]
+            inside = _take(self.start, first) < k
+            if not inside.all():
+                first = first[inside]
+            del inside
+        n = _take(self.size, first)
         if (n == 1).all():  # single items (no ties): the first relevant one is there
-            return self.query[first], self.start[first], np.ones(first.size)
+            # (read-only arrays, one value broadcast where it is the same for all)
+            query = self.query if first.size == self.n_groups else self.query[first]
+            return query, _take(self.start, first), np.broadcast_to(1.0, first.shape)
         m, s = m[first].astype(np.int64), self.start[first]
         reach = np.minimum(n - m + 1, self.taken(k)[first])
         owner = np.repeat(np.arange(first.size), reach)
@@ -513,12 +588,15 @@ class _Ranking:
 
     def ideal_dcg(self, k, gain):
         """DCG@k (log base 2) of all judged relevances sorted descending, per query."""
-        key = ("IDCG", k, gain)
-        if key not in self._cache:
-            codes, rel = self._judged()
-            positive = rel > 0
-            self._cache[key] = _ideal_dcg(codes[positive], rel[positive], self.n_queries, k, gain)
-        return self._cache[key]
+        return self._shared(("IDCG", k, gain), ("ndcg",), k, lambda: self._ideal_dcg(k, gain))
+
+    def _ideal_dcg(self, k, gain):
+        codes, rel = self._judged()
+        positive = rel > 0
+        if not positive.all():  # negative relevance: only the positive items count
+            codes, rel = codes[positive], rel[positive]
+        del positive
+        return _ideal_dcg(codes, rel, self.n_queries, k, gain)
 
 
 def _ideal_dcg(query, rel, n_queries, k, gain):

@@ -14,7 +14,7 @@ use the closed forms written next to them.
 import numpy as np
 
 from ._counting import _hypergeometric, _ordered_pair_signs, _sum_by
-from ._kernel import _discount_sums, _harmonic_sums
+from ._kernel import _discount_sums, _elementwise, _harmonic_sums, _take
 
 _BLOCK = 1 << 16  # queries per block where per-query temporaries are made in blocks
 
@@ -37,6 +37,8 @@ def _span(sums, start, taken, single):
     """sums[start + taken] - sums[start], exact where the span is a single position."""
     one = taken == 1
     if one.all():  # single positions only (no ties): no differences of sums to take
+        if start.strides == (0,) and start.size:  # one position for all: one value
+            return np.full(start.shape, single(start[:1]).astype(np.float64)[0])
         return single(start).astype(np.float64)
     span = sums[start + taken] - sums[start]
     span[one] = single(start[one])
@@ -96,15 +98,15 @@ def f1(r, k, *, relevance_threshold, short_lists):
 
 def hit_rate(r, k, *, relevance_threshold):
     query, _position, prob = r.first_relevant(relevance_threshold, k)
-    value = np.bincount(query, prob, r.n_queries).astype(np.float64, copy=False)
+    value = _sum_by(query, prob, r.n_queries)
     np.minimum(value, 1.0, out=value)
     return value, _has_relevant(r, relevance_threshold)
 
 
 def reciprocal_rank(r, k, *, relevance_threshold):
     query, position, prob = r.first_relevant(relevance_threshold, k)
-    value = np.bincount(query, prob / (position + 1.0), r.n_queries).astype(np.float64, copy=False)
-    return value, _has_relevant(r, relevance_threshold)
+    terms = _elementwise(lambda p, x: p / (x + 1.0), prob, position)
+    return _sum_by(query, terms, r.n_queries), _has_relevant(r, relevance_threshold)
 
 
 def _precision_sums(r, k, threshold):
@@ -173,11 +175,12 @@ def cumulative_gain(r, k, *, gain):
 
 
 def _dcg(r, k, gain, log_base=2.0):
-    key = ("DCG", k, gain, log_base)  # dcg@k and ndcg@k in one evaluate share it
-    if key not in r._cache:
+    def dcg():
         total = r.group_sum(gain(r.rel))
-        r._cache[key] = r.per_query(total / r.size * _discounts(r, r.start, r.taken(k), log_base))
-    return r._cache[key]
+        return r.per_query(total / r.size * _discounts(r, r.start, r.taken(k), log_base))
+
+    # dcg@k and ndcg@k in one evaluate share it
+    return r._shared(("DCG", k, gain, log_base), ("dcg", "ndcg"), k, dcg)
 
 
 def discounted_cumulative_gain(r, k, *, gain, log_base=2.0):
@@ -214,16 +217,23 @@ def ranking_auc(r, k, *, relevance_threshold):
     s, (straddling, n, m_b, t) = r.boundary(k, relevance_threshold)
     # The fully ranked region is [0, s): the relevant items there, and the rest.
     positive = r.per_query(m_c)
-    later_negative = (s[r.query] - r.start - r.size) - (positive[r.query] - r.before(m_c) - m_c)
-    correct = r.per_query(m_c * (later_negative + 0.5 * (r.size - m)))
+    # (s[query] - start - size) - (positive[query] - before - m_c), in place: one
+    # temporary per group at a time, not five.
+    later_negative = np.subtract(_take(s, r.query), r.start)
+    later_negative -= r.size
+    others = positive[r.query]
+    others -= r.before(m_c)
+    others -= m_c
+    later_negative = np.subtract(later_negative, others, out=others)
+    half_tied = r.size - m
+    half_tied *= 0.5
+    later_negative += half_tied
+    del half_tied
+    later_negative *= m_c
+    del m_c, complete
+    correct = r.per_query(later_negative)
     del later_negative
-    # The pairs when no item is drawn at the boundary, in blocks of queries: per-query
-    # temporaries stay small.
-    value = np.empty(r.n_queries)
-    for low in range(0, r.n_queries, _BLOCK):
-        block = slice(low, low + _BLOCK)
-        pairs = positive[block] * (s[block] - positive[block])
-        _ratio(correct[block], pairs, empty=0.5, out=value[block])
+    drawn = None
     if straddling.size:
         row, x, prob = _hypergeometric(n, m_b, t)
         query = straddling[row]
@@ -231,10 +241,17 @@ def ranking_auc(r, k, *, relevance_threshold):
         drawn_negative = t[row] - x
         right = correct[query] + positive[query] * drawn_negative + 0.5 * x * drawn_negative
         pairs = (positive[query] + x) * (negative + drawn_negative)
-        value[straddling] = np.bincount(
-            row, prob * _ratio(right, pairs, empty=0.5), straddling.size
-        )
-    del positive, correct
+        drawn = np.bincount(row, prob * _ratio(right, pairs, empty=0.5), straddling.size)
+    # The pairs when no item is drawn at the boundary, in blocks of queries (per-query
+    # temporaries stay small), each ratio written over its count of correct pairs.
+    value = correct
+    for low in range(0, r.n_queries, _BLOCK):
+        block = slice(low, low + _BLOCK)
+        pairs = positive[block] * (s[block] - positive[block])
+        _ratio(correct[block], pairs, empty=0.5, out=value[block])
+    del positive
+    if drawn is not None:
+        value[straddling] = drawn
     return value, _has_relevant(r, relevance_threshold)
 
 

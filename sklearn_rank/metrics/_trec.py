@@ -227,10 +227,18 @@ def _interpolated(r, threshold, rounding, levels):
 def _fixed_precisions(r, threshold):
     """The relevant items whose positions no tie ordering changes (a group of one, or a
     group of relevant items only, whose j-th sits at s + j), with m (their count so far)
-    and m / rank, grouped by query; computed once for every level of one call."""
-    key = ("fixed precisions", threshold)
-    if key in r._cache:
-        return r._cache[key]
+    and m / rank, grouped by query; computed once for every level of one call, and for
+    every iprec and iprec_avg request of one evaluate."""
+    return r._shared(
+        ("fixed precisions", threshold),
+        ("iprec", "iprec_avg"),
+        None,
+        lambda: _make_fixed_precisions(r, threshold),
+        any_k=True,
+    )
+
+
+def _make_fixed_precisions(r, threshold):
     m = r.relevant_in_group(threshold)
     fixed = (r.size == 1) | (m == r.size)
     keep = (r.relevant(threshold) > 0) & fixed[r.group]
@@ -244,9 +252,7 @@ def _fixed_precisions(r, threshold):
     query = r.query[g]
     heads = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if g.size else np.zeros(0, int)
     random = np.flatnonzero(~fixed & (m > 0))
-    result = (query, count, rank, count / rank, heads, m, r.per_query(m), random, before)
-    r._cache[key] = result
-    return result
+    return query, count, rank, count / rank, heads, m, r.per_query(m), random, before
 
 
 def _expected_max(groups, least, floor):

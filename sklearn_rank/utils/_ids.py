@@ -116,19 +116,26 @@ def _factorize(groups, n_rows, name="groups"):
         return np.zeros(0, dtype=np.int64), ids
     # One unstable sort groups equal ids; each id's first row is the least row number of
     # its run. (np.unique's return_index would need a stable sort, about 3x slower.)
+    # Each array is freed once read for the last time: with one row per query (millions
+    # of distinct ids) every one of them is as large as the ids themselves.
     by_id = np.argsort(ids)
     ranked = ids[by_id]
     new = np.ones(ids.size, dtype=bool)
     np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
     runs = np.flatnonzero(new)
+    distinct = ranked[runs]
+    del ranked
     order = np.argsort(np.minimum.reduceat(by_id, runs))
-    distinct = ranked[runs][order]
-    del ranked  # in place from here on: the peak stays a few arrays of one id per row
+    del runs
+    distinct = distinct[order]
     rank = np.empty(order.size, dtype=np.int64)
     rank[order] = np.arange(order.size)
+    del order
     group = np.cumsum(new, dtype=np.int64)
+    del new
     group -= 1
     np.take(rank, group, out=group)
+    del rank
     codes = np.empty(ids.size, dtype=np.int64)
     codes[by_id] = group
     return codes, distinct
