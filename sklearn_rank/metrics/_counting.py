@@ -83,7 +83,7 @@ def _ordered_pair_signs(segment, value, n_segments):
     (pair, value level) keys. O(n log n) per doubling, log(longest segment) doublings.
     """
     total = np.zeros(n_segments)
-    if value.size < 2:
+    if value.size < 2 or _each_once(segment, n_segments):  # no segment holds a pair
         return total
     level = np.unique(value, return_inverse=True)[1].ravel().astype(np.int64)
     n_levels = np.int64(level.max() + 1)

@@ -584,7 +584,9 @@ class _Ranking:
         """Per query: whether any judged item has a non-zero relevance. With negative
         relevance, a query without a positive item still has a CG, DCG and Kendall tau."""
         codes, _rel = self._judged()
-        return np.bincount(codes, minlength=self.n_queries) > 0
+        has = np.zeros(self.n_queries, dtype=bool)  # no count per query needed
+        has[codes] = True
+        return has
 
     def ideal_dcg(self, k, gain):
         """DCG@k (log base 2) of all judged relevances sorted descending, per query."""

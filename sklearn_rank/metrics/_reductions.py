@@ -13,7 +13,7 @@ use the closed forms written next to them.
 
 import numpy as np
 
-from ._counting import _hypergeometric, _ordered_pair_signs, _sum_by
+from ._counting import _each_once, _hypergeometric, _ordered_pair_signs, _sum_by
 from ._kernel import _discount_sums, _elementwise, _harmonic_sums, _take
 
 _BLOCK = 1 << 16  # queries per block where per-query temporaries are made in blocks
@@ -175,12 +175,10 @@ def cumulative_gain(r, k, *, gain):
 
 
 def _dcg(r, k, gain, log_base=2.0):
-    def dcg():
-        total = r.group_sum(gain(r.rel))
-        return r.per_query(total / r.size * _discounts(r, r.start, r.taken(k), log_base))
-
-    # dcg@k and ndcg@k in one evaluate share it
-    return r._shared(("DCG", k, gain, log_base), ("dcg", "ndcg"), k, dcg)
+    # Not kept for a dcg@k and an ndcg@k of one call: making it again costs about 1% of
+    # the ranking, keeping it 8 bytes per query until the other one is reached.
+    total = r.group_sum(gain(r.rel))
+    return r.per_query(total / r.size * _discounts(r, r.start, r.taken(k), log_base))
 
 
 def discounted_cumulative_gain(r, k, *, gain, log_base=2.0):
@@ -272,22 +270,62 @@ def kendall_tau(r, k=None):
     0, not stored, enter through the zeros before and after each group. The ranking has no
     ties in the denominator, sqrt(n0 * (n0 - n_rel_ties)).
     """
+    # Per-query arrays are as many as the rows with one-item queries: each is freed, or
+    # written over, as soon as it is read for the last time (the arithmetic is unchanged).
     stored = r.rel != 0  # the kernel's judged flag also keeps judged items of relevance 0
-    group, query, rel = r.group[stored], r.query[r.group][stored], r.rel[stored]
+    every = bool(stored.all())
+    group = r.group if every else r.group[stored]
+    query = r.query if r._group is None else r.query[r.group]
+    if not every:
+        query = query[stored]
+    rel = r.rel if every else r.rel[stored]
     nonzero = r.group_sum(stored.astype(np.float64))
+    del stored
     nonzero_total = r.per_query(nonzero)
     nonzero_before = r.before(nonzero)
-    zeros_before = r.start - nonzero_before
-    zeros_after = (r.n_cand[r.query] - r.start - r.size) - (
-        nonzero_total[r.query] - nonzero_before - nonzero
-    )
-    numerator = _sum_by(query, np.sign(rel) * (zeros_after - zeros_before)[group], r.n_queries)
-    numerator += _ordered_pair_signs(query, rel, r.n_queries)
-    numerator -= r.per_query(_ordered_pair_signs(group, rel, r.n_groups))
-    levels, level = np.unique(rel, return_inverse=True)
-    pair, counts = np.unique(query * np.int64(levels.size) + level.ravel(), return_counts=True)
-    tied = _sum_by(pair // levels.size, counts * (counts - 1.0) / 2.0, r.n_queries)
-    zeros = r.n_cand - nonzero_total
-    tied += zeros * (zeros - 1.0) / 2.0
-    pairs = r.n_cand * (r.n_cand - 1.0) / 2.0
-    return _ratio(numerator, np.sqrt(pairs * (pairs - tied))), r.has_nonzero()
+    # (n_cand[query] - start - size) - (nonzero_total[query] - before - nonzero)
+    later = np.subtract(_take(r.n_cand, r.query), r.start)
+    later -= r.size
+    others = nonzero_total[r.query]
+    others -= nonzero_before
+    others -= nonzero
+    del nonzero
+    zeros_after = np.subtract(later, others, out=others)
+    del later
+    zeros_after -= r.start - nonzero_before  # zeros_after - zeros_before
+    del nonzero_before
+    terms = np.sign(rel)
+    terms *= zeros_after if every and r._group is None else zeros_after[group]
+    del zeros_after
+    numerator = _sum_by(query, terms, r.n_queries)
+    del terms
+    if _each_once(query, r.n_queries):  # one stored item per query: no pair of them
+        tied = None  # none tied (0 for all), and the pair sums below are 0
+    else:
+        numerator += _ordered_pair_signs(query, rel, r.n_queries)
+        numerator -= r.per_query(_ordered_pair_signs(group, rel, r.n_groups))
+        levels, level = np.unique(rel, return_inverse=True)
+        pair, counts = np.unique(query * np.int64(levels.size) + level.ravel(), return_counts=True)
+        del level
+        tied = _sum_by(pair // levels.size, counts * (counts - 1.0) / 2.0, r.n_queries)
+        del pair, counts
+    del query, group, rel
+    # numerator / sqrt(pairs * (pairs - tied)), in blocks of queries (small temporaries):
+    # tied counts also the pairs of zeros, pairs = n_cand (n_cand - 1) / 2.
+    for low in range(0, r.n_queries, _BLOCK):
+        block = slice(low, low + _BLOCK)
+        n_cand = r.n_cand[block]
+        zeros = n_cand - nonzero_total[block]
+        half = zeros - 1.0  # zeros * (zeros - 1) / 2
+        half *= zeros
+        half /= 2.0
+        denominator = np.zeros(half.size) if tied is None else tied[block]
+        denominator += half
+        pairs = np.subtract(n_cand, 1.0, out=half)
+        pairs *= n_cand
+        pairs /= 2.0
+        np.subtract(pairs, denominator, out=denominator)
+        denominator *= pairs
+        np.sqrt(denominator, out=denominator)
+        _ratio(numerator[block], denominator, out=numerator[block])
+    return numerator, r.has_nonzero()
