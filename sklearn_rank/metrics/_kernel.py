@@ -15,12 +15,18 @@ With ``ties="stable"`` every item is its own group (ties broken by input order, 
 value over all orderings of its items (McSherry & Najork, ECIR 2008).
 """
 
-from collections import Counter
-
 import numpy as np
 
 from ..inputs._queries import _same_values
-from ._counting import _count_by, _log_comb, _offsets_of_counts, _run_heads, _sum_by
+from ._columns import _as_float, _constant, _ReadLater, _take
+from ._counting import (
+    _count_by,
+    _ideal_dcg,
+    _log_comb,
+    _offsets_of_counts,
+    _run_heads,
+    _sum_by,
+)
 
 _BLOCK = 1 << 18  # entries per block of matrix rows (2 MB of floats: stays in cache)
 
@@ -311,39 +317,6 @@ def _stable_order(values, order, n_values):
     return np.argsort(values, kind="stable")
 
 
-def _take(values, index):
-    """``values[index]``, one value broadcast where ``values`` is (no copy of a constant)."""
-    if values.strides == (0,) and values.size:
-        return np.broadcast_to(values[:1], np.shape(index))
-    return values[index]
-
-
-def _elementwise(function, *arrays):
-    """``function(*arrays)``, computed on one value and broadcast where every array is
-    one value broadcast (the same float operation on the same value)."""
-    if arrays[0].size and all(a.strides == (0,) for a in arrays):
-        return np.broadcast_to(function(*(a[:1] for a in arrays)), arrays[0].shape)
-    return function(*arrays)
-
-
-def _as_float(values):
-    """``values`` as float64, still one value broadcast where they were (read-only)."""
-    if values.strides == (0,) and values.size:
-        return np.broadcast_to(values[:1].astype(np.float64), values.shape)
-    return values.astype(np.float64)
-
-
-def _constant(values):
-    """``values`` (read-only), as one value broadcast when they are all equal.
-
-    One-item queries all start at position 0 and have tie groups of size 1: such columns
-    then take no memory.
-    """
-    if values.size and values.strides != (0,) and np.all(values == values[0]):
-        return np.broadcast_to(values[:1].copy(), values.shape)
-    return values
-
-
 class _Ranking:
     """Tie groups holding a non-zero relevance, per query, in rank order.
 
@@ -384,37 +357,16 @@ class _Ranking:
             self.n_groups = heads.size
         self.n_cand = queries.n_cand
         self._cache = {}
-        self._expected = None  # Counter of (metric name, k) of the requests served
-        self._read_later = {}  # key -> (array, requests still to read it; None: all)
+        self._read_later = _ReadLater()
 
     def expect(self, requests):
-        """The (registry name, cut-off k) of each request this ranking serves.
-
-        A per-query array that several requests read (the DCG@k of dcg@k and ndcg@k) is
-        then kept until the last of them has read it, and no longer: with millions of
-        small queries, each such array weighs as much as the input's columns.
-        """
-        self._expected = Counter(requests)
+        """The (registry name, cut-off k) of each request this ranking serves: arrays
+        that several of them read are then kept until the last one has (`_ReadLater`)."""
+        self._read_later.expect(requests)
 
     def _shared(self, key, names, k, compute, any_k=False):
-        """``compute()``, made once for the expected requests of the metrics ``names``
-        with cut-off ``k`` (``any_k``: any), each of which reads it once, and dropped
-        after the last (kept for good when no requests were announced)."""
-        if key in self._read_later:
-            value, readers = self._read_later.pop(key)
-        else:
-            value = compute()
-            if self._expected is None:
-                readers = None
-            else:
-                readers = sum(
-                    count
-                    for (name, at), count in self._expected.items()
-                    if name in names and (any_k or at == k)
-                )
-        if readers is None or readers > 1:
-            self._read_later[key] = value, None if readers is None else readers - 1
-        return value
+        """``compute()``, kept for the other expected requests of ``names`` that read it."""
+        return self._read_later.get(key, names, k, compute, any_k)
 
     @property
     def group(self):
@@ -599,59 +551,6 @@ class _Ranking:
             codes, rel = codes[positive], rel[positive]
         del positive
         return _ideal_dcg(codes, rel, self.n_queries, k, gain)
-
-
-def _ideal_dcg(query, rel, n_queries, k, gain):
-    """Per query, DCG@k of its relevances sorted descending, without sorting items.
-
-    Relevance takes few distinct levels in practice, so a query's ideal list is runs of
-    equal levels: counting the items per (query, level) gives every run's positions.
-    Many distinct levels fall back to one sort by a composite (query, level) key.
-    """
-    if rel.size == 0:
-        return np.zeros(n_queries)
-    if np.all(query[1:] > query[:-1]):  # one item per query: its gain at position 0
-        ideal = np.zeros(n_queries)
-        ideal[query] = gain(rel) * (np.log(2.0) / np.log(2.0))  # the discount, as below
-        return ideal
-    low, high = rel.min(), rel.max()
-    # Whole levels below 2**53, where float64 still counts them one by one.
-    if high - low < 1 << 16 and high < 2**53 and np.array_equal(rel, np.floor(rel)):
-        levels = np.arange(low, high + 1)
-        level = (rel - low).astype(np.int64)
-    else:
-        levels, level = np.unique(rel, return_inverse=True)
-        level = level.ravel()
-    n_levels = levels.size
-    # Highest level first, so a query's runs follow its ideal order.
-    key = query * np.int64(n_levels) + (n_levels - 1 - level)
-    if n_queries * n_levels <= max(4 * rel.size, 1 << 20):
-        count = np.bincount(key, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
-        end = np.cumsum(count, axis=1)
-        begin = end - count
-        if k is not None:
-            begin, end = np.minimum(begin, k), np.minimum(end, k)
-        # Expand the runs into positions: each term is then computed, and summed in
-        # position order, exactly as the DCG of that ranking is, so a perfect ranking
-        # scores exactly 1.
-        length = end - begin
-        row, column = np.nonzero(length)
-        count = length[row, column]
-        query = np.repeat(row, count)
-        position = (
-            np.repeat(begin[row, column], count)
-            + np.arange(count.sum())
-            - np.repeat(np.cumsum(count) - count, count)
-        )
-        rel = levels[::-1].astype(np.float64)[np.repeat(column, count)]
-    else:
-        order = np.argsort(key)
-        query, rel = query[order], rel[order]
-        position = np.arange(rel.size) - _run_heads(query)
-        if k is not None:
-            inside = position < k
-            query, position, rel = query[inside], position[inside], rel[inside]
-    return _sum_by(query, gain(rel) * (np.log(2.0) / np.log(position + 2.0)), n_queries)
 
 
 def _cumulative(terms_of_position, length):

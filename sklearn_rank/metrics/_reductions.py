@@ -13,8 +13,9 @@ use the closed forms written next to them.
 
 import numpy as np
 
+from ._columns import _elementwise, _take
 from ._counting import _each_once, _hypergeometric, _ordered_pair_signs, _sum_by
-from ._kernel import _discount_sums, _elementwise, _harmonic_sums, _take
+from ._kernel import _discount_sums, _harmonic_sums
 
 _BLOCK = 1 << 16  # queries per block where per-query temporaries are made in blocks
 

@@ -14,8 +14,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._columns import _as_float, _constant, _elementwise, _take
 from ._counting import _each_once
-from ._kernel import _as_float, _constant, _elementwise, _take
 from ._reductions import _expected_hits, _ratio
 
 # trec_eval's infAP smoothing (m_infap.c, INFAP_EPSILON).
