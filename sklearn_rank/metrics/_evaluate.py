@@ -284,7 +284,7 @@ def _compute_queries(
         first_relevant = False  # the kernel's shortcut reads one threshold
 
     def rank(make_block):
-        return _rank(
+        ranking = _rank(
             make_block(),
             prefix,
             conventions["ties"],
@@ -293,6 +293,9 @@ def _compute_queries(
             judged=any(r.metric.needs_judged for r in requests),
             order_free=all(r.metric.order_free for r in requests),
         )
+        # Arrays kept between requests are freed after their last reader.
+        ranking.expect((r.metric.name, r.k) for r in requests)
+        return ranking
 
     blocks = _split_queries(queries, n_threads)
     with _block_runner(len(blocks), n_threads) as run:
@@ -309,6 +312,7 @@ def _compute_queries(
             results[label] = _aggregate(
                 values, has_relevant, rule, weights, per_query or table, label, metric.aggregate
             )
+            del values, has_relevant  # a mean needs them no longer: free them before the next
     if skipped:
         _warn_skipped(skipped, queries.n_queries)
     if table:

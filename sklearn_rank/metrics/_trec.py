@@ -10,9 +10,12 @@ per group start s, size n, m relevant items, j judged items (relevance 0 include
 
 import math
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 
+from ._columns import _as_float, _constant, _elementwise, _take
+from ._counting import _each_once
 from ._reductions import _expected_hits, _ratio
 
 # trec_eval's infAP smoothing (m_infap.c, INFAP_EPSILON).
@@ -73,8 +76,18 @@ def _min_sum(y, R):
     """sum over x = 0..y of min(x, R), elementwise (0 for y < 0)."""
     y = np.asarray(y, dtype=np.float64)
     low = np.minimum(y, R)
-    total = low * (low + 1.0) / 2.0 + np.maximum(y - R, 0.0) * R
-    return np.where(y < 0, 0.0, total)
+    # low * (low + 1) / 2 + max(y - R, 0) * R, in place (one per-group array at a time)
+    total = low + 1.0
+    total *= low
+    del low
+    total /= 2.0
+    above = np.subtract(y, R)
+    np.maximum(above, 0.0, out=above)
+    above *= R
+    total += above
+    del above
+    total[y < 0] = 0.0
+    return total
 
 
 def bpref(r, k=None, *, relevance_threshold):
@@ -85,21 +98,41 @@ def bpref(r, k=None, *, relevance_threshold):
     of them above it uniform on 0..b, so its group adds a [1 - mean of phi(B + t)].
     """
     R = r.relevant_count(relevance_threshold)
-    judged_nonrelevant = r.queries.n_judged() - R
+    scale = np.subtract(r.queries.n_judged(), R)  # judged non-relevant, then min(., R)
+    np.minimum(scale, R, out=scale)
+    scale = scale[r.query]
     m = r.relevant_in_group(relevance_threshold)
     b = r.judged_in_group() - m
     B = r.judged_before() - r.before(m)
-    Rq, scale = R[r.query], np.minimum(judged_nonrelevant, R)[r.query]
-    phi_sum = _ratio(_min_sum(B + b, Rq) - _min_sum(B - 1.0, Rq), scale)
-    value = r.per_query(m * (1.0 - phi_sum / (b + 1.0)))
-    return _ratio(value, R), R > 0
+    Rq = R[r.query]
+    # (the same arithmetic as m * (1 - phi_sum / (b + 1)), in place)
+    phi_sum = _min_sum(B + b, Rq)
+    phi_sum -= _min_sum(B - 1.0, Rq)
+    del B, Rq
+    _ratio(phi_sum, scale, out=phi_sum)
+    del scale
+    b += 1.0
+    phi_sum /= b
+    del b
+    np.subtract(1.0, phi_sum, out=phi_sum)
+    phi_sum *= m
+    value = r.per_query(phi_sum)
+    del phi_sum
+    return _ratio(value, R, out=value), R > 0
 
 
 def _infap_terms(relevant_above, nonrelevant_above, position):
     """trec_eval's infAP term of a relevant item at 0-based ``position``."""
     judged = relevant_above + nonrelevant_above
-    ratio = (relevant_above + _INFAP_EPSILON) / (judged + 2.0 * _INFAP_EPSILON)
-    return (1.0 + judged * ratio) / (position + 1.0)
+    # (1 + judged * ratio) / (position + 1), written into one array of the result's shape
+    shape = np.broadcast_shapes(np.shape(judged), np.shape(position))
+    term = np.add(relevant_above, _INFAP_EPSILON, out=np.empty(shape))
+    term /= judged + 2.0 * _INFAP_EPSILON
+    term *= judged
+    del judged
+    term += 1.0
+    term /= position + 1.0
+    return term
 
 
 def inferred_average_precision(r, k=None, *, relevance_threshold):
@@ -112,13 +145,17 @@ def inferred_average_precision(r, k=None, *, relevance_threshold):
     b = r.judged_in_group() - m
     A = r.before(m)
     Bn = r.judged_before() - A
-    contribution = m * _infap_terms(A, Bn, r.start.astype(np.float64))
+    contribution = _infap_terms(A, Bn, _as_float(r.start))
+    contribution *= m
     tied = np.flatnonzero((r.size > 1) & (m > 0))
     for g in tied:
         contribution[g] = m[g] * _expected_infap_term(
             int(r.start[g]), int(r.size[g]), int(m[g]), int(b[g]), A[g], Bn[g]
         )
-    return _ratio(r.per_query(contribution), R), R > 0
+    del A, Bn, b
+    value = r.per_query(contribution)
+    del contribution
+    return _ratio(value, R, out=value), R > 0
 
 
 def _expected_infap_term(s, n, a, b, A, Bn):
@@ -177,8 +214,9 @@ def unjudged_at_k(r, k=None):
 def _recall_cut(level, count, rounding):
     """trec_eval's rank cut of a recall level: lround(level R) in 10.0, (long)(level R +
     0.9) in 9.x (m_iprec_at_recall.c)."""
-    exact = level * count
-    return np.floor(exact + (0.9 if rounding == "plus_0.9" else 0.5))
+    cut = level * count
+    cut += 0.9 if rounding == "plus_0.9" else 0.5
+    return np.floor(cut, out=cut)
 
 
 def interpolated_precision(r, k=None, *, relevance_threshold, iprec_rounding, recall):
@@ -191,62 +229,153 @@ def eleven_point_average(r, k=None, *, relevance_threshold, iprec_rounding):
 
 def _interpolated(r, threshold, rounding, levels):
     """Mean over ``levels`` of trec_eval's interpolated precision: with c the level's
-    rank cut, 0 if c > h, else the best precision m / r_m over m >= max(c, 1)."""
+    rank cut, 0 if c > h, else the best precision m / r_m over m >= max(c, 1).
+
+    Per level, only the queries with a relevant item get a best precision, and only they
+    are added to the total: no per-query array besides the total is made.
+    """
     R = r.relevant_count(threshold)
-    fixed = _fixed_precisions(r, threshold)
-    query, count, rank, precision, heads, m, hits, random, before = fixed
-    random_queries = np.unique(r.query[random])
+    f = _fixed_precisions(r, threshold)
+    random_query = r.query[f.random]
+    random_queries = np.unique(random_query)
     total = np.zeros(r.n_queries)
     for level in levels:
-        cut = _recall_cut(level, R, rounding)
-        least = np.maximum(cut, 1.0)
-        best = np.zeros(r.n_queries)
-        if count.size:
-            eligible = np.where(count >= least[query], precision, 0.0)
-            best[query[heads]] = np.maximum.reduceat(eligible, heads)
-        for q in random_queries:
-            if cut[q] > hits[q] or R[q] == 0:
+        best = None
+        if f.count.size:
+            cut = _recall_cut(level, R[f.owners], rounding)
+            zeroed = cut > f.hits  # c > h: 0
+            least = np.maximum(cut, 1.0, out=cut)
+            if f.heads is not None:
+                least = least[f.item_owner]
+            eligible = f.count >= least
+            del least
+            eligible = np.where(eligible, f.precision, 0.0)
+            best = eligible if f.heads is None else np.maximum.reduceat(eligible, f.heads)
+            best[zeroed] = 0.0
+            del zeroed
+        drawn = {}  # queries with a relevant item in a random group: their expected best
+        for q, hits in zip(random_queries, f.random_hits):
+            cut = _recall_cut(level, R[q : q + 1], rounding)[0]
+            if cut > hits or R[q] == 0:
                 continue
-            mine = random[r.query[random] == q]
-            groups = [(int(r.start[i]), int(r.size[i]), int(m[i]), int(before[i])) for i in mine]
-            own = query == q
+            least = np.maximum(cut, 1.0)
+            mine = random_query == q
+            groups = [
+                (int(r.start[i]), int(r.size[i]), int(f.m[i]), int(before))
+                for i, before in zip(f.random[mine], f.random_before[mine])
+            ]
+            own = f.query == q
             floor = max(
                 [
                     Fraction(int(c), int(c / p))
-                    for c, p in zip(count[own], precision[own])
-                    if c >= least[q]
+                    for c, p in zip(f.count[own], f.precision[own])
+                    if c >= least
                 ]
                 or [0]
             )
-            best[q] = _expected_max(groups, int(least[q]), Fraction(floor))
-        best[cut > hits] = 0.0
-        total += best
-    return total / len(levels), R > 0
+            drawn[q] = _expected_max(groups, int(least), Fraction(floor))
+        if drawn:
+            queries = np.fromiter(drawn, dtype=np.int64, count=len(drawn))
+            values = np.fromiter(drawn.values(), dtype=np.float64, count=len(drawn))
+            owners = f.owners
+            at = np.minimum(np.searchsorted(owners, queries), max(owners.size - 1, 0))
+            listed = (owners[at] == queries) if owners.size else np.zeros(len(drawn), bool)
+            if best is not None:
+                best[at[listed]] = values[listed]  # the expected best replaces the fixed one
+            total[queries[~listed]] += values[~listed]
+        if best is not None:
+            total[f.owners] += best
+    total /= len(levels)
+    return total, R > 0
+
+
+class _Fixed(NamedTuple):
+    """The relevant items whose positions no tie ordering changes, by query.
+
+    query, count, precision : per fixed item (by query), its query, m (relevant items up
+        to it) and m / rank; one value broadcast where it is the same for all.
+    owners, hits, heads, item_owner : the queries with a fixed item, once each (sorted),
+        their relevant items (h), where each one's items start and each item's owner
+        (both None where every owner has one item).
+    m, random, random_before, random_hits : per group m; the groups holding relevant
+        items in random positions, the relevant items before each, and per query of
+        theirs (np.unique order) its h.
+    """
+
+    query: np.ndarray
+    count: np.ndarray
+    precision: np.ndarray
+    owners: np.ndarray
+    hits: np.ndarray
+    heads: np.ndarray | None
+    item_owner: np.ndarray | None
+    m: np.ndarray
+    random: np.ndarray
+    random_before: np.ndarray
+    random_hits: np.ndarray
 
 
 def _fixed_precisions(r, threshold):
-    """The relevant items whose positions no tie ordering changes (a group of one, or a
-    group of relevant items only, whose j-th sits at s + j), with m (their count so far)
-    and m / rank, grouped by query; computed once for every level of one call."""
-    key = ("fixed precisions", threshold)
-    if key in r._cache:
-        return r._cache[key]
+    """The `_Fixed` items (a group of one, or a group of relevant items only, whose j-th
+    sits at s + j); computed once for every level of one call, and for every iprec and
+    iprec_avg request of one evaluate."""
+    return r._shared(
+        ("fixed precisions", threshold),
+        ("iprec", "iprec_avg"),
+        None,
+        lambda: _make_fixed_precisions(r, threshold),
+        any_k=True,
+    )
+
+
+def _make_fixed_precisions(r, threshold):
     m = r.relevant_in_group(threshold)
     fixed = (r.size == 1) | (m == r.size)
-    keep = (r.relevant(threshold) > 0) & fixed[r.group]
-    g = r.group[keep]
-    first_of_group = np.r_[True, g[1:] != g[:-1]] if g.size else np.zeros(0, dtype=bool)
-    run_start = np.maximum.accumulate(np.where(first_of_group, np.arange(g.size), 0))
-    j = np.arange(g.size) - run_start + 1.0  # 1-based order among the group's relevant
+    keep = r.relevant(threshold) > 0
+    keep &= fixed if r._group is None else fixed[r.group]
+    g = np.flatnonzero(keep) if r._group is None else r.group[keep]
+    del keep
     before = r.before(m)
-    count = before[g] + j
-    rank = r.start[g] + j
+    count = before[g]
+    if _each_once(g, r.n_groups):  # one kept item per group: each is its group's first
+        count += 1.0
+        rank = _elementwise(lambda start: start + 1.0, _take(r.start, g))
+    else:
+        first_of_group = np.r_[True, g[1:] != g[:-1]] if g.size else np.zeros(0, dtype=bool)
+        run_start = np.maximum.accumulate(np.where(first_of_group, np.arange(g.size), 0))
+        j = np.arange(g.size) - run_start + 1.0  # 1-based order among the group's relevant
+        count += j
+        rank = r.start[g] + j
+        del first_of_group, run_start, j
+    precision = count / rank
+    del rank
     query = r.query[g]
-    heads = np.flatnonzero(np.r_[True, query[1:] != query[:-1]]) if g.size else np.zeros(0, int)
+    del g
+    if _each_once(query, r.n_queries):
+        heads = item_owner = None
+        owners = query
+    else:
+        new = np.r_[True, query[1:] != query[:-1]]
+        heads = np.flatnonzero(new)
+        item_owner = np.cumsum(new) - 1
+        owners = query[heads]
+        del new
+    hits = r.per_query(m)
     random = np.flatnonzero(~fixed & (m > 0))
-    result = (query, count, rank, count / rank, heads, m, r.per_query(m), random, before)
-    r._cache[key] = result
-    return result
+    random_hits = hits[np.unique(r.query[random])]
+    return _Fixed(
+        query,
+        _constant(count),  # one-item queries: 1 everywhere
+        _constant(precision),
+        owners,
+        hits[owners],
+        heads,
+        item_owner,
+        m,
+        random,
+        before[random],
+        random_hits,
+    )
 
 
 def _expected_max(groups, least, floor):

@@ -184,8 +184,11 @@ def _runs_of_equal_ids(ids, rows):
     runs = np.flatnonzero(new)
     row = by_id if rows is None else rows[by_id]
     first_row = np.minimum.reduceat(row, runs)
-    del row
+    # Each array is freed once read for the last time: with one row per query (millions
+    # of distinct ids) every one of them is as large as the ids themselves.
+    del row, runs
     group = np.cumsum(new, dtype=np.int64)
+    del new
     group -= 1
     in_order = np.empty(values.size, dtype=np.int64)
     in_order[by_id] = group
