@@ -168,11 +168,8 @@ def evaluate_dask(
     )
     run, run_meta = _prepare(data, spec, "data", RUN_SIDE if spec.two_tables else None, dd)
     query_dtype = run_meta[spec.query_name].dtype
-    compute = functools.partial(_per_query_table, spec=spec, query_dtype=query_dtype)
-    if judgments is None:
-        frame = run if _partitioned_by(data, query) else run.shuffle(on=QUERY)
-        tables = frame.map_partitions(compute, meta=_empty_table(spec, query_dtype))
-    else:
+    truth = None
+    if judgments is not None:
         truth, truth_meta = _prepare(judgments, spec, "judgments", TRUTH_SIDE, dd)
         for role in ("query", "item"):
             name = spec.columns[role]
@@ -183,6 +180,13 @@ def evaluate_dask(
                     "in judgments: the ids must have one type to match; cast one of them."
                 )
         truth = truth[list(run.columns)]
+    if spec.needs_top_grade:
+        spec = spec.with_top_grade(_top_grade(run, truth, spec))
+    compute = functools.partial(_per_query_table, spec=spec, query_dtype=query_dtype)
+    if judgments is None:
+        frame = run if _partitioned_by(data, query) else run.shuffle(on=QUERY)
+        tables = frame.map_partitions(compute, meta=_empty_table(spec, query_dtype))
+    else:
         tables = _together(data, judgments, run, truth, query, dd).map_partitions(
             compute, meta=_empty_table(spec, query_dtype)
         )
@@ -191,6 +195,18 @@ def evaluate_dask(
             _apply_rules, spec, meta=_empty_table(spec, query_dtype)[[query] + spec.labels]
         )
     return _mean_of_tables(tables.compute(), spec)
+
+
+def _top_grade(run, truth, spec):
+    """The largest relevance of the judgments of the queries `evaluate` keeps (ERR's grade
+    scale without ``max_grade``): one pass over the relevance column before the shuffle."""
+    if truth is None:  # one table: every judged row's query is kept
+        return run[RELEVANCE].max().compute()
+    if spec.columns["relevance"] is None:
+        return None  # binary judgments: every grade is 1
+    if spec.conventions["query_set"] == "both":  # only queries the run ranks count
+        truth = truth.merge(run[[QUERY]].drop_duplicates(), on=QUERY, how="inner")
+    return truth[RELEVANCE].max().compute()
 
 
 def _concat_parts(run, truth):

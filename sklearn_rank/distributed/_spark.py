@@ -89,6 +89,20 @@ def _prepare(frame, spec, table, side, functions, types):
     return frame.select(*columns), fields
 
 
+def _top_grade(run, truth, spec, functions):
+    """The largest relevance of the judgments of the queries `evaluate` keeps (ERR's grade
+    scale without ``max_grade``), one aggregation before the repartition."""
+    if truth is None:  # one table: every judged row's query is kept
+        truth = run
+    elif spec.columns["relevance"] is None:
+        return None  # binary judgments: every grade is 1
+    elif spec.conventions["query_set"] == "both":  # only queries the run ranks count
+        truth = truth.join(run.select(QUERY).distinct(), on=QUERY, how="left_semi")
+    relevance = functions.col(RELEVANCE)
+    judged = truth.where(relevance.isNotNull() & ~functions.isnan(relevance))
+    return judged.agg(functions.max(relevance)).collect()[0][0]
+
+
 def _worker_error(error):
     """The message of a ValueError raised inside a Python worker, or None."""
     found = re.findall(r"^ValueError: (.+)$", str(error), flags=re.MULTILINE)
@@ -176,6 +190,7 @@ def evaluate_spark(
     frame, fields = _prepare(
         data, spec, "data", RUN_SIDE if spec.two_tables else None, functions, types
     )
+    truth = None
     if judgments is not None:
         truth, truth_fields = _prepare(judgments, spec, "judgments", TRUTH_SIDE, functions, types)
         for role in ("query", "item"):
@@ -187,6 +202,9 @@ def evaluate_spark(
                     f"and {kinds[1].simpleString()} in judgments: the ids must have one type "
                     "to match; cast one of them."
                 )
+    if spec.needs_top_grade:
+        spec = spec.with_top_grade(_top_grade(frame, truth, spec, functions))
+    if truth is not None:
         frame = frame.unionByName(truth.select(*frame.columns))
     query_type = fields[spec.columns["query"]]
     schema = types.StructType(

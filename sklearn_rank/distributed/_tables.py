@@ -14,15 +14,14 @@ move these tables. Partitions arrive as pandas DataFrames with the internal colu
 below, whatever the user's columns are called.
 """
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..conventions import resolve
 from ..inputs import ItemJudgments, ItemRanking
 from ..metrics._aggregate import _aggregate
-from ..metrics._evaluate import _compute, _no_relevant_rule, _warn_skipped
-from ..metrics._names import _parse_name
+from ..metrics._evaluate import _compute, _no_relevant_rule, _requests, _warn_skipped
 from ..utils._ids import _concat_ids, _factorize
 from ..utils._validation import _check_per_query, _python_value
 
@@ -46,7 +45,8 @@ ORDER_BITS = 33
 class _Spec:
     """What every partition computes, and how the user named things.
 
-    requests : list of (label, registry entry, k), as `evaluate` builds them.
+    requests : list of `_Request` (label, registry entry, k, parameters, overrides), as
+        `evaluate` reads the metric names.
     conventions : resolved conventions (`resolve`).
     columns : role -> the user's column name (query, item, score or rank, relevance,
         sample_weight), for messages and for the output's query column.
@@ -66,11 +66,45 @@ class _Spec:
 
     @property
     def labels(self):
-        return [label for label, _metric, _k in self.requests]
+        return [r.label for r in self.requests]
 
     @property
     def query_name(self):
         return self.columns["query"]
+
+    @property
+    def needs_items(self):
+        """Whether a partition must join its rows as `ItemJudgments` / `ItemRanking`:
+        two tables, trec_eval's tie rule (item ids decide), or a measure or convention
+        that tells unjudged rows from rows judged 0 (bpref, Judged@k, ``judged_only``...),
+        which the long format, where every row is judged, cannot."""
+        return (
+            self.two_tables
+            or self.conventions["tie_break"] != "input"
+            or bool(self.conventions["judged_only"])
+            or any(r.metric.needs_judged for r in self.requests)
+        )
+
+    @property
+    def needs_top_grade(self):
+        """Whether ERR is asked for without ``max_grade``: its grade scale is then the
+        largest grade of the whole truth, one number the engine finds first."""
+        return any(
+            r.metric.name == "err" and r.params.get("max_grade") is None for r in self.requests
+        )
+
+    def with_top_grade(self, highest):
+        """This spec with ERR's ``max_grade`` set to the largest grade found in the
+        kept queries' judgments (``highest``; None or NaN: none), as `evaluate` sets it."""
+        highest = None if highest is None else float(highest)
+        top = max(highest, 1.0) if highest is not None and np.isfinite(highest) else 1.0
+        requests = [
+            dataclasses.replace(r, params={**r.params, "max_grade": top})
+            if r.metric.name == "err" and r.params.get("max_grade") is None
+            else r
+            for r in self.requests
+        ]
+        return dataclasses.replace(self, requests=requests)
 
     def partition_conventions(self):
         # Every partition marks a query without a relevant item by NaN ("skip"); the
@@ -102,36 +136,9 @@ def _make_spec(
 ):
     """Check every argument that needs no data, as `evaluate` does; return a `_Spec`."""
     _check_per_query(per_query)
-    if isinstance(metrics, (bytes, dict)) or not (
-        isinstance(metrics, str) or hasattr(metrics, "__iter__")
-    ):
-        raise ValueError(
-            "metrics must be a metric name or a list of names such as ['ndcg@10', 'map']; "
-            f"got {metrics!r}."
-        )
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
-    if not names:
-        raise ValueError("metrics must name at least one metric; got an empty list.")
-    if len(set(names)) != len(names):
-        raise ValueError(f"metrics names a metric twice; got {names!r}.")
-    requests = []
-    for name in names:
-        metric, k = _parse_name(name)
-        if metric.family != "core":
-            # Their judged/unjudged distinctions and aggregations are not carried through
-            # the per-partition tables yet.
-            raise ValueError(
-                f"metric {name!r} ({metric.name}) is not available on Dask and Spark yet; "
-                "use evaluate on the collected rows."
-            )
-        requests.append((name, metric, k))
-    convention = conventions.pop("convention", None)
-    resolved = resolve(convention, conventions)
-    if resolved["default_k"] is not None:
-        requests = [
-            (label, metric, resolved["default_k"] if k is None and metric.takes_k else k)
-            for label, metric, k in requests
-        ]
+    # evaluate's own reading of the names: every spelling (``rbp(p=0.9)``, ``P_10``,
+    # ``nDCG@10``, ``official``), a preset's default cut-off, a name given twice once.
+    requests, resolved = _requests(metrics, conventions)
     columns = {
         "query": _check_name(query, "query"),
         "item": _check_name(item, "item"),
@@ -142,7 +149,7 @@ def _make_spec(
         columns["rank"] = _check_name(rank, "rank")
     else:
         columns["score"] = _check_name(score, "score (or rank)")
-    if columns["query"] in names:
+    if columns["query"] in [r.label for r in requests]:
         raise ValueError(
             f"The query column {query!r} has the name of a requested metric; rename it."
         )
@@ -153,8 +160,10 @@ def _make_spec(
         two_tables=judgments_given,
         ranks=rank is not None,
         # A shuffle loses the input order; it is carried along only where it decides
-        # something: ties broken by input order.
-        ordered=resolved["ties"] == "stable" and resolved["tie_break"] == "input",
+        # something: ties broken by input order (CatBoost's rule falls back to it among
+        # tied items of equal relevance, judged 0 or not judged).
+        ordered=resolved["ties"] == "stable"
+        and resolved["tie_break"] in ("input", "relevance_ascending"),
         weighted=sample_weight is not None,
     )
 
@@ -242,7 +251,7 @@ def _per_query_table(frame, spec, query_dtype):
     if not len(run) and not len(truth):
         return _empty_table(spec, query_dtype)
     score = _scores(run, spec, run_table)
-    if spec.two_tables or spec.conventions["tie_break"] != "input":
+    if spec.needs_items:
         form = _item_form(run, truth, score, spec, run_table, truth_table)
     else:
         form = _long_form(run, score, spec, run_table)
@@ -395,10 +404,7 @@ def _query_weights(run, run_codes, ids, kept, spec, table):
 def _rules(spec):
     """Each metric's no_relevant rule: the rows name their items, so the rule of `evaluate`
     for inputs with item ids (queries without a relevant item left out by default)."""
-    return {
-        label: _no_relevant_rule(spec.conventions, metric, True)
-        for label, metric, _k in spec.requests
-    }
+    return {r.label: _no_relevant_rule(spec.conventions, r.metric, True) for r in spec.requests}
 
 
 def _refuse_no_relevant(label, values, ids):
@@ -448,7 +454,7 @@ def _mean_of_tables(table, spec):
         if not weights.any():
             raise ValueError("sample_weight must not be all zero.")
     results, skipped = {}, []
-    metrics = {label: metric for label, metric, _k in spec.requests}
+    metrics = {r.label: r.metric for r in spec.requests}
     for label, rule in _rules(spec).items():
         values = table[label].to_numpy(dtype=np.float64)
         has_relevant = ~np.isnan(values)
