@@ -38,6 +38,14 @@ SPELLINGS = [
     "official",
     "map",
 ]
+# Without the measures that tell unjudged rows from rows judged 0 (bpref, Judged@k...), a
+# partition of one table is the long format: that path is checked with these names.
+LONG_NAMES = [n for n in NAMES if not METRICS[n.split("@")[0]].needs_judged] + [
+    "rbp(p=0.5)@4",
+    "P_2",
+    "nDCG@3",
+    "err",
+]
 # (convention, ties): both tie modes without a preset, each preset with its own.
 SETTINGS = [(None, "average"), (None, "stable")] + [(name, None) for name in PRESETS]
 
@@ -113,7 +121,7 @@ def assert_same(got_means, got_table, expected, query="query"):
         )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def dask_client():
     """A LocalCluster of two worker processes, on this machine only."""
     pytest.importorskip("dask.dataframe")
@@ -141,11 +149,15 @@ def test_one_table_equals_evaluate(dask_client, convention, ties):
     frame = one_table(1)
     data = _dask(frame)
     options = {"convention": convention, "ties": ties}
-    names = NAMES + SPELLINGS
+    names = NAMES + SPELLINGS  # a partition's rows joined as items
     means = sr.evaluate_dask(data, names, **options)
     table = sr.evaluate_dask(data, names, per_query=True, **options).compute()
     # The collected rows, in the order compute() returns them.
-    assert_same(means, table, reference(data.compute(), names=names, **options))
+    collected = data.compute()
+    assert_same(means, table, reference(collected, names=names, **options))
+    means = sr.evaluate_dask(data, LONG_NAMES, **options)  # a partition read as long format
+    expected = reference(collected, names=LONG_NAMES, **options)[0]
+    assert means == pytest.approx(expected, abs=1e-12, rel=1e-12)
 
 
 @pytest.mark.parametrize("convention, ties", SETTINGS)
@@ -482,3 +494,30 @@ def test_conventions_equal_evaluate(dask_client, options):
     means = sr.evaluate_dask(data, names, judgments=judgments, **options)
     table = sr.evaluate_dask(data, names, judgments=judgments, per_query=True, **options)
     assert_same(means, table.compute(), reference(run, judged, names=names, **options))
+
+
+def test_repeated_pairs_are_found_exactly():
+    """The repeat check hashes (query, item) into 64 bits and compares the pairs that
+    share a hash exactly: a collision is not a repeat, a repeat is found whatever the
+    item type."""
+    import pandas as pd
+
+    from sklearn_rank.distributed._tables import _first_repeated
+
+    golden = 0x9E3779B97F4A7C15
+    inverse = pow(golden, -1, 2**64)
+    # Item 0 of query 0 and item `colliding` of query 1 hash alike (0 == colliding * golden ^ 1).
+    colliding = np.array([inverse], dtype=np.uint64).view(np.int64)[0]
+    codes = np.array([0, 1, 1, 0])
+    items = pd.Series(np.array([0, colliding, 5, 7], dtype=np.int64))
+    key = items.to_numpy().view(np.uint64) * np.uint64(golden) ^ codes.astype(np.uint64)
+    assert key[0] == key[1]  # the hashes collide...
+    assert _first_repeated(codes, items) is None  # ...but the pairs differ
+    again = pd.Series(np.array([0, colliding, 5, 7, colliding], dtype=np.int64))
+    assert _first_repeated(np.array([0, 1, 1, 0, 1]), again) == 4
+    assert _first_repeated(np.array([0, 1, 1, 0, 0]), again) is None  # other query
+    words = pd.Series(["a", "b", "a", "b", "a"], dtype=object)
+    assert _first_repeated(np.array([0, 0, 1, 1, 1]), words) == 4
+    assert _first_repeated(np.array([0, 0, 1, 1, 2]), words) is None
+    floats = pd.Series([0.5, 1.5, 0.5], dtype=np.float32)
+    assert _first_repeated(np.array([2, 2, 2]), floats) == 2

@@ -11,6 +11,7 @@ import sys
 import numpy as np
 import pytest
 from test_distributed import (
+    LONG_NAMES,
     NAMES,
     SETTINGS,
     SPELLINGS,
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.filterwarnings(
 )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def spark():
     pytest.importorskip("pyspark")
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -58,10 +59,14 @@ def test_one_table_equals_evaluate(spark, convention, ties):
     data = spark.createDataFrame(frame)  # 5 partitions, rows in this order
     assert data.rdd.getNumPartitions() == 5
     options = {"convention": convention, "ties": ties}
-    names = NAMES + SPELLINGS
+    names = NAMES + SPELLINGS  # a partition's rows joined as items
     means = sr.evaluate_spark(data, names, **options)
     table = sr.evaluate_spark(data, names, per_query=True, **options).toPandas()
-    assert_same(means, table, reference(data.toPandas(), names=names, **options))
+    collected = data.toPandas()
+    assert_same(means, table, reference(collected, names=names, **options))
+    means = sr.evaluate_spark(data, LONG_NAMES, **options)  # a partition read as long format
+    expected = reference(collected, names=LONG_NAMES, **options)[0]
+    assert means == pytest.approx(expected, abs=1e-12, rel=1e-12)
 
 
 @pytest.mark.parametrize("convention, ties", SETTINGS)

@@ -53,23 +53,26 @@ def _partitioned_by(frame, query):
 
 def _select(part, roles, side, spec, partition_info=None):
     """One input partition in the internal columns (`_tables.QUERY`...), every table with
-    the same columns, so that a run and its judgments can travel as one frame."""
-    import pandas as pd
-
+    the same columns, so that a run and its judgments can travel as one frame. The
+    user's columns are renamed, not copied (pandas' copy-on-write)."""
     if roles[QUERY] not in part.columns:
         part = part.reset_index()
     n = len(part)
-    columns = {internal: part[name] for internal, name in roles.items()}
+    selected = part[list(roles.values())]
+    selected.columns = list(roles)
+    extra = {}
     for internal in (SCORE, RELEVANCE) + ((WEIGHT,) if spec.weighted else ()):
-        if internal not in columns:
-            columns[internal] = pd.Series(np.full(n, np.nan), index=part.index)
+        if internal not in roles:
+            extra[internal] = np.full(n, np.nan)
     if side is not None:
-        columns[SIDE] = pd.Series(np.full(n, side, dtype=np.int8), index=part.index)
+        extra[SIDE] = np.full(n, side, dtype=np.int8)
     if spec.ordered:
         number = 0 if partition_info is None else int(partition_info["number"])
         order = (np.int64(number) << ORDER_BITS) + np.arange(n, dtype=np.int64)
-        columns[ORDER] = pd.Series(order if side != TRUTH_SIDE else 0 * order, index=part.index)
-    return pd.DataFrame(columns).reset_index(drop=True)
+        extra[ORDER] = order if side != TRUTH_SIDE else 0 * order
+    if extra:
+        selected = selected.assign(**extra)
+    return selected.reset_index(drop=True)
 
 
 def _prepare(frame, spec, table, side, dd):

@@ -20,8 +20,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..inputs import ItemJudgments, ItemRanking
+from ..inputs._normalise import _from_codes
 from ..metrics._aggregate import _aggregate
-from ..metrics._evaluate import _compute, _no_relevant_rule, _requests, _warn_skipped
+from ..metrics._evaluate import (
+    _compute,
+    _compute_queries,
+    _no_relevant_rule,
+    _requests,
+    _warn_skipped,
+)
 from ..utils._ids import _concat_ids, _factorize
 from ..utils._validation import _check_per_query, _python_value
 
@@ -212,14 +219,17 @@ def _empty_table(spec, query_dtype):
 
 
 def _split(frame, spec):
-    """The run's rows and the judgments' rows of one partition."""
+    """The run's rows and the judgments' rows of one partition. One table read as the
+    long format needs no judgments apart: ``truth`` is None then."""
     if spec.two_tables:
         side = frame[SIDE].to_numpy()
         run, truth = frame[side == RUN_SIDE], frame[side == TRUTH_SIDE]
         run_table, truth_table = "data", "judgments"
     else:
         # One table: a row without relevance is ranked but not judged.
-        run, truth = frame, frame[frame[RELEVANCE].notna().to_numpy()]
+        run, truth = frame, None
+        if spec.needs_items:
+            truth = frame[frame[RELEVANCE].notna().to_numpy()]
         run_table = truth_table = "data"
     if spec.ordered and len(run):
         # The shuffle mixed the rows: put each query's rows back in input order, which
@@ -227,9 +237,10 @@ def _split(frame, spec):
         run = run.iloc[np.argsort(run[ORDER].to_numpy(), kind="stable")]
     score_role = "rank" if spec.ranks else "score"
     _check_present(run, QUERY, "query", spec, run_table)
-    _check_present(truth, QUERY, "query", spec, truth_table)
     _check_present(run, ITEM, "item", spec, run_table)
-    _check_present(truth, ITEM, "item", spec, truth_table)
+    if spec.two_tables:  # one table: the judged rows are rows of the run, checked above
+        _check_present(truth, QUERY, "query", spec, truth_table)
+        _check_present(truth, ITEM, "item", spec, truth_table)
     _check_present(run, SCORE, score_role, spec, run_table)
     if spec.two_tables and spec.columns["relevance"] is not None:
         _check_present(truth, RELEVANCE, "relevance", spec, truth_table)
@@ -248,7 +259,7 @@ def _per_query_table(frame, spec, query_dtype):
     import pandas as pd
 
     run, truth, run_table, truth_table = _split(frame, spec)
-    if not len(run) and not len(truth):
+    if not len(run) and (truth is None or not len(truth)):
         return _empty_table(spec, query_dtype)
     score = _scores(run, spec, run_table)
     if spec.needs_items:
@@ -289,42 +300,70 @@ def _scores(run, spec, table):
 
 def _long_form(run, score, spec, table):
     """One table, ties broken by input order: its rows are the long format (relevance 0
-    where not judged), which needs no join of a run with judgments."""
+    where not judged), which needs no join of a run with judgments. The queries are
+    numbered once, by a hash table, and handed to the kernel as they are."""
     import pandas as pd
 
     codes, uniques = pd.factorize(run[QUERY], sort=False)  # numbered by first appearance
     ids = np.asarray(uniques)
-    repeated = run.duplicated([QUERY, ITEM]).to_numpy()
-    if repeated.any():
-        row = int(np.flatnonzero(repeated)[0])
+    row = _first_repeated(codes, run[ITEM])
+    if row is not None:
         raise ValueError(
             f"{table} has item {_python_value(run[ITEM].iloc[row])!r} more than once for query "
             f"{_python_value(run[QUERY].iloc[row])!r}; each item may appear once per query."
         )
     relevance = run[RELEVANCE].to_numpy(dtype=np.float64)
     judged = ~np.isnan(relevance)
-    _check_finite_numbers(relevance[judged], run[judged], "relevance", spec, table)
+    unjudged = not judged.all()
+    if unjudged:
+        _check_finite_numbers(relevance[judged], run[judged], "relevance", spec, table)
+    else:
+        _check_finite_numbers(relevance, run, "relevance", spec, table)
     kept = np.ones(ids.size, dtype=bool)
-    if spec.conventions["query_set"] != "all":  # every query is ranked: only judged ones
+    if spec.conventions["query_set"] != "all" and unjudged:  # only queries with judgments
         kept = np.bincount(codes[judged], minlength=ids.size) > 0
 
     def compute():
-        y_true, y_score, groups = np.where(judged, relevance, 0.0), score, codes
+        y_true = np.where(judged, relevance, 0.0) if unjudged else relevance
+        y_score, groups = score, codes
         if not kept.all():
             rows = kept[codes]
             renumber = np.cumsum(kept) - 1
             y_true, y_score, groups = y_true[rows], y_score[rows], renumber[codes[rows]]
-        # Codes numbered by first appearance keep that order: values come in ids' order.
-        return _compute(
-            spec.requests,
+        conventions = spec.partition_conventions()
+        queries = _from_codes(
             y_true,
             y_score,
-            groups=groups,
-            per_query=True,
-            conventions=spec.partition_conventions(),
+            groups.astype(np.int64, copy=False),
+            int(kept.sum()),
+            conventions["score_dtype"],
+            conventions["tie_break"],
         )
+        # Codes numbered by first appearance keep that order: values come in ids' order.
+        return _compute_queries(spec.requests, queries, None, True, conventions)
 
     return ids, kept, codes, compute
+
+
+def _first_repeated(codes, items):
+    """The first row whose (query, item) pair came before (None: no such row).
+
+    One hash of both into 64 bits, counted by a hash table: pairs that share it (a repeat,
+    or, rarely, two pairs that collide) are then compared exactly.
+    """
+    import pandas as pd
+
+    values = items.to_numpy()
+    if values.dtype.kind not in "iu" or values.dtype.itemsize != 8:
+        values, _ = pd.factorize(items, sort=False)  # strings, floats...: their numbers
+    key = values.astype(np.int64, copy=False).view(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    key ^= codes.astype(np.uint64)
+    shared = np.flatnonzero(pd.Series(key, copy=False).duplicated(keep=False).to_numpy())
+    if not shared.size:
+        return None
+    pairs = pd.DataFrame({"query": codes[shared], "item": values[shared]})
+    repeated = np.flatnonzero(pairs.duplicated().to_numpy())
+    return int(shared[repeated[0]]) if repeated.size else None
 
 
 def _item_form(run, truth, score, spec, run_table, truth_table):
