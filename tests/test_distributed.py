@@ -227,6 +227,20 @@ def test_shuffle_is_skipped_when_partitioned_by_query(dask_client):
     assert_same(
         sr.evaluate_dask(both[0], NAMES, judgments=both[1]), table.compute(), reference(run, judged)
     )
+    # One partition holds every query: nothing to bring together, one table or two.
+    single = _dask(frame, 1)
+    table = sr.evaluate_dask(single, LONG_NAMES, per_query=True)
+    assert _shuffles(table) == 0
+    assert_same(
+        sr.evaluate_dask(single, LONG_NAMES), table.compute(), reference(frame, names=LONG_NAMES)
+    )
+    table = sr.evaluate_dask(_dask(run, 1), NAMES, judgments=_dask(judged, 1), per_query=True)
+    assert _shuffles(table) == 0
+    assert_same(
+        sr.evaluate_dask(_dask(run, 1), NAMES, judgments=_dask(judged, 1)),
+        table.compute(),
+        reference(run, judged),
+    )
 
 
 def test_partition_restores_input_order_among_ties():

@@ -41,8 +41,11 @@ def _frame_columns(frame, query):
 
 
 def _partitioned_by(frame, query):
-    """Whether every query's rows are in one partition already: the query is the index
-    with known divisions, or the frame comes straight from a shuffle on the query."""
+    """Whether every query's rows are in one partition already: the frame has one
+    partition, the query is the index with known divisions, or the frame comes straight
+    from a shuffle on the query."""
+    if frame.npartitions == 1:
+        return "one"
     if frame.index.name == query and query not in frame.columns and frame.known_divisions:
         return "divisions"
     mapping = getattr(frame.expr, "unique_partition_mapping_columns_from_shuffle", None)
@@ -114,11 +117,11 @@ def evaluate_dask(
     """Evaluate a ranking held in a Dask DataFrame, with the numbers of `evaluate`.
 
     The rows of each query are brought together by a shuffle on the query column
-    (skipped when the frame is partitioned by it already: the query is its index with
-    known divisions, or it comes from ``shuffle(on=query)``); every partition then
-    ranks all its queries at once with the in-memory kernel, and only a small table of
-    per-query values returns to the client, where the mean is taken as `evaluate`
-    takes it.
+    (skipped when the frame is partitioned by it already: one partition, the query as
+    its index with known divisions, or straight from ``shuffle(on=query)``); every
+    partition then ranks all its queries at once with the in-memory kernel, and only a
+    small table of per-query values returns to the client, where the mean is taken as
+    `evaluate` takes it.
 
     Parameters
     ----------
@@ -225,9 +228,9 @@ def _together(data, judgments, run, truth, query, dd):
         how is not None
         and how == _partitioned_by(judgments, query)
         and data.npartitions == judgments.npartitions
-        and (how == "shuffle" or list(data.divisions) == list(judgments.divisions))
+        and (how != "divisions" or list(data.divisions) == list(judgments.divisions))
     ):
-        # Partition i of both holds the same queries (same divisions, or the same hash
-        # of ids of one type over the same number of partitions).
+        # Partition i of both holds the same queries (one partition each, the same
+        # divisions, or the same hash of ids of one type over as many partitions).
         return dd.map_partitions(_concat_parts, run, truth, align_dataframes=False, meta=run._meta)
     return dd.concat([run, truth]).shuffle(on=QUERY)
