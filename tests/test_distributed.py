@@ -535,3 +535,27 @@ def test_repeated_pairs_are_found_exactly():
     assert _first_repeated(np.array([0, 0, 1, 1, 2]), words) is None
     floats = pd.Series([0.5, 1.5, 0.5], dtype=np.float32)
     assert _first_repeated(np.array([2, 2, 2]), floats) == 2
+
+
+def test_only_the_columns_used_are_read(tmp_path):
+    """A parquet reader reads the query, item, score and relevance columns, not the others
+    of a wide table (the columns are chosen before the partition function, which Dask
+    cannot see into)."""
+    import pandas as pd
+
+    dd = pytest.importorskip("dask.dataframe")
+    frame = one_table(10, n_queries=12)
+    frame.assign(features="x" * 50, other=1.0).to_parquet(tmp_path / "part.parquet")
+    data = dd.read_parquet(tmp_path)
+    table = sr.evaluate_dask(data, ["ndcg@3", "map"], per_query=True)
+    plan = table.expr.optimize(fuse=False)
+    # The reader, wrapped by Dask into one node with its file grouping (FusedIO).
+    nodes = [n.operand("_expr") if type(n).__name__ == "FusedIO" else n for n in plan.walk()]
+    readers = [n for n in nodes if "ReadParquet" in type(n).__name__]
+    assert readers and all(
+        sorted(r.columns) == ["item", "query", "relevance", "score"] for r in readers
+    )
+    got = pd.DataFrame(table.compute()).set_index("query")
+    expected = reference(frame, names=["ndcg@3", "map"])[1]
+    for name in ("ndcg@3", "map"):
+        assert got[name].to_dict() == pytest.approx(expected[name], abs=1e-12, nan_ok=True)

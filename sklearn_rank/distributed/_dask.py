@@ -93,6 +93,10 @@ def _prepare(frame, spec, table, side, dd):
         meta = meta.reset_index()
     for internal, name in roles.items():
         _check_type(internal, name, str(meta[name].dtype), meta[name].dtype.kind, spec, table)
+    used = list(dict.fromkeys(name for name in roles.values() if name in frame.columns))
+    if len(used) < len(frame.columns):
+        # Chosen before the opaque map_partitions, so that a parquet reader reads only these.
+        frame = frame[used]
     selected = frame.map_partitions(
         _select, roles, side, spec, meta=_select(meta, roles, side, spec)
     )
