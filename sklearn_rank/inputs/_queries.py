@@ -191,9 +191,9 @@ class _Queries:
         else:
             entries = np.flatnonzero(self.rel != 0)
             rel = self.rel[entries].astype(np.float64, copy=False)
-            # The kernel keeps these entries and reads their relevance: it finds them here.
-            self.__dict__.setdefault("_nonzero", (entries, rel))
-            codes = _same_values(self.codes[entries], entries)  # one row per query: equal
+            codes = _same_values(self.codes[entries], entries)
+            if codes is entries:  # one row per query: the kernel keeps these very entries,
+                self.__dict__.setdefault("_nonzero", (entries, rel))  # and finds them here
         if self.extra_rel is not None and self.extra_rel.size:
             keep = self.extra_rel != 0
             codes = np.concatenate((codes, self.extra_codes[keep]))
