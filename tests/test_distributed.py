@@ -39,7 +39,8 @@ SPELLINGS = [
     "map",
 ]
 # Without the measures that tell unjudged rows from rows judged 0 (bpref, Judged@k...), a
-# partition of one table is the long format: that path is checked with these names.
+# partition of one table is read as long format without a mask of its judged rows: that
+# path is checked with these names.
 LONG_NAMES = [n for n in NAMES if not METRICS[n.split("@")[0]].needs_judged] + [
     "rbp(p=0.5)@4",
     "P_2",
@@ -149,13 +150,13 @@ def test_one_table_equals_evaluate(dask_client, convention, ties):
     frame = one_table(1)
     data = _dask(frame)
     options = {"convention": convention, "ties": ties}
-    names = NAMES + SPELLINGS  # a partition's rows joined as items
+    names = NAMES + SPELLINGS  # with a mask of judged rows (items under trec_eval's ties)
     means = sr.evaluate_dask(data, names, **options)
     table = sr.evaluate_dask(data, names, per_query=True, **options).compute()
     # The collected rows, in the order compute() returns them.
     collected = data.compute()
     assert_same(means, table, reference(collected, names=names, **options))
-    means = sr.evaluate_dask(data, LONG_NAMES, **options)  # a partition read as long format
+    means = sr.evaluate_dask(data, LONG_NAMES, **options)  # no mask of judged rows
     expected = reference(collected, names=LONG_NAMES, **options)[0]
     assert means == pytest.approx(expected, abs=1e-12, rel=1e-12)
 

@@ -59,12 +59,12 @@ def test_one_table_equals_evaluate(spark, convention, ties):
     data = spark.createDataFrame(frame)  # 5 partitions, rows in this order
     assert data.rdd.getNumPartitions() == 5
     options = {"convention": convention, "ties": ties}
-    names = NAMES + SPELLINGS  # a partition's rows joined as items
+    names = NAMES + SPELLINGS  # with a mask of judged rows (items under trec_eval's ties)
     means = sr.evaluate_spark(data, names, **options)
     table = sr.evaluate_spark(data, names, per_query=True, **options).toPandas()
     collected = data.toPandas()
     assert_same(means, table, reference(collected, names=names, **options))
-    means = sr.evaluate_spark(data, LONG_NAMES, **options)  # a partition read as long format
+    means = sr.evaluate_spark(data, LONG_NAMES, **options)  # no mask of judged rows
     expected = reference(collected, names=LONG_NAMES, **options)[0]
     assert means == pytest.approx(expected, abs=1e-12, rel=1e-12)
 

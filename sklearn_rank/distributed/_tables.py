@@ -82,15 +82,19 @@ class _Spec:
     @property
     def needs_items(self):
         """Whether a partition must join its rows as `ItemJudgments` / `ItemRanking`:
-        two tables, trec_eval's tie rule (item ids decide), or a measure or convention
-        that tells unjudged rows from rows judged 0 (bpref, Judged@k, ``judged_only``...),
-        which the long format, where every row is judged, cannot."""
+        two tables, trec_eval's tie rule (item ids decide) or condensed lists
+        (``judged_only``). Otherwise one table is read as long format, with a mask of
+        its judged rows where a measure tells them from rows judged 0 (bpref...)."""
         return (
             self.two_tables
-            or self.conventions["tie_break"] != "input"
+            or self.conventions["tie_break"] == "item_descending"
             or bool(self.conventions["judged_only"])
-            or any(r.metric.needs_judged for r in self.requests)
         )
+
+    @property
+    def needs_judged(self):
+        """Whether a measure reads judged positions (bpref, Judged@k...)."""
+        return any(r.metric.needs_judged for r in self.requests)
 
     @property
     def needs_top_grade(self):
@@ -299,9 +303,10 @@ def _scores(run, spec, table):
 
 
 def _long_form(run, score, spec, table):
-    """One table, ties broken by input order: its rows are the long format (relevance 0
-    where not judged), which needs no join of a run with judgments. The queries are
-    numbered once, by a hash table, and handed to the kernel as they are."""
+    """One table whose ties need no item ids: its rows are the long format (relevance 0
+    and, for the measures that read it, not judged where the relevance is null), which
+    needs no join of a run with judgments. The queries are numbered once, by a hash
+    table, and handed to the kernel as they are."""
     import pandas as pd
 
     codes, uniques = pd.factorize(run[QUERY], sort=False)  # numbered by first appearance
@@ -326,10 +331,12 @@ def _long_form(run, score, spec, table):
     def compute():
         y_true = np.where(judged, relevance, 0.0) if unjudged else relevance
         y_score, groups = score, codes
+        mask = judged if unjudged and spec.needs_judged else None
         if not kept.all():
             rows = kept[codes]
             renumber = np.cumsum(kept) - 1
             y_true, y_score, groups = y_true[rows], y_score[rows], renumber[codes[rows]]
+            mask = None if mask is None else mask[rows]
         conventions = spec.partition_conventions()
         queries = _from_codes(
             y_true,
@@ -338,6 +345,7 @@ def _long_form(run, score, spec, table):
             int(kept.sum()),
             conventions["score_dtype"],
             conventions["tie_break"],
+            judged=mask,
         )
         # Codes numbered by first appearance keep that order: values come in ids' order.
         return _compute_queries(spec.requests, queries, None, True, conventions)
