@@ -12,7 +12,7 @@ import numpy as np
 from ..conventions import _fill_doc, check_k, resolve
 from ..inputs._normalise import _is_list_form, _normalise
 from ..inputs._tables import ItemJudgments, ItemRanking
-from ..utils._threads import _block_runner, _check_n_jobs, _over_chunks
+from ..utils._threads import _block_runner, _check_n_jobs, _value_range
 from ..utils._validation import _check_per_query, _python_value
 from ._aggregate import _aggregate, _query_weights
 from ._blocks import _split_queries
@@ -133,20 +133,12 @@ def _relevance_range(queries, n_threads=1):
     if n_threads > 1 and stored is not None:
         # Every judged relevance is there (or in extra_rel): no list of them is made.
         parts = [stored] if queries.extra_rel is None else [stored, queries.extra_rel]
-        ranges = [
-            (float(low), float(high))
-            for values in parts
-            for low, high in filter(None, _over_chunks(_min_max, values.ravel(), n_threads))
-        ]
+        ranges = [r for r in (_value_range(values, n_threads) for values in parts) if r]
         if ranges:
-            return min(low for low, _ in ranges), max(high for _, high in ranges)
+            return float(min(low for low, _ in ranges)), float(max(high for _, high in ranges))
         return 0.0, 0.0
     _codes, judged = queries.judged()
     return (float(judged.min()), float(judged.max())) if judged.size else (0.0, 0.0)
-
-
-def _min_max(values):
-    return (values.min(), values.max()) if values.size else None
 
 
 def _check_relevance(requests, queries, conventions, n_threads=1):
