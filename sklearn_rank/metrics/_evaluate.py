@@ -130,6 +130,8 @@ def _relevance_range(queries, n_threads=1):
     stored = queries.rel if queries.excluded is None else None
     if queries.rel is None:
         stored = queries.truth_rel  # a matrix's stored judgments, zeros apart
+    # One thread reads the judged list the kernel builds and caches anyway; on several,
+    # blocks build their own lists, so the whole one would be made for this check alone.
     if n_threads > 1 and stored is not None:
         # Every judged relevance is there (or in extra_rel): no list of them is made.
         parts = [stored] if queries.extra_rel is None else [stored, queries.extra_rel]
