@@ -3,6 +3,8 @@ skip there means a test that did not run, never an extra that is missing."""
 
 import os
 
+import pytest
+
 
 def pytest_sessionfinish(session, exitstatus):
     if os.environ.get("CI", "").lower() not in ("1", "true", "yes"):
@@ -16,3 +18,53 @@ def pytest_sessionfinish(session, exitstatus):
             red=True,
         )
         session.exitstatus = 1
+
+
+# --------------------------------------------------------------------------------------
+# The file readers' two paths
+# --------------------------------------------------------------------------------------
+
+
+def _file_parsers():
+    """The readers' paths on this machine: line by line always, pyarrow's CSV reader when
+    pyarrow imports (it may not: CI's lowest-versions run has no pyarrow)."""
+    from sklearn_rank.inputs._fast_files import _import_pyarrow
+
+    return ["line by line"] + (["pyarrow"] if _import_pyarrow() is not None else [])
+
+
+FILE_PARSERS = _file_parsers()
+
+
+class FileParser:
+    """The path a test reads files through; ``fast_reads`` counts the files the pyarrow
+    path read itself (it hands the others to the line-by-line reader)."""
+
+    def __init__(self, name):
+        self.name = name
+        self.fast_reads = 0
+
+    def __repr__(self):
+        return self.name
+
+
+@pytest.fixture(params=FILE_PARSERS)
+def file_parser(request, monkeypatch):
+    """Runs the test once per reader path; the pyarrow path takes files of any size."""
+    from sklearn_rank.inputs import _fast_files, _files
+
+    parser = FileParser(request.param)
+    if parser.name == "pyarrow":
+        monkeypatch.setattr(_fast_files, "_MIN_BYTES", 0)
+    else:
+        monkeypatch.setattr(_fast_files, "_ENABLED", False)
+    for name in ("_fast_trec", "_fast_table"):
+        original = getattr(_files, name)
+
+        def counted(*args, _original=original, **kwargs):
+            result = _original(*args, **kwargs)
+            parser.fast_reads += result is not None
+            return result
+
+        monkeypatch.setattr(_files, name, counted)
+    return parser

@@ -264,7 +264,7 @@ def test_import_loads_no_dependency():
     code = (
         "import sys, sklearn_rank; "
         "print(sorted(m for m in ('sklearn', 'scipy', 'numpy', 'matplotlib', 'pandas', "
-        "'dask', 'pyspark', 'lightgbm') if m in sys.modules))"
+        "'dask', 'pyspark', 'lightgbm', 'pyarrow') if m in sys.modules))"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT

@@ -29,6 +29,13 @@ TRUTH_TABLE = b"query,item,rel\nq1,a,0\nq1,b,2\nq2,a,1\n"
 BOM = b"\xef\xbb\xbf"
 
 
+@pytest.fixture(autouse=True)
+def _each_reader_path(file_parser):
+    """Every case runs through both reader paths (line by line; pyarrow's when it imports),
+    which must give the same values and the same errors."""
+    return file_parser
+
+
 def _read(kind, path):
     """The columns a reader gives, as plain lists."""
     if kind == "run":

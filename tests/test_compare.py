@@ -589,3 +589,23 @@ def test_the_pairs_are_every_pair_or_each_run_against_the_baseline():
     assert against.pairs["run"].tolist() == ["run0", "run1", "run3"] * 2
     assert against.pairs["metric"].tolist() == ["map"] * 3 + ["mrr"] * 3
     assert against.runs["run"].tolist() == ["run0", "run1", "run2", "run3"] * 2
+
+
+def test_decimals_rounds_the_differences_the_tests_read():
+    # Precision@5 takes values k / 5: 0.6 - 0.4 and 0.4 - 0.2 differ in binary, so
+    # without rounding the signed-rank test sees distinct values where a person sees ties.
+    rng = np.random.default_rng(3)
+    y_true = rng.integers(0, 2, (60, 10))
+    runs = {"a": rng.random((60, 10)), "b": y_true + rng.normal(0, 1.5, (60, 10))}
+    x = sr.evaluate(y_true, runs["a"], ["precision@5"], per_query=True)["precision@5"]
+    y = sr.evaluate(y_true, runs["b"], ["precision@5"], per_query=True)["precision@5"]
+    d = y - x
+    assert np.unique(d).size > np.unique(np.round(d, 12)).size  # the float "ties" exist
+    plain = sr.compare(y_true, runs, "precision@5", baseline="a", test="wilcoxon")
+    rounded = sr.compare(y_true, runs, "precision@5", baseline="a", test="wilcoxon", decimals=12)
+    assert plain.pairs["p_value"][0] == scipy.stats.wilcoxon(d).pvalue
+    assert rounded.pairs["p_value"][0] == scipy.stats.wilcoxon(np.round(d, 12)).pvalue
+    assert plain.pairs["p_value"][0] != rounded.pairs["p_value"][0]
+    assert rounded.pairs["diff"][0] == plain.pairs["diff"][0]  # the mean keeps every digit
+    with pytest.raises(ValueError, match="decimals must be None or an integer; got 1.5"):
+        sr.compare(y_true, runs, "precision@5", decimals=1.5)

@@ -20,11 +20,33 @@ import sklearn_rank as sr
 from sklearn_rank.conventions import PRESETS
 from sklearn_rank.metrics._registry import METRICS
 
-# Every metric, with a cut-off where it takes one, in one call.
-# The distributed functions take the library's core metrics; trec_eval's further measures
-# are refused there (tested below).
-CORE = [m for m in METRICS.values() if m.family == "core"]
-NAMES = [m.name for m in CORE] + [f"{m.name}@3" for m in CORE if m.takes_k]
+# Every metric of the registry, with a cut-off where it takes one, in one call; then names
+# with the measures' own parameters, trec_eval's and ir_measures' spellings (``official``
+# stands for 28 measures), and a name given twice (computed once, as evaluate does).
+NAMES = [m.name for m in METRICS.values()] + [f"{m.name}@3" for m in METRICS.values() if m.takes_k]
+SPELLINGS = [
+    "rbp(p=0.5)@4",
+    "rbp(gains='query_max')",
+    "err(max_grade=5)@3",
+    "iprec(recall=0.3)",
+    "rprec_mult(x=1.4)",
+    "P_2",
+    "ndcg_cut.2,4",
+    "nDCG@3",
+    "AP(rel=2)",
+    "Judged@5",
+    "official",
+    "map",
+]
+# Without the measures that tell unjudged rows from rows judged 0 (bpref, Judged@k...), a
+# partition of one table is read as long format without a mask of its judged rows: that
+# path is checked with these names.
+LONG_NAMES = [n for n in NAMES if not METRICS[n.split("@")[0]].needs_judged] + [
+    "rbp(p=0.5)@4",
+    "P_2",
+    "nDCG@3",
+    "err",
+]
 # (convention, ties): both tie modes without a preset, each preset with its own.
 SETTINGS = [(None, "average"), (None, "stable")] + [(name, None) for name in PRESETS]
 
@@ -72,39 +94,35 @@ def two_tables(seed, n_queries=40):
 
 
 def reference(run, judged=None, names=NAMES, **options):
-    """`evaluate` on frames in memory: (means, {query id: per-query values})."""
+    """`evaluate` on frames in memory: (means, {label: {query id: per-query value}})."""
     if judged is None:
         judged = run[run["relevance"].notna()]
-        truth = sr.ItemJudgments.from_frame(judged, relevance="relevance")
-    else:
-        truth = sr.ItemJudgments.from_frame(judged, relevance="relevance")
+    truth = sr.ItemJudgments.from_frame(judged, relevance="relevance")
     ranking = sr.ItemRanking.from_frame(run)
     means = sr.evaluate(truth, ranking, names, **options)
-    values = sr.evaluate(truth, ranking, names, per_query=True, **options)
-    ids = sr.query_ids(truth, ranking, query_set=_query_set(options))
-    return means, {name: dict(zip(ids.tolist(), values[name])) for name in names}
+    values = sr.evaluate(truth, ranking, names, per_query="table", **options)
+    ids = values.pop("query").tolist()
+    return means, {label: dict(zip(ids, column)) for label, column in values.items()}
 
 
-def _query_set(options):
-    from sklearn_rank.conventions import resolve
-
-    explicit = {k: v for k, v in options.items() if k != "convention"}
-    return resolve(options.get("convention"), explicit)["query_set"]
-
-
-def assert_same(got_means, got_table, expected, names=NAMES, query="query"):
+def assert_same(got_means, got_table, expected, query="query"):
+    """The means and the per-query table of a distributed call equal `evaluate`'s, label
+    by label (the labels too: trec_eval's groups expand as in memory)."""
     means, per_query = expected
-    for name in names:
-        assert got_means[name] == pytest.approx(means[name], abs=1e-12, rel=1e-12), name
-    assert sorted(got_table[query].tolist()) == sorted(per_query[names[0]])
-    for name in names:
-        expected_values = [per_query[name][q] for q in got_table[query]]
+    assert list(got_means) == list(means)
+    assert [c for c in got_table.columns if c != query] == list(means)
+    for label in means:
+        assert got_means[label] == pytest.approx(means[label], abs=1e-12, rel=1e-12), label
+    labels = list(means)
+    assert sorted(got_table[query].tolist()) == sorted(per_query[labels[0]])
+    for label in labels:
+        expected_values = [per_query[label][q] for q in got_table[query]]
         np.testing.assert_allclose(
-            got_table[name].to_numpy(), expected_values, rtol=1e-12, atol=1e-12, err_msg=name
+            got_table[label].to_numpy(), expected_values, rtol=1e-12, atol=1e-12, err_msg=label
         )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def dask_client():
     """A LocalCluster of two worker processes, on this machine only."""
     pytest.importorskip("dask.dataframe")
@@ -132,10 +150,15 @@ def test_one_table_equals_evaluate(dask_client, convention, ties):
     frame = one_table(1)
     data = _dask(frame)
     options = {"convention": convention, "ties": ties}
-    means = sr.evaluate_dask(data, NAMES, **options)
-    table = sr.evaluate_dask(data, NAMES, per_query=True, **options).compute()
+    names = NAMES + SPELLINGS  # with a mask of judged rows (items under trec_eval's ties)
+    means = sr.evaluate_dask(data, names, **options)
+    table = sr.evaluate_dask(data, names, per_query=True, **options).compute()
     # The collected rows, in the order compute() returns them.
-    assert_same(means, table, reference(data.compute(), **options))
+    collected = data.compute()
+    assert_same(means, table, reference(collected, names=names, **options))
+    means = sr.evaluate_dask(data, LONG_NAMES, **options)  # no mask of judged rows
+    expected = reference(collected, names=LONG_NAMES, **options)[0]
+    assert means == pytest.approx(expected, abs=1e-12, rel=1e-12)
 
 
 @pytest.mark.parametrize("convention, ties", SETTINGS)
@@ -143,9 +166,10 @@ def test_run_and_judgments_equal_evaluate(dask_client, convention, ties):
     run, judged = two_tables(2)
     data, judgments = _dask(run, 7), _dask(judged, 5)
     options = {"convention": convention, "ties": ties}
-    means = sr.evaluate_dask(data, NAMES, judgments=judgments, **options)
-    table = sr.evaluate_dask(data, NAMES, judgments=judgments, per_query=True, **options)
-    assert_same(means, table.compute(), reference(run, judged, **options))
+    names = NAMES + SPELLINGS
+    means = sr.evaluate_dask(data, names, judgments=judgments, **options)
+    table = sr.evaluate_dask(data, names, judgments=judgments, per_query=True, **options)
+    assert_same(means, table.compute(), reference(run, judged, names=names, **options))
 
 
 def test_weights_ranks_and_no_relevant_rules(dask_client):
@@ -203,6 +227,20 @@ def test_shuffle_is_skipped_when_partitioned_by_query(dask_client):
     assert _shuffles(table) == 2  # the two set_index, none added
     assert_same(
         sr.evaluate_dask(both[0], NAMES, judgments=both[1]), table.compute(), reference(run, judged)
+    )
+    # One partition holds every query: nothing to bring together, one table or two.
+    single = _dask(frame, 1)
+    table = sr.evaluate_dask(single, LONG_NAMES, per_query=True)
+    assert _shuffles(table) == 0
+    assert_same(
+        sr.evaluate_dask(single, LONG_NAMES), table.compute(), reference(frame, names=LONG_NAMES)
+    )
+    table = sr.evaluate_dask(_dask(run, 1), NAMES, judgments=_dask(judged, 1), per_query=True)
+    assert _shuffles(table) == 0
+    assert_same(
+        sr.evaluate_dask(_dask(run, 1), NAMES, judgments=_dask(judged, 1)),
+        table.compute(),
+        reference(run, judged),
     )
 
 
@@ -385,13 +423,140 @@ def test_grouped_search_on_the_dask_backend_equals_local(dask_client):
     assert remote.best_params_ == local.best_params_
 
 
-def test_trec_eval_measures_are_refused():
+def _graded_tables():
+    """A run and judgments where one query holds the only grade 4 and another query,
+    judged but never ranked, a grade 6: ERR's scale without max_grade is the largest
+    grade of the kept queries (4 with query_set="both", 6 otherwise), never a partition's.
+    """
+    import pandas as pd
+
+    run = pd.DataFrame(
+        {
+            "query": ["a", "a", "a", "b", "b", "c", "c", "c"],
+            "item": [1, 2, 3, 1, 2, 1, 2, 3],
+            "score": [0.9, 0.8, 0.1, 0.5, 0.7, 0.3, 0.2, 0.1],
+        }
+    )
+    judged = pd.DataFrame(
+        {
+            "query": ["a", "a", "b", "c", "c", "z"],
+            "item": [1, 3, 2, 2, 3, 1],
+            "relevance": [4.0, 1.0, 1.0, 1.0, 0.0, 6.0],
+        }
+    )
+    return run, judged
+
+
+@pytest.mark.parametrize("query_set", ["all", "both"])
+def test_err_takes_the_largest_grade_of_all_kept_queries(dask_client, query_set):
+    dd = pytest.importorskip("dask.dataframe")
+    run, judged = _graded_tables()
+    names = ["err", "err@2", "err(max_grade=7)@2"]
+    data = dd.from_pandas(run, npartitions=3, sort=False)
+    judgments = dd.from_pandas(judged, npartitions=2, sort=False)
+    got = sr.evaluate_dask(data, names, judgments=judgments, query_set=query_set)
+    table = sr.evaluate_dask(data, names, judgments=judgments, query_set=query_set, per_query=True)
+    expected = reference(run, judged, names=names, query_set=query_set)
+    assert_same(got, table.compute(), expected)
+    # One table: the grades of the ranked rows (query z has none).
+    one = run.merge(judged, on=["query", "item"], how="left")
+    got = sr.evaluate_dask(dd.from_pandas(one, npartitions=3, sort=False), names)
+    assert got == pytest.approx(reference(one, names=names)[0], abs=1e-12)
+    # A partition's own largest grade gives other values: the check bites.
+    top = {"all": 6.0, "both": 4.0}[query_set]
+    b_alone = sr.evaluate(
+        sr.ItemJudgments.from_frame(judged[judged["query"] == "b"], relevance="relevance"),
+        sr.ItemRanking.from_frame(run[run["query"] == "b"]),
+        ["err"],
+        per_query=True,
+    )["err"][0]
+    assert b_alone != pytest.approx(expected[1]["err"]["b"], abs=1e-6)
+    assert expected[1]["err"]["b"] == pytest.approx(1.0 / 2.0**top, abs=1e-15)  # rank 1, grade 1
+
+
+# Conventions beyond the presets' combinations: condensed lists (which need to tell
+# unjudged rows from rows judged 0), thresholds, gains, the other query sets and roundings.
+CONVENTION_SETS = [
+    {"judged_only": True},
+    {"judged_only": True, "ties": "stable", "convention": "trec_eval"},
+    {"relevance_threshold": 2, "gain": "exponential", "log_base": 10.0, "no_relevant": 0.5},
+    {
+        "query_set": "judged",
+        "score_dtype": "float32",
+        "iprec_rounding": "plus_0.9",
+        "short_lists": "length",
+        "ap_denominator": "hits",
+    },
+    {"ties": "stable", "tie_break": "relevance_ascending", "query_set": "both"},
+]
+
+
+@pytest.mark.parametrize("options", CONVENTION_SETS)
+def test_conventions_equal_evaluate(dask_client, options):
+    names = NAMES + SPELLINGS
+    frame = one_table(8)
+    data = _dask(frame, 6)
+    means = sr.evaluate_dask(data, names, **options)
+    table = sr.evaluate_dask(data, names, per_query=True, **options).compute()
+    assert_same(means, table, reference(data.compute(), names=names, **options))
+    # Without the measures that read judged positions too (a partition could then take
+    # the long format, where every row is judged).
+    core = ["ndcg@3", "map", "precision@3", "mrr"]
+    means = sr.evaluate_dask(data, core, **options)
+    assert means == pytest.approx(reference(data.compute(), names=core, **options)[0], abs=1e-12)
+    run, judged = two_tables(9)
+    data, judgments = _dask(run, 5), _dask(judged, 4)
+    means = sr.evaluate_dask(data, names, judgments=judgments, **options)
+    table = sr.evaluate_dask(data, names, judgments=judgments, per_query=True, **options)
+    assert_same(means, table.compute(), reference(run, judged, names=names, **options))
+
+
+def test_repeated_pairs_are_found_exactly():
+    """The repeat check hashes (query, item) into 64 bits and compares the pairs that
+    share a hash exactly: a collision is not a repeat, a repeat is found whatever the
+    item type."""
+    import pandas as pd
+
+    from sklearn_rank.distributed._tables import _first_repeated
+
+    golden = 0x9E3779B97F4A7C15
+    inverse = pow(golden, -1, 2**64)
+    # Item 0 of query 0 and item `colliding` of query 1 hash alike (0 == colliding * golden ^ 1).
+    colliding = np.array([inverse], dtype=np.uint64).view(np.int64)[0]
+    codes = np.array([0, 1, 1, 0])
+    items = pd.Series(np.array([0, colliding, 5, 7], dtype=np.int64))
+    key = items.to_numpy().view(np.uint64) * np.uint64(golden) ^ codes.astype(np.uint64)
+    assert key[0] == key[1]  # the hashes collide...
+    assert _first_repeated(codes, items) is None  # ...but the pairs differ
+    again = pd.Series(np.array([0, colliding, 5, 7, colliding], dtype=np.int64))
+    assert _first_repeated(np.array([0, 1, 1, 0, 1]), again) == 4
+    assert _first_repeated(np.array([0, 1, 1, 0, 0]), again) is None  # other query
+    words = pd.Series(["a", "b", "a", "b", "a"], dtype=object)
+    assert _first_repeated(np.array([0, 0, 1, 1, 1]), words) == 4
+    assert _first_repeated(np.array([0, 0, 1, 1, 2]), words) is None
+    floats = pd.Series([0.5, 1.5, 0.5], dtype=np.float32)
+    assert _first_repeated(np.array([2, 2, 2]), floats) == 2
+
+
+def test_only_the_columns_used_are_read(tmp_path):
+    """A parquet reader reads the query, item, score and relevance columns, not the others
+    of a wide table (the columns are chosen before the partition function, which Dask
+    cannot see into)."""
     import pandas as pd
 
     dd = pytest.importorskip("dask.dataframe")
-    frame = dd.from_pandas(
-        pd.DataFrame({"query": [1, 1], "item": [1, 2], "relevance": [1, 0], "score": [0.2, 0.1]}),
-        npartitions=1,
+    frame = one_table(10, n_queries=12)
+    frame.assign(features="x" * 50, other=1.0).to_parquet(tmp_path / "part.parquet")
+    data = dd.read_parquet(tmp_path)
+    table = sr.evaluate_dask(data, ["ndcg@3", "map"], per_query=True)
+    plan = table.expr.optimize(fuse=False)
+    # The reader, wrapped by Dask into one node with its file grouping (FusedIO).
+    nodes = [n.operand("_expr") if type(n).__name__ == "FusedIO" else n for n in plan.walk()]
+    readers = [n for n in nodes if "ReadParquet" in type(n).__name__]
+    assert readers and all(
+        sorted(r.columns) == ["item", "query", "relevance", "score"] for r in readers
     )
-    with pytest.raises(ValueError, match="bpref.*not available on Dask and Spark"):
-        sr.evaluate_dask(frame, ["ndcg@2", "bpref"])
+    got = pd.DataFrame(table.compute()).set_index("query")
+    expected = reference(frame, names=["ndcg@3", "map"])[1]
+    for name in ("ndcg@3", "map"):
+        assert got[name].to_dict() == pytest.approx(expected[name], abs=1e-12, nan_ok=True)

@@ -10,7 +10,17 @@ import sys
 
 import numpy as np
 import pytest
-from test_distributed import NAMES, SETTINGS, assert_same, one_table, reference, two_tables
+from test_distributed import (
+    LONG_NAMES,
+    NAMES,
+    SETTINGS,
+    SPELLINGS,
+    _graded_tables,
+    assert_same,
+    one_table,
+    reference,
+    two_tables,
+)
 
 import sklearn_rank as sr
 
@@ -19,7 +29,7 @@ pytestmark = pytest.mark.filterwarnings(
 )
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def spark():
     pytest.importorskip("pyspark")
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
@@ -49,21 +59,43 @@ def test_one_table_equals_evaluate(spark, convention, ties):
     data = spark.createDataFrame(frame)  # 5 partitions, rows in this order
     assert data.rdd.getNumPartitions() == 5
     options = {"convention": convention, "ties": ties}
-    means = sr.evaluate_spark(data, NAMES, **options)
-    table = sr.evaluate_spark(data, NAMES, per_query=True, **options).toPandas()
-    assert_same(means, table, reference(data.toPandas(), **options))
+    names = NAMES + SPELLINGS  # with a mask of judged rows (items under trec_eval's ties)
+    means = sr.evaluate_spark(data, names, **options)
+    table = sr.evaluate_spark(data, names, per_query=True, **options).toPandas()
+    collected = data.toPandas()
+    assert_same(means, table, reference(collected, names=names, **options))
+    means = sr.evaluate_spark(data, LONG_NAMES, **options)  # no mask of judged rows
+    expected = reference(collected, names=LONG_NAMES, **options)[0]
+    assert means == pytest.approx(expected, abs=1e-12, rel=1e-12)
 
 
-@pytest.mark.parametrize(
-    "convention, ties", [(None, "average"), (None, "stable"), ("trec_eval", None)]
-)
+@pytest.mark.parametrize("convention, ties", SETTINGS)
 def test_run_and_judgments_equal_evaluate(spark, convention, ties):
     run, judged = two_tables(12)
     options = {"convention": convention, "ties": ties}
     data, judgments = spark.createDataFrame(run), spark.createDataFrame(judged)
-    means = sr.evaluate_spark(data, NAMES, judgments=judgments, **options)
-    table = sr.evaluate_spark(data, NAMES, judgments=judgments, per_query=True, **options)
-    assert_same(means, table.toPandas(), reference(run, judged, **options))
+    names = NAMES + SPELLINGS
+    means = sr.evaluate_spark(data, names, judgments=judgments, **options)
+    table = sr.evaluate_spark(data, names, judgments=judgments, per_query=True, **options)
+    assert_same(means, table.toPandas(), reference(run, judged, names=names, **options))
+
+
+@pytest.mark.parametrize("query_set", ["all", "both"])
+def test_err_takes_the_largest_grade_of_all_kept_queries(spark, query_set):
+    """ERR without max_grade: the grade scale is the largest grade of the queries kept
+    (query z, judged but never ranked, counts only for query_set="all")."""
+    run, judged = _graded_tables()
+    names = ["err", "err@2", "err(max_grade=7)@2"]
+    data = spark.createDataFrame(run).repartition(3)
+    judgments = spark.createDataFrame(judged)
+    got = sr.evaluate_spark(data, names, judgments=judgments, query_set=query_set)
+    table = sr.evaluate_spark(
+        data, names, judgments=judgments, query_set=query_set, per_query=True
+    ).toPandas()
+    assert_same(got, table, reference(run, judged, names=names, query_set=query_set))
+    one = run.merge(judged, on=["query", "item"], how="left")
+    got = sr.evaluate_spark(spark.createDataFrame(one), names)
+    assert got == pytest.approx(reference(one, names=names)[0], abs=1e-12)
 
 
 def _recommendations(seed, n_users=60, n_items=25):

@@ -22,6 +22,13 @@ RUN = "q1 Q0 d1 1 2.5 tag\nq1 Q0 d2 2 1.5 tag\nq2 Q0 d1 1 -3e2 tag\n"
 QRELS = "q1 0 d1 1\nq1 0 d3 2\nq2 0 d1 -1\nq2 0 d9 0\n"
 
 
+@pytest.fixture(autouse=True)
+def _each_reader_path(file_parser):
+    """Every test here runs through both reader paths (line by line; pyarrow's when it
+    imports), which must give the same values and the same errors."""
+    return file_parser
+
+
 def _write(path, text, *, encoding="utf-8", compress=False):
     data = text.encode(encoding) if isinstance(text, str) else text
     if compress:

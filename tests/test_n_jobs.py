@@ -248,3 +248,15 @@ def test_the_command_line_takes_jobs(tmp_path, capsys):
     assert outputs[0] == outputs[1] == outputs[2]
     assert main(["evaluate", "--qrels", str(qrels), "--run", str(run), "--jobs", "0"]) == 2
     assert "--jobs: must be a positive number of threads" in capsys.readouterr().err
+
+
+def test_compare_is_the_same_on_several_threads(small_blocks):
+    rng = np.random.default_rng(8)
+    y_true = rng.integers(0, 3, (60, 20))
+    runs = {name: rng.integers(0, 5, (60, 20)) / 4.0 for name in ("a", "b", "c")}
+    one = sr.compare(y_true, runs, ["ndcg@5", "map"], random_state=0)
+    many = sr.compare(y_true, runs, ["ndcg@5", "map"], random_state=0, n_jobs=2)
+    for metric in ("ndcg@5", "map"):
+        np.testing.assert_array_equal(one.per_query[metric], many.per_query[metric])
+    for column, values in one.pairs.items():
+        np.testing.assert_array_equal(values, many.pairs[column])

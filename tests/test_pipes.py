@@ -97,17 +97,36 @@ def test_inputs_are_larger_than_a_pipe_buffer():
 @pytest.mark.skipif(not os.path.exists("/dev/fd"), reason="no /dev/fd on this system")
 @pytest.mark.parametrize("compressed", [False, True], ids=["plain", "gzip"])
 @pytest.mark.parametrize("kind", list(DATA))
-def test_readers_read_a_pipe_like_the_file(tmp_path, kind, compressed):
+def test_readers_read_a_pipe_like_the_file(tmp_path, kind, compressed, file_parser):
     data = _bytes(kind, compressed)
     path = tmp_path / (NAMES[kind] + (".gz" if compressed else ""))
     path.write_bytes(data)
     from_file = _columns(READ[kind](path))
     assert len(from_file[0]) == DATA[kind].count("\n") - (kind in ("csv", "tsv"))
     assert _columns(_read_through_pipe(kind, data)) == from_file
+    # Both reads went through the path under test.
+    assert file_parser.fast_reads == (2 if file_parser.name == "pyarrow" else 0)
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/fd"), reason="no /dev/fd on this system")
-def test_errors_from_a_pipe_name_the_line_as_from_the_file(tmp_path):
+def test_both_reader_paths_read_a_pipe_alike(tmp_path, file_parser):
+    """Each path reads pipes to the values the line-by-line reader reads from the file."""
+    from sklearn_rank.inputs import _fast_files
+
+    expected = {}
+    for kind in DATA:
+        path = tmp_path / NAMES[kind]
+        path.write_bytes(_bytes(kind, False))
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_fast_files, "_ENABLED", False)
+            expected[kind] = _columns(READ[kind](path))
+    for kind in DATA:
+        for compressed in (False, True):
+            assert _columns(_read_through_pipe(kind, _bytes(kind, compressed))) == expected[kind]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/fd"), reason="no /dev/fd on this system")
+def test_errors_from_a_pipe_name_the_line_as_from_the_file(tmp_path, file_parser):
     data = (DATA["qrels"] + "q1 0 broken\n").encode()
     path = tmp_path / "qrels.txt"
     path.write_bytes(data)

@@ -185,8 +185,10 @@ def run(args, stdout, helpers):
         except ImportError as exc:
             raise ValueError(str(exc)) from None
     metrics = _metric_names(args.metrics) if args.metrics else list(DEFAULT_METRICS)
-    truth = ItemJudgments(*_parse_trec_qrels(args.qrels))
-    runs = {name: ItemRanking(*_parse_trec_run(path)) for name, path in zip(names, args.runs)}
+    truth = ItemJudgments._from_file(*_parse_trec_qrels(args.qrels))
+    runs = {
+        name: ItemRanking._from_file(*_parse_trec_run(path)) for name, path in zip(names, args.runs)
+    }
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = _compared(

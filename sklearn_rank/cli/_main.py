@@ -355,7 +355,9 @@ def _read_truth(args, progress):
     from ..inputs._tables import ItemJudgments
 
     if args.qrels:
-        return ItemJudgments(*_parse_trec_qrels(args.qrels, progress.reading(args.qrels)))
+        return ItemJudgments._from_file(
+            *_parse_trec_qrels(args.qrels, progress.reading(args.qrels))
+        )
     query, item = _table_columns(args)
     table = _parse_table(
         args.truth,
@@ -364,7 +366,7 @@ def _read_truth(args, progress):
         relevance=args.relevance_column,
         progress=progress.reading(args.truth),
     )
-    return ItemJudgments(table.queries, table.items, table.relevance)
+    return ItemJudgments._from_file(table.queries, table.items, table.relevance)
 
 
 def _read_run(args, progress):
@@ -372,7 +374,7 @@ def _read_run(args, progress):
     from ..inputs._tables import ItemRanking
 
     if args.run:
-        return ItemRanking(*_parse_trec_run(args.run, progress.reading(args.run)))
+        return ItemRanking._from_file(*_parse_trec_run(args.run, progress.reading(args.run)))
     query, item = _table_columns(args)
     header = []
     table = _parse_table(
@@ -385,7 +387,7 @@ def _read_run(args, progress):
     )
     if args.score_column is None:
         _warn_unused_scores(args.predictions, header)
-    return ItemRanking(table.queries, table.items, table.scores)
+    return ItemRanking._from_file(table.queries, table.items, table.scores)
 
 
 def _warn_unused_scores(path, header):

@@ -182,8 +182,8 @@ def run(argv, stdout=None, stderr=None):
     stderr = stderr or sys.stderr
     args = _parser().parse_args(argv)
     conventions = resolve(args.convention, {})
-    truth = ItemJudgments(*_parse_trec_qrels(args.qrels))
-    ranking = ItemRanking(*_parse_trec_run(args.run))
+    truth = ItemJudgments._from_file(*_parse_trec_qrels(args.qrels))
+    ranking = ItemRanking._from_file(*_parse_trec_run(args.run))
     if args.M is not None:
         if args.M < 1:
             raise ValueError(f"-M must be a positive number of documents; got {args.M}.")

@@ -67,7 +67,7 @@ def _with_scores(prepared, y_score, shape, conventions):
     return reused, ids, weights, item_ids
 
 
-def _run_tables(y_true, runs, requests, groups, conventions):
+def _run_tables(y_true, runs, requests, groups, conventions, n_threads=1):
     """Evaluate every run: a `_Table` (per-query values with ids) per run name.
 
     Errors name the run: ``runs['bm25']: y_score must contain only finite numbers...``.
@@ -78,12 +78,23 @@ def _run_tables(y_true, runs, requests, groups, conventions):
             if prepared is not None and _reusable_truth(y_true, y_score):
                 current = _with_scores(prepared, y_score, shape, conventions)
             else:
-                current = _prepare(requests, y_true, y_score, groups, None, None, conventions)
+                current = _prepare(
+                    requests, y_true, y_score, groups, None, None, conventions, n_threads
+                )
                 if prepared is None and _reusable_truth(y_true, y_score):
                     prepared, shape = current, np.shape(y_score)
             queries, ids, weights, item_ids = current
             tables[name] = _compute_queries(
-                requests, queries, weights, False, conventions, item_ids, True, ids=ids, table=True
+                requests,
+                queries,
+                weights,
+                False,
+                conventions,
+                item_ids,
+                True,
+                ids=ids,
+                table=True,
+                n_threads=n_threads,
             )
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"runs[{name!r}]: {exc}") from None
@@ -152,7 +163,7 @@ def _fill_missing(query_ids, values, lacking, absent, names, missing):
     return query_ids, filled
 
 
-def _per_query_matrices(y_true, runs, requests, groups, conventions, missing):
+def _per_query_matrices(y_true, runs, requests, groups, conventions, missing, n_threads=1):
     """Per-query values of every run and metric, aligned by query id.
 
     Returns the query ids, label -> (n_queries, n_runs) array and the number of queries
@@ -161,7 +172,7 @@ def _per_query_matrices(y_true, runs, requests, groups, conventions, missing):
     if missing not in MISSING:
         allowed = ", ".join(repr(value) for value in MISSING)
         raise ValueError(f"missing must be one of {allowed}; got {missing!r}.")
-    tables = _run_tables(y_true, runs, requests, groups, conventions)
+    tables = _run_tables(y_true, runs, requests, groups, conventions, n_threads)
     first = next(iter(runs.values()))
     query_ids, values, lacking, absent = _aligned(tables, _has_item_ids(y_true, first))
     names = list(runs)

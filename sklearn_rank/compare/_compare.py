@@ -1,8 +1,13 @@
 """`compare`: paired per-query comparison of runs on the same judgments."""
 
+from numbers import Integral
+
+import numpy as np
+
 from ..conventions import _fill_doc
 from ..metrics._evaluate import _requests
 from ..metrics._signatures import _with_conventions
+from ..utils._threads import _check_n_jobs
 from ._align import _check_runs, _per_query_matrices
 from ._core import _check_random_state, _comparison
 from ._stats import _check_confidence, _check_correction, _check_n_resamples, _check_test
@@ -17,6 +22,14 @@ def _check_baseline(baseline, names):
             f"got {baseline!r}."
         )
     return baseline
+
+
+def _check_decimals(decimals):
+    if decimals is None:
+        return None
+    if isinstance(decimals, (bool, np.bool_)) or not isinstance(decimals, Integral):
+        raise ValueError(f"decimals must be None or an integer; got {decimals!r}.")
+    return int(decimals)
 
 
 def _check_common(test, correction, confidence, n_resamples, random_state):
@@ -45,6 +58,7 @@ def compare(
     n_resamples=10_000,
     missing="zero",
     random_state=None,
+    decimals=None,
     **conventions,
 ):
     """Compare runs query by query: paired tests, intervals and effect sizes.
@@ -106,6 +120,13 @@ default="randomization"
     random_state : int, numpy.random.Generator or None, default=None
         Seed of the random draws (two independent streams: the test's and the
         intervals'). Results do not depend on how draws are blocked in memory.
+    decimals : int, default=None
+        Round each per-query difference to this many decimals before the test, the
+        effect size and the wins/ties/losses read it (the mean difference and the
+        intervals keep every digit). Differences of decimal scores are not exactly equal
+        in binary (0.7 - 0.5 != 0.3 - 0.1), so rank-based tests and ties see distinct
+        values where a person sees equal ones; ``decimals=12`` makes them equal. None
+        (default) tests the differences as computed, as scipy does.
     {conventions}
 
     Returns
@@ -164,9 +185,10 @@ default="randomization"
         )
     runs = _check_runs(runs)
     baseline = _check_baseline(baseline, list(runs))
+    n_threads = _check_n_jobs(conventions.pop("n_jobs", None))
     requests, resolved = _requests(metrics, conventions)
     query_ids, values, n_missing = _per_query_matrices(
-        y_true, runs, requests, groups, resolved, missing
+        y_true, runs, requests, groups, resolved, missing, n_threads
     )
     if query_ids.size < 2:
         raise ValueError(
@@ -186,4 +208,5 @@ default="randomization"
         n_resamples=n_resamples,
         random_state=random_state,
         lower_is_better=lower,
+        decimals=_check_decimals(decimals),
     )

@@ -113,8 +113,11 @@ def _intervals(columns, test, confidence, n_resamples, interval_seed):
     return low, high
 
 
-def _pair_statistics(d, test, n_resamples, test_seed):
-    """p-value, effect size and wins/ties/losses of each column of differences."""
+def _pair_statistics(d, test, n_resamples, test_seed, decimals=None):
+    """p-value, effect size and wins/ties/losses of each column of differences, rounded
+    to ``decimals`` first when given (equal decimal scores differ in binary)."""
+    if decimals is not None:
+        d = np.round(d, decimals)
     n_columns = d.shape[1]
     p_value = np.full(n_columns, np.nan)
     effect = np.full(n_columns, np.nan)
@@ -165,6 +168,7 @@ def _comparison(
     random_state,
     folds=None,
     lower_is_better=(),
+    decimals=None,
 ):
     """Build the `Comparison` of aligned per-query values.
 
@@ -194,9 +198,10 @@ def _comparison(
         factor = 1 / n_splits + n_test / n_train
         run_low, run_high = _t_intervals(means, confidence, factor)
         diff_low, diff_high = _t_intervals(d, confidence, factor)
-        p_value = _corrected_t(d, n_train, n_test)[1]
-        effect = _effect_size_dz(d)
-        wins, ties, losses = _win_tie_loss(d)
+        tested = d if decimals is None else np.round(d, decimals)
+        p_value = _corrected_t(tested, n_train, n_test)[1]
+        effect = _effect_size_dz(tested)
+        wins, ties, losses = _win_tie_loss(tested)
     else:
         interval_test = "t" if test == "t" else "bootstrap"
         low, high = _intervals(
@@ -210,7 +215,7 @@ def _comparison(
         run_high, diff_high = high[: means.shape[1]], high[means.shape[1] :]
         pair_test = "none" if test == "tukey_hsd" else test
         p_value, effect, wins, ties, losses, exact = _pair_statistics(
-            d, pair_test, n_resamples, test_seed
+            d, pair_test, n_resamples, test_seed, decimals
         )
         if test == "tukey_hsd":
             p_value = np.concatenate(

@@ -4,7 +4,7 @@ from numbers import Integral
 
 import numpy as np
 
-from ._compare import _check_common
+from ._compare import _check_common, _check_decimals
 from ._core import _comparison
 
 
@@ -141,6 +141,7 @@ def compare_search(
     confidence=0.95,
     n_resamples=10_000,
     random_state=None,
+    decimals=None,
 ):
     """Compare the candidates of a grouped search query by query.
 
@@ -179,7 +180,7 @@ def compare_search(
         ``n_test`` of the first split, from ``split_n_queries_``); the pairs' columns
         (difference, interval, effect size, wins/ties/losses) are then over splits and
         each candidate's mean is its ``mean_test_<metric>``.
-    correction, confidence, n_resamples, random_state
+    correction, confidence, n_resamples, random_state, decimals
         As in `compare`.
 
     Returns
@@ -265,4 +266,5 @@ def compare_search(
         n_resamples=n_resamples,
         random_state=random_state,
         folds=folds,
+        decimals=_check_decimals(decimals),
     )

@@ -41,8 +41,11 @@ def _frame_columns(frame, query):
 
 
 def _partitioned_by(frame, query):
-    """Whether every query's rows are in one partition already: the query is the index
-    with known divisions, or the frame comes straight from a shuffle on the query."""
+    """Whether every query's rows are in one partition already: the frame has one
+    partition, the query is the index with known divisions, or the frame comes straight
+    from a shuffle on the query."""
+    if frame.npartitions == 1:
+        return "one"
     if frame.index.name == query and query not in frame.columns and frame.known_divisions:
         return "divisions"
     mapping = getattr(frame.expr, "unique_partition_mapping_columns_from_shuffle", None)
@@ -53,23 +56,26 @@ def _partitioned_by(frame, query):
 
 def _select(part, roles, side, spec, partition_info=None):
     """One input partition in the internal columns (`_tables.QUERY`...), every table with
-    the same columns, so that a run and its judgments can travel as one frame."""
-    import pandas as pd
-
+    the same columns, so that a run and its judgments can travel as one frame. The
+    user's columns are renamed, not copied (pandas' copy-on-write)."""
     if roles[QUERY] not in part.columns:
         part = part.reset_index()
     n = len(part)
-    columns = {internal: part[name] for internal, name in roles.items()}
+    selected = part[list(roles.values())]
+    selected.columns = list(roles)
+    extra = {}
     for internal in (SCORE, RELEVANCE) + ((WEIGHT,) if spec.weighted else ()):
-        if internal not in columns:
-            columns[internal] = pd.Series(np.full(n, np.nan), index=part.index)
+        if internal not in roles:
+            extra[internal] = np.full(n, np.nan)
     if side is not None:
-        columns[SIDE] = pd.Series(np.full(n, side, dtype=np.int8), index=part.index)
+        extra[SIDE] = np.full(n, side, dtype=np.int8)
     if spec.ordered:
         number = 0 if partition_info is None else int(partition_info["number"])
         order = (np.int64(number) << ORDER_BITS) + np.arange(n, dtype=np.int64)
-        columns[ORDER] = pd.Series(order if side != TRUTH_SIDE else 0 * order, index=part.index)
-    return pd.DataFrame(columns).reset_index(drop=True)
+        extra[ORDER] = order if side != TRUTH_SIDE else 0 * order
+    if extra:
+        selected = selected.assign(**extra)
+    return selected.reset_index(drop=True)
 
 
 def _prepare(frame, spec, table, side, dd):
@@ -87,6 +93,10 @@ def _prepare(frame, spec, table, side, dd):
         meta = meta.reset_index()
     for internal, name in roles.items():
         _check_type(internal, name, str(meta[name].dtype), meta[name].dtype.kind, spec, table)
+    used = list(dict.fromkeys(name for name in roles.values() if name in frame.columns))
+    if len(used) < len(frame.columns):
+        # Chosen before the opaque map_partitions, so that a parquet reader reads only these.
+        frame = frame[used]
     selected = frame.map_partitions(
         _select, roles, side, spec, meta=_select(meta, roles, side, spec)
     )
@@ -111,11 +121,11 @@ def evaluate_dask(
     """Evaluate a ranking held in a Dask DataFrame, with the numbers of `evaluate`.
 
     The rows of each query are brought together by a shuffle on the query column
-    (skipped when the frame is partitioned by it already: the query is its index with
-    known divisions, or it comes from ``shuffle(on=query)``); every partition then
-    ranks all its queries at once with the in-memory kernel, and only a small table of
-    per-query values returns to the client, where the mean is taken as `evaluate`
-    takes it.
+    (skipped when the frame is partitioned by it already: one partition, the query as
+    its index with known divisions, or straight from ``shuffle(on=query)``); every
+    partition then ranks all its queries at once with the in-memory kernel, and only a
+    small table of per-query values returns to the client, where the mean is taken as
+    `evaluate` takes it.
 
     Parameters
     ----------
@@ -168,11 +178,8 @@ def evaluate_dask(
     )
     run, run_meta = _prepare(data, spec, "data", RUN_SIDE if spec.two_tables else None, dd)
     query_dtype = run_meta[spec.query_name].dtype
-    compute = functools.partial(_per_query_table, spec=spec, query_dtype=query_dtype)
-    if judgments is None:
-        frame = run if _partitioned_by(data, query) else run.shuffle(on=QUERY)
-        tables = frame.map_partitions(compute, meta=_empty_table(spec, query_dtype))
-    else:
+    truth = None
+    if judgments is not None:
         truth, truth_meta = _prepare(judgments, spec, "judgments", TRUTH_SIDE, dd)
         for role in ("query", "item"):
             name = spec.columns[role]
@@ -183,6 +190,13 @@ def evaluate_dask(
                     "in judgments: the ids must have one type to match; cast one of them."
                 )
         truth = truth[list(run.columns)]
+    if spec.needs_top_grade:
+        spec = spec.with_top_grade(_top_grade(run, truth, spec))
+    compute = functools.partial(_per_query_table, spec=spec, query_dtype=query_dtype)
+    if judgments is None:
+        frame = run if _partitioned_by(data, query) else run.shuffle(on=QUERY)
+        tables = frame.map_partitions(compute, meta=_empty_table(spec, query_dtype))
+    else:
         tables = _together(data, judgments, run, truth, query, dd).map_partitions(
             compute, meta=_empty_table(spec, query_dtype)
         )
@@ -191,6 +205,18 @@ def evaluate_dask(
             _apply_rules, spec, meta=_empty_table(spec, query_dtype)[[query] + spec.labels]
         )
     return _mean_of_tables(tables.compute(), spec)
+
+
+def _top_grade(run, truth, spec):
+    """The largest relevance of the judgments of the queries `evaluate` keeps (ERR's grade
+    scale without ``max_grade``): one pass over the relevance column before the shuffle."""
+    if truth is None:  # one table: every judged row's query is kept
+        return run[RELEVANCE].max().compute()
+    if spec.columns["relevance"] is None:
+        return None  # binary judgments: every grade is 1
+    if spec.conventions["query_set"] == "both":  # only queries the run ranks count
+        truth = truth.merge(run[[QUERY]].drop_duplicates(), on=QUERY, how="inner")
+    return truth[RELEVANCE].max().compute()
 
 
 def _concat_parts(run, truth):
@@ -206,9 +232,9 @@ def _together(data, judgments, run, truth, query, dd):
         how is not None
         and how == _partitioned_by(judgments, query)
         and data.npartitions == judgments.npartitions
-        and (how == "shuffle" or list(data.divisions) == list(judgments.divisions))
+        and (how != "divisions" or list(data.divisions) == list(judgments.divisions))
     ):
-        # Partition i of both holds the same queries (same divisions, or the same hash
-        # of ids of one type over the same number of partitions).
+        # Partition i of both holds the same queries (one partition each, the same
+        # divisions, or the same hash of ids of one type over as many partitions).
         return dd.map_partitions(_concat_parts, run, truth, align_dataframes=False, meta=run._meta)
     return dd.concat([run, truth]).shuffle(on=QUERY)

@@ -89,6 +89,34 @@ def _prepare(frame, spec, table, side, functions, types):
     return frame.select(*columns), fields
 
 
+def _top_grade(run, truth, spec, functions):
+    """The largest relevance of the judgments of the queries `evaluate` keeps (ERR's grade
+    scale without ``max_grade``), one aggregation before the repartition."""
+    if truth is None:  # one table: every judged row's query is kept
+        truth = run
+    elif spec.columns["relevance"] is None:
+        return None  # binary judgments: every grade is 1
+    elif spec.conventions["query_set"] == "both":  # only queries the run ranks count
+        truth = truth.join(run.select(QUERY).distinct(), on=QUERY, how="left_semi")
+    relevance = functions.col(RELEVANCE)
+    judged = truth.where(relevance.isNotNull() & ~functions.isnan(relevance))
+    return judged.agg(functions.max(relevance)).collect()[0][0]
+
+
+def _by_query(frame):
+    """``frame`` repartitioned on the query into as many partitions as it had (at least
+    one per core). ``repartition(column)`` alone takes ``spark.sql.shuffle.partitions``,
+    which adaptive execution may coalesce below the number of cores (3 partitions of
+    10^7 rows on 2 cores: a third of the time with one core idle)."""
+    try:
+        count = max(
+            frame.rdd.getNumPartitions(), frame.sparkSession.sparkContext.defaultParallelism
+        )
+    except Exception:  # Spark Connect has no RDD: Spark's own choice
+        return frame.repartition(frame[QUERY])
+    return frame.repartition(count, frame[QUERY])
+
+
 def _worker_error(error):
     """The message of a ValueError raised inside a Python worker, or None."""
     found = re.findall(r"^ValueError: (.+)$", str(error), flags=re.MULTILINE)
@@ -112,7 +140,8 @@ def evaluate_spark(
 ):
     """Evaluate a ranking held in a Spark DataFrame, with the numbers of `evaluate`.
 
-    The rows of each query are brought together by ``repartition`` on the query column;
+    The rows of each query are brought together by ``repartition`` on the query column
+    (into as many partitions as ``data`` has, at least one per core);
     every partition then ranks all its queries at once with the in-memory kernel
     (``mapInPandas``), and only a small table of per-query values returns to the driver,
     where the mean is taken as `evaluate` takes it. No list of items per query is built.
@@ -176,6 +205,7 @@ def evaluate_spark(
     frame, fields = _prepare(
         data, spec, "data", RUN_SIDE if spec.two_tables else None, functions, types
     )
+    truth = None
     if judgments is not None:
         truth, truth_fields = _prepare(judgments, spec, "judgments", TRUTH_SIDE, functions, types)
         for role in ("query", "item"):
@@ -187,6 +217,9 @@ def evaluate_spark(
                     f"and {kinds[1].simpleString()} in judgments: the ids must have one type "
                     "to match; cast one of them."
                 )
+    if spec.needs_top_grade:
+        spec = spec.with_top_grade(_top_grade(frame, truth, spec, functions))
+    if truth is not None:
         frame = frame.unionByName(truth.select(*frame.columns))
     query_type = fields[spec.columns["query"]]
     schema = types.StructType(
@@ -207,7 +240,7 @@ def evaluate_spark(
         table = _per_query_table(rows, spec, rows[QUERY].dtype)
         yield _apply_rules(table, spec) if per_query else table
 
-    tables = frame.repartition(frame[QUERY]).mapInPandas(per_partition, schema)
+    tables = _by_query(frame).mapInPandas(per_partition, schema)
     if per_query:
         return tables
     return _mean_of_tables(_collect(tables), spec)

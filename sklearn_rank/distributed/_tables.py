@@ -14,15 +14,21 @@ move these tables. Partitions arrive as pandas DataFrames with the internal colu
 below, whatever the user's columns are called.
 """
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..conventions import resolve
 from ..inputs import ItemJudgments, ItemRanking
+from ..inputs._normalise import _from_codes
 from ..metrics._aggregate import _aggregate
-from ..metrics._evaluate import _compute, _no_relevant_rule, _warn_skipped
-from ..metrics._names import _parse_name
+from ..metrics._evaluate import (
+    _compute,
+    _compute_queries,
+    _no_relevant_rule,
+    _requests,
+    _warn_skipped,
+)
 from ..utils._ids import _concat_ids, _factorize
 from ..utils._validation import _check_per_query, _python_value
 
@@ -46,7 +52,8 @@ ORDER_BITS = 33
 class _Spec:
     """What every partition computes, and how the user named things.
 
-    requests : list of (label, registry entry, k), as `evaluate` builds them.
+    requests : list of `_Request` (label, registry entry, k, parameters, overrides), as
+        `evaluate` reads the metric names.
     conventions : resolved conventions (`resolve`).
     columns : role -> the user's column name (query, item, score or rank, relevance,
         sample_weight), for messages and for the output's query column.
@@ -66,11 +73,49 @@ class _Spec:
 
     @property
     def labels(self):
-        return [label for label, _metric, _k in self.requests]
+        return [r.label for r in self.requests]
 
     @property
     def query_name(self):
         return self.columns["query"]
+
+    @property
+    def needs_items(self):
+        """Whether a partition must join its rows as `ItemJudgments` / `ItemRanking`:
+        two tables, trec_eval's tie rule (item ids decide) or condensed lists
+        (``judged_only``). Otherwise one table is read as long format, with a mask of
+        its judged rows where a measure tells them from rows judged 0 (bpref...)."""
+        return (
+            self.two_tables
+            or self.conventions["tie_break"] == "item_descending"
+            or bool(self.conventions["judged_only"])
+        )
+
+    @property
+    def needs_judged(self):
+        """Whether a measure reads judged positions (bpref, Judged@k...)."""
+        return any(r.metric.needs_judged for r in self.requests)
+
+    @property
+    def needs_top_grade(self):
+        """Whether ERR is asked for without ``max_grade``: its grade scale is then the
+        largest grade of the whole truth, one number the engine finds first."""
+        return any(
+            r.metric.name == "err" and r.params.get("max_grade") is None for r in self.requests
+        )
+
+    def with_top_grade(self, highest):
+        """This spec with ERR's ``max_grade`` set to the largest grade found in the
+        kept queries' judgments (``highest``; None or NaN: none), as `evaluate` sets it."""
+        highest = None if highest is None else float(highest)
+        top = max(highest, 1.0) if highest is not None and np.isfinite(highest) else 1.0
+        requests = [
+            dataclasses.replace(r, params={**r.params, "max_grade": top})
+            if r.metric.name == "err" and r.params.get("max_grade") is None
+            else r
+            for r in self.requests
+        ]
+        return dataclasses.replace(self, requests=requests)
 
     def partition_conventions(self):
         # Every partition marks a query without a relevant item by NaN ("skip"); the
@@ -102,36 +147,9 @@ def _make_spec(
 ):
     """Check every argument that needs no data, as `evaluate` does; return a `_Spec`."""
     _check_per_query(per_query)
-    if isinstance(metrics, (bytes, dict)) or not (
-        isinstance(metrics, str) or hasattr(metrics, "__iter__")
-    ):
-        raise ValueError(
-            "metrics must be a metric name or a list of names such as ['ndcg@10', 'map']; "
-            f"got {metrics!r}."
-        )
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
-    if not names:
-        raise ValueError("metrics must name at least one metric; got an empty list.")
-    if len(set(names)) != len(names):
-        raise ValueError(f"metrics names a metric twice; got {names!r}.")
-    requests = []
-    for name in names:
-        metric, k = _parse_name(name)
-        if metric.family != "core":
-            # Their judged/unjudged distinctions and aggregations are not carried through
-            # the per-partition tables yet.
-            raise ValueError(
-                f"metric {name!r} ({metric.name}) is not available on Dask and Spark yet; "
-                "use evaluate on the collected rows."
-            )
-        requests.append((name, metric, k))
-    convention = conventions.pop("convention", None)
-    resolved = resolve(convention, conventions)
-    if resolved["default_k"] is not None:
-        requests = [
-            (label, metric, resolved["default_k"] if k is None and metric.takes_k else k)
-            for label, metric, k in requests
-        ]
+    # evaluate's own reading of the names: every spelling (``rbp(p=0.9)``, ``P_10``,
+    # ``nDCG@10``, ``official``), a preset's default cut-off, a name given twice once.
+    requests, resolved = _requests(metrics, conventions)
     columns = {
         "query": _check_name(query, "query"),
         "item": _check_name(item, "item"),
@@ -142,7 +160,7 @@ def _make_spec(
         columns["rank"] = _check_name(rank, "rank")
     else:
         columns["score"] = _check_name(score, "score (or rank)")
-    if columns["query"] in names:
+    if columns["query"] in [r.label for r in requests]:
         raise ValueError(
             f"The query column {query!r} has the name of a requested metric; rename it."
         )
@@ -153,8 +171,10 @@ def _make_spec(
         two_tables=judgments_given,
         ranks=rank is not None,
         # A shuffle loses the input order; it is carried along only where it decides
-        # something: ties broken by input order.
-        ordered=resolved["ties"] == "stable" and resolved["tie_break"] == "input",
+        # something: ties broken by input order (CatBoost's rule falls back to it among
+        # tied items of equal relevance, judged 0 or not judged).
+        ordered=resolved["ties"] == "stable"
+        and resolved["tie_break"] in ("input", "relevance_ascending"),
         weighted=sample_weight is not None,
     )
 
@@ -203,14 +223,17 @@ def _empty_table(spec, query_dtype):
 
 
 def _split(frame, spec):
-    """The run's rows and the judgments' rows of one partition."""
+    """The run's rows and the judgments' rows of one partition. One table read as the
+    long format needs no judgments apart: ``truth`` is None then."""
     if spec.two_tables:
         side = frame[SIDE].to_numpy()
         run, truth = frame[side == RUN_SIDE], frame[side == TRUTH_SIDE]
         run_table, truth_table = "data", "judgments"
     else:
         # One table: a row without relevance is ranked but not judged.
-        run, truth = frame, frame[frame[RELEVANCE].notna().to_numpy()]
+        run, truth = frame, None
+        if spec.needs_items:
+            truth = frame[frame[RELEVANCE].notna().to_numpy()]
         run_table = truth_table = "data"
     if spec.ordered and len(run):
         # The shuffle mixed the rows: put each query's rows back in input order, which
@@ -218,9 +241,10 @@ def _split(frame, spec):
         run = run.iloc[np.argsort(run[ORDER].to_numpy(), kind="stable")]
     score_role = "rank" if spec.ranks else "score"
     _check_present(run, QUERY, "query", spec, run_table)
-    _check_present(truth, QUERY, "query", spec, truth_table)
     _check_present(run, ITEM, "item", spec, run_table)
-    _check_present(truth, ITEM, "item", spec, truth_table)
+    if spec.two_tables:  # one table: the judged rows are rows of the run, checked above
+        _check_present(truth, QUERY, "query", spec, truth_table)
+        _check_present(truth, ITEM, "item", spec, truth_table)
     _check_present(run, SCORE, score_role, spec, run_table)
     if spec.two_tables and spec.columns["relevance"] is not None:
         _check_present(truth, RELEVANCE, "relevance", spec, truth_table)
@@ -239,10 +263,10 @@ def _per_query_table(frame, spec, query_dtype):
     import pandas as pd
 
     run, truth, run_table, truth_table = _split(frame, spec)
-    if not len(run) and not len(truth):
+    if not len(run) and (truth is None or not len(truth)):
         return _empty_table(spec, query_dtype)
     score = _scores(run, spec, run_table)
-    if spec.two_tables or spec.conventions["tie_break"] != "input":
+    if spec.needs_items:
         form = _item_form(run, truth, score, spec, run_table, truth_table)
     else:
         form = _long_form(run, score, spec, run_table)
@@ -279,43 +303,78 @@ def _scores(run, spec, table):
 
 
 def _long_form(run, score, spec, table):
-    """One table, ties broken by input order: its rows are the long format (relevance 0
-    where not judged), which needs no join of a run with judgments."""
+    """One table whose ties need no item ids: its rows are the long format (relevance 0
+    and, for the measures that read it, not judged where the relevance is null), which
+    needs no join of a run with judgments. The queries are numbered once, by a hash
+    table, and handed to the kernel as they are."""
     import pandas as pd
 
     codes, uniques = pd.factorize(run[QUERY], sort=False)  # numbered by first appearance
     ids = np.asarray(uniques)
-    repeated = run.duplicated([QUERY, ITEM]).to_numpy()
-    if repeated.any():
-        row = int(np.flatnonzero(repeated)[0])
+    row = _first_repeated(codes, run[ITEM])
+    if row is not None:
         raise ValueError(
             f"{table} has item {_python_value(run[ITEM].iloc[row])!r} more than once for query "
             f"{_python_value(run[QUERY].iloc[row])!r}; each item may appear once per query."
         )
     relevance = run[RELEVANCE].to_numpy(dtype=np.float64)
     judged = ~np.isnan(relevance)
-    _check_finite_numbers(relevance[judged], run[judged], "relevance", spec, table)
+    unjudged = not judged.all()
+    if unjudged:
+        _check_finite_numbers(relevance[judged], run[judged], "relevance", spec, table)
+    else:
+        _check_finite_numbers(relevance, run, "relevance", spec, table)
     kept = np.ones(ids.size, dtype=bool)
-    if spec.conventions["query_set"] != "all":  # every query is ranked: only judged ones
+    if spec.conventions["query_set"] != "all" and unjudged:  # only queries with judgments
         kept = np.bincount(codes[judged], minlength=ids.size) > 0
 
     def compute():
-        y_true, y_score, groups = np.where(judged, relevance, 0.0), score, codes
+        y_true = np.where(judged, relevance, 0.0) if unjudged else relevance
+        y_score, groups = score, codes
+        mask = judged if unjudged and spec.needs_judged else None
         if not kept.all():
             rows = kept[codes]
             renumber = np.cumsum(kept) - 1
             y_true, y_score, groups = y_true[rows], y_score[rows], renumber[codes[rows]]
-        # Codes numbered by first appearance keep that order: values come in ids' order.
-        return _compute(
-            spec.requests,
+            mask = None if mask is None else mask[rows]
+        conventions = spec.partition_conventions()
+        queries = _from_codes(
             y_true,
             y_score,
-            groups=groups,
-            per_query=True,
-            conventions=spec.partition_conventions(),
+            groups.astype(np.int64, copy=False),
+            int(kept.sum()),
+            conventions["score_dtype"],
+            conventions["tie_break"],
+            judged=mask,
         )
+        # Codes numbered by first appearance keep that order: values come in ids' order.
+        return _compute_queries(spec.requests, queries, None, True, conventions)
 
     return ids, kept, codes, compute
+
+
+def _first_repeated(codes, items):
+    """The first row whose (query, item) pair came before (None: no such row).
+
+    One hash of both into 64 bits, sorted (faster than a hash table for millions of
+    rows): pairs that share it (a repeat, or, rarely, two pairs that collide) are then
+    compared exactly.
+    """
+    import pandas as pd
+
+    values = items.to_numpy()
+    if values.dtype.kind not in "iu" or values.dtype.itemsize != 8:
+        values, _ = pd.factorize(items, sort=False)  # strings, floats...: their numbers
+    key = values.astype(np.int64, copy=False).view(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    key ^= codes.astype(np.uint64)
+    ranked = np.sort(key)
+    same = ranked[1:] == ranked[:-1]
+    if not same.any():
+        return None
+    shared = np.flatnonzero(np.isin(key, ranked[1:][same]))
+    pairs = pd.DataFrame({"query": codes[shared], "item": values[shared]})
+    repeated = np.flatnonzero(pairs.duplicated().to_numpy())
+    return int(shared[repeated[0]]) if repeated.size else None
 
 
 def _item_form(run, truth, score, spec, run_table, truth_table):
@@ -395,10 +454,7 @@ def _query_weights(run, run_codes, ids, kept, spec, table):
 def _rules(spec):
     """Each metric's no_relevant rule: the rows name their items, so the rule of `evaluate`
     for inputs with item ids (queries without a relevant item left out by default)."""
-    return {
-        label: _no_relevant_rule(spec.conventions, metric, True)
-        for label, metric, _k in spec.requests
-    }
+    return {r.label: _no_relevant_rule(spec.conventions, r.metric, True) for r in spec.requests}
 
 
 def _refuse_no_relevant(label, values, ids):
@@ -448,7 +504,7 @@ def _mean_of_tables(table, spec):
         if not weights.any():
             raise ValueError("sample_weight must not be all zero.")
     results, skipped = {}, []
-    metrics = {label: metric for label, metric, _k in spec.requests}
+    metrics = {r.label: r.metric for r in spec.requests}
     for label, rule in _rules(spec).items():
         values = table[label].to_numpy(dtype=np.float64)
         has_relevant = ~np.isnan(values)

@@ -7,8 +7,12 @@ from ._tables import ITEM, QUERY, RELEVANCE, SCORE, WEIGHT
 
 _PARAMETERS = """\
 metrics : str or list of str
-    Metric names such as ``"ndcg@10"``, ``"map"``, ``"precision@5"``, as for
-    `sklearn_rank.evaluate` (every metric of `get_metric_names`).
+    Metric names such as ``"ndcg@10"``, ``"map"``, ``"precision@5"``, read as
+    `sklearn_rank.evaluate` reads them: every metric of `get_metric_names`, with its own
+    parameters (``"rbp(p=0.9)"``), trec_eval's and ir_measures' spellings (``"P_10"``,
+    ``"ndcg_cut.10"``, ``"nDCG@10"``, ``"official"``); a name given twice is computed
+    once. ERR without ``max_grade`` takes the largest grade of the judgments of the
+    queries kept, as `evaluate` does: one more pass over the relevance column first.
 query, item : str, default="query", "item"
     Columns of the query (user) ids and item ids, in ``data`` and in ``judgments``.
     Ids are numbers or strings; an item appears at most once per query in each table.
@@ -33,10 +37,10 @@ per_query : bool, default=False
 **conventions
     ``convention``, ``ties``, ``gain``, ``ap_denominator``, ``no_relevant``,
     ``relevance_threshold``, ``short_lists``, ``log_base``, ``tie_break``, ``query_set``,
-    ``score_dtype``: as for `sklearn_rank.evaluate`. With ``ties="stable"`` (and
-    ``tie_break="input"``) tied scores keep the row order of ``data`` as collecting it
-    would give (partition by partition): the rows carry their position through the
-    shuffle."""
+    ``score_dtype``, ``iprec_rounding``, ``judged_only``: as for `sklearn_rank.evaluate`.
+    With ``ties="stable"`` (and ``tie_break="input"`` or ``"relevance_ascending"``) tied
+    scores keep the row order of ``data`` as collecting it would give (partition by
+    partition): the rows carry their position through the shuffle."""
 
 _ROLES = {QUERY: "query", ITEM: "item", RELEVANCE: "relevance", WEIGHT: "sample_weight"}
 

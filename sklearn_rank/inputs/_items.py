@@ -9,7 +9,7 @@ import numpy as np
 import scipy.sparse
 
 from ..utils._ids import _concat_ids, _factorize, _id_array
-from ..utils._threads import _block_runner, _over_chunks
+from ..utils._threads import _block_runner, _value_range
 from ..utils._validation import _python_value
 from ._queries import _Queries, _scores_as
 from ._tables import ItemJudgments, ItemRanking
@@ -176,18 +176,9 @@ def _topn_applies(truth, run, known_queries, exclude, query_set, n_threads=1):
     if not _are_row_numbers(known_queries, truth.queries):
         return False
     return all(
-        not a.size or (low >= 0 and high < 2**31)
-        for a in (top, truth.items)
-        for low, high in [_range(a, n_threads)]
+        bounds is None or (bounds[0] >= 0 and bounds[1] < 2**31)
+        for bounds in (_value_range(top, n_threads), _value_range(truth.items, n_threads))
     )
-
-
-def _range(ids, n_threads=1):
-    """The least and the greatest of integer ids (0, 0 if none): one pass, on threads."""
-    if not ids.size:
-        return 0, 0
-    ranges = _over_chunks(lambda part: (int(part.min()), int(part.max())), ids.ravel(), n_threads)
-    return min(low for low, _ in ranges), max(high for _, high in ranges)
 
 
 def _from_topn(truth, top, n_threads=1):
@@ -200,7 +191,9 @@ def _from_topn(truth, top, n_threads=1):
     true_q = truth.queries.astype(np.int64, copy=False)
     rel = truth.relevance
     # Python ints: the largest id of a narrow or unsigned type must not wrap.
-    n_items = np.int64(max(_range(top, n_threads)[1], _range(truth.items)[1]) + 1)
+    # The ranges were checked (_topn_applies): top holds ids, the truth may hold none.
+    largest = [int(b[1]) for b in (_value_range(top, n_threads), _value_range(truth.items)) if b]
+    n_items = np.int64(max(largest, default=0) + 1)
     true_key = true_q * n_items + truth.items
     if true_key.size > 1 and not np.all(true_key[1:] > true_key[:-1]):
         _refuse_duplicates(true_key, truth.queries, truth.items, "y_true judges")

@@ -146,20 +146,29 @@ def _from_long(true, score, groups, score_dtype, tie_break="input", n_threads=1)
             "(pass groups=query_ids), or pass 2-D arrays of shape (n_queries, n_items)."
         )
     codes, ids = _factorize(groups, true.size, n_threads=n_threads)
-    n_cand = np.bincount(codes, minlength=len(ids))
+    return _from_codes(true, score, codes, len(ids), score_dtype, tie_break), ids
+
+
+def _from_codes(true, score, codes, n_queries, score_dtype, tie_break="input", judged=None):
+    """Long format whose queries are numbered already: ``codes`` in [0, n_queries), every
+    number used (a partition of a distributed frame numbers its queries itself).
+
+    judged : (n_rows,) bool or None
+        Which rows are judged (the others, relevance 0, are ranked but not judged, as a
+        left join of a run with its judgments gives); None: every row is judged.
+    """
+    n_cand = np.bincount(codes, minlength=n_queries)
     if n_cand.size and np.all(n_cand == n_cand[0]):  # e.g. one row per query
-        n_cand = _same_for_every_query(int(n_cand[0]), len(ids))
-    return (
-        _Queries(
-            n_queries=len(ids),
-            score=_scores_as(score, score_dtype),
-            rel=true,
-            codes=codes,
-            n_cand=n_cand,
-            n_rows=true.size,
-            relevance_ties=tie_break == "relevance_ascending",
-        ),
-        ids,
+        n_cand = _same_for_every_query(int(n_cand[0]), n_queries)
+    return _Queries(
+        n_queries=n_queries,
+        score=_scores_as(score, score_dtype),
+        rel=true,
+        codes=codes,
+        n_cand=n_cand,
+        n_rows=true.size,
+        relevance_ties=tie_break == "relevance_ascending",
+        judged_mask=judged,
     )
 
 

@@ -65,9 +65,8 @@ class _Queries:
 
     def candidate_rel(self, index):
         """Relevance of the candidates at entry numbers ``index``."""
-        cached = self.__dict__.get("_nonzero")
-        if cached is not None and cached[0].size == len(index) and np.array_equal(cached[0], index):
-            return cached[1]  # the non-zero entries of a matrix, in order: already read
+        if _is_cached_entries(self, index):
+            return self.__dict__["_nonzero"][1]  # a matrix's non-zero entries: read already
         if self.rel is not None:  # integer and boolean labels are kept as given
             return self.rel[index].astype(np.float64, copy=False)
         keys, size = self.truth_keys, self.truth_keys.size
@@ -75,6 +74,11 @@ class _Queries:
             return np.zeros(len(index))
         pos = np.minimum(np.searchsorted(keys, index), size - 1)
         return np.where(keys[pos] == index, self.truth_rel[pos], 0.0)
+
+    def same_entries(self, index):
+        """``index``, or the equal array of entry numbers held already (a matrix's
+        non-zero entries): the kernel keeps that one, and no second copy lives on."""
+        return self.__dict__["_nonzero"][0] if _is_cached_entries(self, index) else index
 
     @property
     def all_judged(self):
@@ -147,7 +151,7 @@ class _Queries:
         if cached is not None:
             return cached
         if self.rel is not None and self.judged_mask is None:
-            count = self.n_cand.astype(np.int64)  # dense truth and long format: all
+            count = self.n_cand  # dense truth and long format: all (no copy: read-only use)
         elif self.rel is not None:
             count = np.bincount(self.codes[self.judged_mask], minlength=self.n_queries)
         else:
@@ -186,13 +190,38 @@ class _Queries:
             codes = entries if self.width == 1 else entries // self.width
         else:
             entries = np.flatnonzero(self.rel != 0)
-            codes, rel = self.codes[entries], self.rel[entries].astype(np.float64, copy=False)
+            rel = self.rel[entries].astype(np.float64, copy=False)
+            codes = _same_values(self.codes[entries], entries)
+            if codes is entries:  # one row per query: the kernel keeps these very entries,
+                self.__dict__.setdefault("_nonzero", (entries, rel))  # and finds them here
         if self.extra_rel is not None and self.extra_rel.size:
             keep = self.extra_rel != 0
             codes = np.concatenate((codes, self.extra_codes[keep]))
             rel = np.concatenate((rel, self.extra_rel[keep]))
         self.__dict__["_judged"] = codes, rel
         return codes, rel
+
+
+def _is_cached_entries(queries, index):
+    """Whether ``index`` holds the entry numbers of the matrix's non-zero entries, in
+    order (the first 64 compared first: most other arrays differ there)."""
+    cached = queries.__dict__.get("_nonzero")
+    if cached is None or cached[0].size != len(index):
+        return False
+    if cached[0] is index:
+        return True
+    head = min(len(index), 64)
+    return np.array_equal(cached[0][:head], index[:head]) and np.array_equal(cached[0], index)
+
+
+def _same_values(values, other):
+    """``other`` where it holds the same values as ``values`` (one array kept, not two)."""
+    if values.shape != other.shape or values.dtype != other.dtype:
+        return values
+    head = min(values.size, 64)
+    if np.array_equal(values[:head], other[:head]) and np.array_equal(values, other):
+        return other
+    return values
 
 
 def _scores_as(score, score_dtype):

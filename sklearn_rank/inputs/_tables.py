@@ -128,6 +128,16 @@ class ItemRanking:
         self._topn = None
         self._source = "arrays"
 
+    @classmethod
+    def _from_file(cls, queries, items, scores):
+        """From a file reader's columns, which it checked: object arrays of str and finite
+        float64 scores or None, one per row (``__init__`` would check them again)."""
+        ranking = cls.__new__(cls)
+        ranking.queries, ranking.items, ranking.scores = queries, items, scores
+        ranking._topn = None
+        ranking._source = "arrays"
+        return ranking
+
     def __len__(self):
         """The number of rows: (query, item) pairs."""
         return int(self.items.size)
@@ -303,6 +313,19 @@ class ItemJudgments:
             else _per_row("relevance", relevance, self.queries.size)
         )
         self._source = "arrays"
+
+    @classmethod
+    def _from_file(cls, queries, items, relevance):
+        """From a file reader's columns, which it checked: object arrays of str and finite
+        relevance (int64 or float64) or None, one per row (``__init__`` would check them
+        again)."""
+        judgments = cls.__new__(cls)
+        judgments.queries, judgments.items = queries, items
+        judgments.relevance = (
+            np.ones(queries.size) if relevance is None else np.asarray(relevance, np.float64)
+        )
+        judgments._source = "arrays"
+        return judgments
 
     def __len__(self):
         """The number of rows: judged (query, item) pairs."""

@@ -76,6 +76,19 @@ def _text(source, newline=None):
     return io.TextIOWrapper(_decompressed(source), encoding="utf-8-sig", newline=newline)
 
 
+@contextmanager
+def _text_lines(source, newline=None):
+    """`_text` of ``source``, let go of at the end without closing ``source``: its owner
+    closes it, after it may have read it again (to locate an error, or line by line after
+    the fast path declined)."""
+    handle = _text(source, newline)
+    try:
+        yield handle
+    finally:
+        if not handle.closed:
+            handle.detach()
+
+
 def _without_gc(function):
     """Pause the cyclic garbage collector while ``function`` runs.
 

@@ -102,21 +102,25 @@ def _aggregate(values, has_relevant, no_relevant, weights, per_query, name, how=
 
 
 def _combine_other(values, has_relevant, no_relevant, weights, name, how):
-    """The weighted sum or geometric mean, after ``no_relevant``; these measures (counts,
-    gm_map) are asked for alone, so a copy of the values is affordable."""
-    kept = has_relevant if no_relevant == "skip" else np.ones(values.size, dtype=bool)
-    if not kept.any():
+    """The weighted sum or geometric mean, after ``no_relevant``. Copies of the values
+    are made only where some are replaced or left out (counts have a value for every
+    query): one-item queries make the values as large as the input."""
+    skip = no_relevant == "skip"
+    if not (has_relevant.any() if skip else values.size):
         raise ValueError(
             f"{name}: every query was skipped (no query has a relevant item and "
             "no_relevant='skip'), so there is no mean."
         )
-    values = np.where(has_relevant, values, 0.0 if no_relevant == "skip" else no_relevant)
-    kept_weights = None if weights is None else weights[kept]
+    if not has_relevant.all():
+        values = np.where(has_relevant, values, 0.0 if skip else no_relevant)
+        if skip:  # only the queries with a relevant item count
+            values = values[has_relevant]
+            weights = None if weights is None else weights[has_relevant]
     if how == "sum":
-        kept_values = values[kept] if kept_weights is None else values[kept] * kept_weights
-        return _accurate_sum(kept_values)
-    logs = np.log(np.maximum(values[kept], _GEOMETRIC_FLOOR))
-    return float(np.exp(_mean(logs, kept_weights)))
+        return _accurate_sum(values if weights is None else values * weights)
+    logs = np.maximum(values, _GEOMETRIC_FLOOR)  # a new array: the values may be cached
+    np.log(logs, out=logs)
+    return float(np.exp(_mean(logs, weights)))
 
 
 # Values are summed in blocks of this many: temporaries stay small, whatever the number of
@@ -200,17 +204,24 @@ def _accurate_sum_parts(x):
     if x.size == 0:
         return 0.0, 0.0
     size = 1 << (x.size - 1).bit_length()
-    if size != x.size:
+    own = size != x.size  # x is this function's copy: its halves may be written over
+    if own:
         x = np.concatenate((x, np.zeros(size - x.size)))
     error = 0.0
     while x.size > 1:
         a, b = x[: x.size // 2], x[x.size // 2 :]
         s = a + b
         b_virtual = s - a
-        a_error = s - b_virtual
-        np.subtract(a, a_error, out=a_error)
-        np.subtract(b, b_virtual, out=b_virtual)
-        a_error += b_virtual
+        if own:  # the same differences, written over b: one temporary less
+            np.subtract(b, b_virtual, out=b)  # b's rounding error
+            np.subtract(s, b_virtual, out=b_virtual)  # a_virtual
+            a_error = np.subtract(a, b_virtual, out=b_virtual)
+            a_error += b
+        else:
+            a_error = s - b_virtual
+            np.subtract(a, a_error, out=a_error)
+            np.subtract(b, b_virtual, out=b_virtual)
+            a_error += b_virtual
         error += float(a_error.sum())
-        x = s
+        x, own = s, True
     return float(x[0]), error

@@ -2,7 +2,8 @@
 
 Sums and counts per query (or per group) of arrays sorted or not, where runs of equal
 codes start, and the closed forms tie averaging needs: binomial coefficients, the
-hypergeometric draw at a cut-off, and signed pair counts (Kendall tau).
+hypergeometric draw at a cut-off, and signed pair counts (Kendall tau); the ideal DCG,
+from counts per (query, relevance level).
 """
 
 import numpy as np
@@ -11,7 +12,21 @@ from scipy.special import gammaln
 
 def _sum_by(codes, weights, size):
     """Sum ``weights`` per code 0..size-1, always float64 (bincount of nothing is int)."""
+    if _each_once(codes, size):  # nothing to add up: no float64 copy of the weights
+        out = np.zeros(size)
+        out[codes] = weights
+        out += 0.0  # as bincount's 0.0 + w, which turns -0.0 into 0.0
+        return out
     return np.bincount(codes, weights=weights, minlength=size).astype(np.float64, copy=False)
+
+
+def _each_once(codes, size):
+    """Whether ``codes`` are strictly increasing (each code at most once, in order), as
+    per-query values of one-item queries are; most other codes fail in the first 64."""
+    if codes.size > size or codes.size < 2:
+        return codes.size < 2
+    head = min(codes.size, 65)
+    return bool(np.all(codes[1:head] > codes[: head - 1]) and np.all(codes[1:] > codes[:-1]))
 
 
 def _count_by(codes, size):
@@ -21,7 +36,7 @@ def _count_by(codes, size):
     queries have few relevant items) are counted from their distinct values, which needs
     no int64 array of one count per query besides the int32 one.
     """
-    if codes.size and np.all(codes[1:] > codes[:-1]):  # each code once (one-item queries)
+    if codes.size and _each_once(codes, size):  # each code once (one-item queries)
         out = np.zeros(size, dtype=np.int32)
         out[codes] = 1
         return out
@@ -69,7 +84,7 @@ def _ordered_pair_signs(segment, value, n_segments):
     (pair, value level) keys. O(n log n) per doubling, log(longest segment) doublings.
     """
     total = np.zeros(n_segments)
-    if value.size < 2:
+    if value.size < 2 or _each_once(segment, n_segments):  # no segment holds a pair
         return total
     level = np.unique(value, return_inverse=True)[1].ravel().astype(np.int64)
     n_levels = np.int64(level.max() + 1)
@@ -116,28 +131,54 @@ def _hypergeometric(n, m, t):
     return query, x, prob
 
 
-# --- sums over positions, computed once per ranking --------------------------------
+def _ideal_dcg(query, rel, n_queries, k, gain):
+    """Per query, DCG@k of its relevances sorted descending, without sorting items.
 
-
-def _cumulative(terms_of_position, length):
-    """[0, f(0), f(0) + f(1), ...]: partial sums over positions 0..length-1."""
-    out = np.zeros(length + 1)
-    np.cumsum(terms_of_position(np.arange(length, dtype=np.float64)), out=out[1:])
-    return out
-
-
-def _discount_sums(ranking, log_base=2.0):
-    """D(p) = sum of 1 / log_b(i + 2) over positions i < p, for p up to the longest list."""
-    return _cached_sums(ranking, ("D", log_base), lambda i: np.log(log_base) / np.log(i + 2.0))
-
-
-def _harmonic_sums(ranking):
-    """H(p) = sum of 1 / (i + 1) over positions i < p."""
-    return _cached_sums(ranking, ("H",), lambda i: 1.0 / (i + 1.0))
-
-
-def _cached_sums(ranking, key, terms_of_position):
-    if key not in ranking._cache:
-        longest = int(ranking.n_cand.max(initial=0))
-        ranking._cache[key] = _cumulative(terms_of_position, longest)
-    return ranking._cache[key]
+    Relevance takes few distinct levels in practice, so a query's ideal list is runs of
+    equal levels: counting the items per (query, level) gives every run's positions.
+    Many distinct levels fall back to one sort by a composite (query, level) key.
+    """
+    if rel.size == 0:
+        return np.zeros(n_queries)
+    if np.all(query[1:] > query[:-1]):  # one item per query: its gain at position 0
+        ideal = np.zeros(n_queries)
+        ideal[query] = gain(rel) * (np.log(2.0) / np.log(2.0))  # the discount, as below
+        return ideal
+    low, high = rel.min(), rel.max()
+    # Whole levels below 2**53, where float64 still counts them one by one.
+    if high - low < 1 << 16 and high < 2**53 and np.array_equal(rel, np.floor(rel)):
+        levels = np.arange(low, high + 1)
+        level = (rel - low).astype(np.int64)
+    else:
+        levels, level = np.unique(rel, return_inverse=True)
+        level = level.ravel()
+    n_levels = levels.size
+    # Highest level first, so a query's runs follow its ideal order.
+    key = query * np.int64(n_levels) + (n_levels - 1 - level)
+    if n_queries * n_levels <= max(4 * rel.size, 1 << 20):
+        count = np.bincount(key, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
+        end = np.cumsum(count, axis=1)
+        begin = end - count
+        if k is not None:
+            begin, end = np.minimum(begin, k), np.minimum(end, k)
+        # Expand the runs into positions: each term is then computed, and summed in
+        # position order, exactly as the DCG of that ranking is, so a perfect ranking
+        # scores exactly 1.
+        length = end - begin
+        row, column = np.nonzero(length)
+        count = length[row, column]
+        query = np.repeat(row, count)
+        position = (
+            np.repeat(begin[row, column], count)
+            + np.arange(count.sum())
+            - np.repeat(np.cumsum(count) - count, count)
+        )
+        rel = levels[::-1].astype(np.float64)[np.repeat(column, count)]
+    else:
+        order = np.argsort(key)
+        query, rel = query[order], rel[order]
+        position = np.arange(rel.size) - _run_heads(query)
+        if k is not None:
+            inside = position < k
+            query, position, rel = query[inside], position[inside], rel[inside]
+    return _sum_by(query, gain(rel) * (np.log(2.0) / np.log(position + 2.0)), n_queries)

@@ -206,7 +206,7 @@ def _ndcg_curve(p, *, gain):
 def _ideal_dcg_curve(r, k_max, gain):
     """Per k and query, DCG@k of all judged relevances sorted descending.
 
-    The same terms, summed in the same order, as `_kernel._ideal_dcg` for one k: runs of
+    The same terms, summed in the same order, as `_counting._ideal_dcg` for one k: runs of
     equal relevance levels are counted per query, never sorted item by item.
     """
     codes, rel = r._judged()

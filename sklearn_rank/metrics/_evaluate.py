@@ -12,7 +12,7 @@ import numpy as np
 from ..conventions import _fill_doc, check_k, resolve
 from ..inputs._normalise import _is_list_form, _normalise
 from ..inputs._tables import ItemJudgments, ItemRanking
-from ..utils._threads import _block_runner, _check_n_jobs, _over_chunks
+from ..utils._threads import _block_runner, _check_n_jobs, _value_range
 from ..utils._validation import _check_per_query, _python_value
 from ._aggregate import _aggregate, _query_weights
 from ._blocks import _split_queries
@@ -130,23 +130,17 @@ def _relevance_range(queries, n_threads=1):
     stored = queries.rel if queries.excluded is None else None
     if queries.rel is None:
         stored = queries.truth_rel  # a matrix's stored judgments, zeros apart
+    # One thread reads the judged list the kernel builds and caches anyway; on several,
+    # blocks build their own lists, so the whole one would be made for this check alone.
     if n_threads > 1 and stored is not None:
         # Every judged relevance is there (or in extra_rel): no list of them is made.
         parts = [stored] if queries.extra_rel is None else [stored, queries.extra_rel]
-        ranges = [
-            (float(low), float(high))
-            for values in parts
-            for low, high in filter(None, _over_chunks(_min_max, values.ravel(), n_threads))
-        ]
+        ranges = [r for r in (_value_range(values, n_threads) for values in parts) if r]
         if ranges:
-            return min(low for low, _ in ranges), max(high for _, high in ranges)
+            return float(min(low for low, _ in ranges)), float(max(high for _, high in ranges))
         return 0.0, 0.0
     _codes, judged = queries.judged()
     return (float(judged.min()), float(judged.max())) if judged.size else (0.0, 0.0)
-
-
-def _min_max(values):
-    return (values.min(), values.max()) if values.size else None
 
 
 def _check_relevance(requests, queries, conventions, n_threads=1):
@@ -284,7 +278,7 @@ def _compute_queries(
         first_relevant = False  # the kernel's shortcut reads one threshold
 
     def rank(make_block):
-        return _rank(
+        ranking = _rank(
             make_block(),
             prefix,
             conventions["ties"],
@@ -293,6 +287,9 @@ def _compute_queries(
             judged=any(r.metric.needs_judged for r in requests),
             order_free=all(r.metric.order_free for r in requests),
         )
+        # Arrays kept between requests are freed after their last reader.
+        ranking.expect((r.metric.name, r.k) for r in requests)
+        return ranking
 
     blocks = _split_queries(queries, n_threads)
     with _block_runner(len(blocks), n_threads) as run:
@@ -309,6 +306,7 @@ def _compute_queries(
             results[label] = _aggregate(
                 values, has_relevant, rule, weights, per_query or table, label, metric.aggregate
             )
+            del values, has_relevant  # a mean needs them no longer: free them before the next
     if skipped:
         _warn_skipped(skipped, queries.n_queries)
     if table:

@@ -17,7 +17,16 @@ value over all orderings of its items (McSherry & Najork, ECIR 2008).
 
 import numpy as np
 
-from ._counting import _count_by, _log_comb, _offsets_of_counts, _run_heads, _sum_by
+from ..inputs._queries import _same_values
+from ._columns import _as_float, _constant, _ReadLater, _take
+from ._counting import (
+    _count_by,
+    _ideal_dcg,
+    _log_comb,
+    _offsets_of_counts,
+    _run_heads,
+    _sum_by,
+)
 
 _BLOCK = 1 << 18  # entries per block of matrix rows (2 MB of floats: stays in cache)
 
@@ -72,6 +81,14 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None, judged
     row: no sort.
     """
     n, width = queries.n_queries, queries.width
+    if width == 1:  # one item per row: each kept item is its own group, at position 0
+        entry = queries.nonzero_entries(0, n, judged)
+        return (
+            entry,
+            entry,
+            np.zeros(entry.size, dtype=np.int64),
+            np.ones(entry.size, dtype=np.int64),
+        )
     if queries.ranked:  # columns are ranks already: every item is its own group
         entry, _rel = queries._matrix_judged() if judged else queries._matrix_nonzero()
         return entry, entry // width, entry % width, np.ones(entry.size, dtype=np.int64)
@@ -305,17 +322,6 @@ def _stable_order(values, order, n_values):
     return np.argsort(values, kind="stable")
 
 
-def _constant(values):
-    """``values`` (read-only), as one value broadcast when they are all equal.
-
-    One-item queries all start at position 0 and have tie groups of size 1: such columns
-    then take no memory.
-    """
-    if values.size and values.strides != (0,) and np.all(values == values[0]):
-        return np.broadcast_to(values[:1].copy(), values.shape)
-    return values
-
-
 class _Ranking:
     """Tie groups holding a non-zero relevance, per query, in rank order.
 
@@ -339,6 +345,10 @@ class _Ranking:
         # Items sharing (query, start) form one group.
         new = np.ones(entry.size, dtype=bool)
         new[1:] = (query[1:] != query[:-1]) | (start[1:] != start[:-1])
+        # One-item queries keep every item in entry order: the entry numbers are the
+        # matrix's non-zero entries, and a width-1 matrix's rows; one array serves all.
+        entry = queries.same_entries(entry)
+        query = _same_values(query, entry)
         self.rel = queries.candidate_rel(entry)
         self.entry = entry
         if new.all():  # every item its own group: the item arrays are the group arrays
@@ -352,6 +362,16 @@ class _Ranking:
             self.n_groups = heads.size
         self.n_cand = queries.n_cand
         self._cache = {}
+        self._read_later = _ReadLater()
+
+    def expect(self, requests):
+        """The (registry name, cut-off k) of each request this ranking serves: arrays
+        that several of them read are then kept until the last one has (`_ReadLater`)."""
+        self._read_later.expect(requests)
+
+    def _shared(self, key, names, k, compute, any_k=False):
+        """``compute()``, kept for the other expected requests of ``names`` that read it."""
+        return self._read_later.get(key, names, k, compute, any_k)
 
     @property
     def group(self):
@@ -394,19 +414,18 @@ class _Ranking:
         """Per group: the number of judged items (relevance 0 included). Needs the
         kernel's ``judged`` flag where not every candidate is judged: otherwise judged
         items of relevance 0 are not kept."""
+        if self.all_judged:
+            return _as_float(self.size)
         if "judged_m" not in self._cache:
-            if self.all_judged:
-                self._cache["judged_m"] = self.size.astype(np.float64)
-            else:
-                judged = self.queries.candidate_judged(self.entry) | (self.rel != 0)
-                self._cache["judged_m"] = self.group_sum(judged.astype(np.float64))
+            judged = self.queries.candidate_judged(self.entry) | (self.rel != 0)
+            self._cache["judged_m"] = self.group_sum(judged.astype(np.float64))
         return self._cache["judged_m"]
 
     def judged_before(self):
         """Per group: the judged items in earlier groups of its query (every earlier
         position where every candidate is judged)."""
         if self.all_judged:
-            return self.start.astype(np.float64)
+            return _as_float(self.start)
         return self.before(self.judged_in_group())
 
     def taken(self, k):
@@ -480,12 +499,20 @@ class _Ranking:
         the positions inside the top k.
         """
         m = self.relevant_in_group(threshold)
-        first = np.flatnonzero((m > 0) & (self.before(m) == 0))
+        if self._first_of_query() is None:  # every group alone in its query
+            first = np.flatnonzero(m > 0)
+        else:
+            first = np.flatnonzero((m > 0) & (self.before(m) == 0))
         if k is not None:
-            first = first[self.start[first] < k]
-        n = self.size[first]
+            inside = _take(self.start, first) < k
+            if not inside.all():
+                first = first[inside]
+            del inside
+        n = _take(self.size, first)
         if (n == 1).all():  # single items (no ties): the first relevant one is there
-            return self.query[first], self.start[first], np.ones(first.size)
+            # (read-only arrays, one value broadcast where it is the same for all)
+            query = self.query if first.size == self.n_groups else self.query[first]
+            return query, _take(self.start, first), np.broadcast_to(1.0, first.shape)
         m, s = m[first].astype(np.int64), self.start[first]
         reach = np.minimum(n - m + 1, self.taken(k)[first])
         owner = np.repeat(np.arange(first.size), reach)
@@ -514,66 +541,42 @@ class _Ranking:
         """Per query: whether any judged item has a non-zero relevance. With negative
         relevance, a query without a positive item still has a CG, DCG and Kendall tau."""
         codes, _rel = self._judged()
-        return np.bincount(codes, minlength=self.n_queries) > 0
+        has = np.zeros(self.n_queries, dtype=bool)  # no count per query needed
+        has[codes] = True
+        return has
 
     def ideal_dcg(self, k, gain):
         """DCG@k (log base 2) of all judged relevances sorted descending, per query."""
-        key = ("IDCG", k, gain)
-        if key not in self._cache:
-            codes, rel = self._judged()
-            positive = rel > 0
-            self._cache[key] = _ideal_dcg(codes[positive], rel[positive], self.n_queries, k, gain)
-        return self._cache[key]
+        return self._shared(("IDCG", k, gain), ("ndcg",), k, lambda: self._ideal_dcg(k, gain))
+
+    def _ideal_dcg(self, k, gain):
+        codes, rel = self._judged()
+        positive = rel > 0
+        if not positive.all():  # negative relevance: only the positive items count
+            codes, rel = codes[positive], rel[positive]
+        del positive
+        return _ideal_dcg(codes, rel, self.n_queries, k, gain)
 
 
-def _ideal_dcg(query, rel, n_queries, k, gain):
-    """Per query, DCG@k of its relevances sorted descending, without sorting items.
+def _cumulative(terms_of_position, length):
+    """[0, f(0), f(0) + f(1), ...]: partial sums over positions 0..length-1."""
+    out = np.zeros(length + 1)
+    np.cumsum(terms_of_position(np.arange(length, dtype=np.float64)), out=out[1:])
+    return out
 
-    Relevance takes few distinct levels in practice, so a query's ideal list is runs of
-    equal levels: counting the items per (query, level) gives every run's positions.
-    Many distinct levels fall back to one sort by a composite (query, level) key.
-    """
-    if rel.size == 0:
-        return np.zeros(n_queries)
-    if np.all(query[1:] > query[:-1]):  # one item per query: its gain at position 0
-        ideal = np.zeros(n_queries)
-        ideal[query] = gain(rel) * (np.log(2.0) / np.log(2.0))  # the discount, as below
-        return ideal
-    low, high = rel.min(), rel.max()
-    # Whole levels below 2**53, where float64 still counts them one by one.
-    if high - low < 1 << 16 and high < 2**53 and np.array_equal(rel, np.floor(rel)):
-        levels = np.arange(low, high + 1)
-        level = (rel - low).astype(np.int64)
-    else:
-        levels, level = np.unique(rel, return_inverse=True)
-        level = level.ravel()
-    n_levels = levels.size
-    # Highest level first, so a query's runs follow its ideal order.
-    key = query * np.int64(n_levels) + (n_levels - 1 - level)
-    if n_queries * n_levels <= max(4 * rel.size, 1 << 20):
-        count = np.bincount(key, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
-        end = np.cumsum(count, axis=1)
-        begin = end - count
-        if k is not None:
-            begin, end = np.minimum(begin, k), np.minimum(end, k)
-        # Expand the runs into positions: each term is then computed, and summed in
-        # position order, exactly as the DCG of that ranking is, so a perfect ranking
-        # scores exactly 1.
-        length = end - begin
-        row, column = np.nonzero(length)
-        count = length[row, column]
-        query = np.repeat(row, count)
-        position = (
-            np.repeat(begin[row, column], count)
-            + np.arange(count.sum())
-            - np.repeat(np.cumsum(count) - count, count)
-        )
-        rel = levels[::-1].astype(np.float64)[np.repeat(column, count)]
-    else:
-        order = np.argsort(key)
-        query, rel = query[order], rel[order]
-        position = np.arange(rel.size) - _run_heads(query)
-        if k is not None:
-            inside = position < k
-            query, position, rel = query[inside], position[inside], rel[inside]
-    return _sum_by(query, gain(rel) * (np.log(2.0) / np.log(position + 2.0)), n_queries)
+
+def _discount_sums(ranking, log_base=2.0):
+    """D(p) = sum of 1 / log_b(i + 2) over positions i < p, for p up to the longest list."""
+    return _cached_sums(ranking, ("D", log_base), lambda i: np.log(log_base) / np.log(i + 2.0))
+
+
+def _harmonic_sums(ranking):
+    """H(p) = sum of 1 / (i + 1) over positions i < p."""
+    return _cached_sums(ranking, ("H",), lambda i: 1.0 / (i + 1.0))
+
+
+def _cached_sums(ranking, key, terms_of_position):
+    if key not in ranking._cache:
+        longest = int(ranking.n_cand.max(initial=0))
+        ranking._cache[key] = _cumulative(terms_of_position, longest)
+    return ranking._cache[key]

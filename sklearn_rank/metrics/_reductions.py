@@ -13,7 +13,9 @@ use the closed forms written next to them.
 
 import numpy as np
 
-from ._counting import _discount_sums, _harmonic_sums, _hypergeometric, _ordered_pair_signs, _sum_by
+from ._columns import _elementwise, _take
+from ._counting import _each_once, _hypergeometric, _ordered_pair_signs, _sum_by
+from ._kernel import _discount_sums, _harmonic_sums
 
 _BLOCK = 1 << 16  # queries per block where per-query temporaries are made in blocks
 
@@ -36,6 +38,8 @@ def _span(sums, start, taken, single):
     """sums[start + taken] - sums[start], exact where the span is a single position."""
     one = taken == 1
     if one.all():  # single positions only (no ties): no differences of sums to take
+        if start.strides == (0,) and start.size:  # one position for all: one value
+            return np.full(start.shape, single(start[:1]).astype(np.float64)[0])
         return single(start).astype(np.float64)
     span = sums[start + taken] - sums[start]
     span[one] = single(start[one])
@@ -95,15 +99,15 @@ def f1(r, k, *, relevance_threshold, short_lists):
 
 def hit_rate(r, k, *, relevance_threshold):
     query, _position, prob = r.first_relevant(relevance_threshold, k)
-    value = np.bincount(query, prob, r.n_queries).astype(np.float64, copy=False)
+    value = _sum_by(query, prob, r.n_queries)
     np.minimum(value, 1.0, out=value)
     return value, _has_relevant(r, relevance_threshold)
 
 
 def reciprocal_rank(r, k, *, relevance_threshold):
     query, position, prob = r.first_relevant(relevance_threshold, k)
-    value = np.bincount(query, prob / (position + 1.0), r.n_queries).astype(np.float64, copy=False)
-    return value, _has_relevant(r, relevance_threshold)
+    terms = _elementwise(lambda p, x: p / (x + 1.0), prob, position)
+    return _sum_by(query, terms, r.n_queries), _has_relevant(r, relevance_threshold)
 
 
 def _precision_sums(r, k, threshold):
@@ -172,11 +176,10 @@ def cumulative_gain(r, k, *, gain):
 
 
 def _dcg(r, k, gain, log_base=2.0):
-    key = ("DCG", k, gain, log_base)  # dcg@k and ndcg@k in one evaluate share it
-    if key not in r._cache:
-        total = r.group_sum(gain(r.rel))
-        r._cache[key] = r.per_query(total / r.size * _discounts(r, r.start, r.taken(k), log_base))
-    return r._cache[key]
+    # Not kept for a dcg@k and an ndcg@k of one call: making it again costs about 1% of
+    # the ranking, keeping it 8 bytes per query until the other one is reached.
+    total = r.group_sum(gain(r.rel))
+    return r.per_query(total / r.size * _discounts(r, r.start, r.taken(k), log_base))
 
 
 def discounted_cumulative_gain(r, k, *, gain, log_base=2.0):
@@ -213,16 +216,23 @@ def ranking_auc(r, k, *, relevance_threshold):
     s, (straddling, n, m_b, t) = r.boundary(k, relevance_threshold)
     # The fully ranked region is [0, s): the relevant items there, and the rest.
     positive = r.per_query(m_c)
-    later_negative = (s[r.query] - r.start - r.size) - (positive[r.query] - r.before(m_c) - m_c)
-    correct = r.per_query(m_c * (later_negative + 0.5 * (r.size - m)))
+    # (s[query] - start - size) - (positive[query] - before - m_c), in place: one
+    # temporary per group at a time, not five.
+    later_negative = np.subtract(_take(s, r.query), r.start)
+    later_negative -= r.size
+    others = positive[r.query]
+    others -= r.before(m_c)
+    others -= m_c
+    later_negative = np.subtract(later_negative, others, out=others)
+    half_tied = r.size - m
+    half_tied *= 0.5
+    later_negative += half_tied
+    del half_tied
+    later_negative *= m_c
+    del m_c, complete
+    correct = r.per_query(later_negative)
     del later_negative
-    # The pairs when no item is drawn at the boundary, in blocks of queries: per-query
-    # temporaries stay small.
-    value = np.empty(r.n_queries)
-    for low in range(0, r.n_queries, _BLOCK):
-        block = slice(low, low + _BLOCK)
-        pairs = positive[block] * (s[block] - positive[block])
-        _ratio(correct[block], pairs, empty=0.5, out=value[block])
+    drawn = None
     if straddling.size:
         row, x, prob = _hypergeometric(n, m_b, t)
         query = straddling[row]
@@ -230,10 +240,17 @@ def ranking_auc(r, k, *, relevance_threshold):
         drawn_negative = t[row] - x
         right = correct[query] + positive[query] * drawn_negative + 0.5 * x * drawn_negative
         pairs = (positive[query] + x) * (negative + drawn_negative)
-        value[straddling] = np.bincount(
-            row, prob * _ratio(right, pairs, empty=0.5), straddling.size
-        )
-    del positive, correct
+        drawn = np.bincount(row, prob * _ratio(right, pairs, empty=0.5), straddling.size)
+    # The pairs when no item is drawn at the boundary, in blocks of queries (per-query
+    # temporaries stay small), each ratio written over its count of correct pairs.
+    value = correct
+    for low in range(0, r.n_queries, _BLOCK):
+        block = slice(low, low + _BLOCK)
+        pairs = positive[block] * (s[block] - positive[block])
+        _ratio(correct[block], pairs, empty=0.5, out=value[block])
+    del positive
+    if drawn is not None:
+        value[straddling] = drawn
     return value, _has_relevant(r, relevance_threshold)
 
 
@@ -254,22 +271,62 @@ def kendall_tau(r, k=None):
     0, not stored, enter through the zeros before and after each group. The ranking has no
     ties in the denominator, sqrt(n0 * (n0 - n_rel_ties)).
     """
+    # Per-query arrays are as many as the rows with one-item queries: each is freed, or
+    # written over, as soon as it is read for the last time (the arithmetic is unchanged).
     stored = r.rel != 0  # the kernel's judged flag also keeps judged items of relevance 0
-    group, query, rel = r.group[stored], r.query[r.group][stored], r.rel[stored]
+    every = bool(stored.all())
+    group = r.group if every else r.group[stored]
+    query = r.query if r._group is None else r.query[r.group]
+    if not every:
+        query = query[stored]
+    rel = r.rel if every else r.rel[stored]
     nonzero = r.group_sum(stored.astype(np.float64))
+    del stored
     nonzero_total = r.per_query(nonzero)
     nonzero_before = r.before(nonzero)
-    zeros_before = r.start - nonzero_before
-    zeros_after = (r.n_cand[r.query] - r.start - r.size) - (
-        nonzero_total[r.query] - nonzero_before - nonzero
-    )
-    numerator = _sum_by(query, np.sign(rel) * (zeros_after - zeros_before)[group], r.n_queries)
-    numerator += _ordered_pair_signs(query, rel, r.n_queries)
-    numerator -= r.per_query(_ordered_pair_signs(group, rel, r.n_groups))
-    levels, level = np.unique(rel, return_inverse=True)
-    pair, counts = np.unique(query * np.int64(levels.size) + level.ravel(), return_counts=True)
-    tied = _sum_by(pair // levels.size, counts * (counts - 1.0) / 2.0, r.n_queries)
-    zeros = r.n_cand - nonzero_total
-    tied += zeros * (zeros - 1.0) / 2.0
-    pairs = r.n_cand * (r.n_cand - 1.0) / 2.0
-    return _ratio(numerator, np.sqrt(pairs * (pairs - tied))), r.has_nonzero()
+    # (n_cand[query] - start - size) - (nonzero_total[query] - before - nonzero)
+    later = np.subtract(_take(r.n_cand, r.query), r.start)
+    later -= r.size
+    others = nonzero_total[r.query]
+    others -= nonzero_before
+    others -= nonzero
+    del nonzero
+    zeros_after = np.subtract(later, others, out=others)
+    del later
+    zeros_after -= r.start - nonzero_before  # zeros_after - zeros_before
+    del nonzero_before
+    terms = np.sign(rel)
+    terms *= zeros_after if every and r._group is None else zeros_after[group]
+    del zeros_after
+    numerator = _sum_by(query, terms, r.n_queries)
+    del terms
+    if _each_once(query, r.n_queries):  # one stored item per query: no pair of them
+        tied = None  # none tied (0 for all), and the pair sums below are 0
+    else:
+        numerator += _ordered_pair_signs(query, rel, r.n_queries)
+        numerator -= r.per_query(_ordered_pair_signs(group, rel, r.n_groups))
+        levels, level = np.unique(rel, return_inverse=True)
+        pair, counts = np.unique(query * np.int64(levels.size) + level.ravel(), return_counts=True)
+        del level
+        tied = _sum_by(pair // levels.size, counts * (counts - 1.0) / 2.0, r.n_queries)
+        del pair, counts
+    del query, group, rel
+    # numerator / sqrt(pairs * (pairs - tied)), in blocks of queries (small temporaries):
+    # tied counts also the pairs of zeros, pairs = n_cand (n_cand - 1) / 2.
+    for low in range(0, r.n_queries, _BLOCK):
+        block = slice(low, low + _BLOCK)
+        n_cand = r.n_cand[block]
+        zeros = n_cand - nonzero_total[block]
+        half = zeros - 1.0  # zeros * (zeros - 1) / 2
+        half *= zeros
+        half /= 2.0
+        denominator = np.zeros(half.size) if tied is None else tied[block]
+        denominator += half
+        pairs = np.subtract(n_cand, 1.0, out=half)
+        pairs *= n_cand
+        pairs /= 2.0
+        np.subtract(pairs, denominator, out=denominator)
+        denominator *= pairs
+        np.sqrt(denominator, out=denominator)
+        _ratio(numerator[block], denominator, out=numerator[block])
+    return numerator, r.has_nonzero()

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from ._columns import _as_float
 from ._reductions import _expected_hits, _ratio
 
 # trec_eval's infAP smoothing (m_infap.c, INFAP_EPSILON).
@@ -74,8 +75,18 @@ def _min_sum(y, R):
     """sum over x = 0..y of min(x, R), elementwise (0 for y < 0)."""
     y = np.asarray(y, dtype=np.float64)
     low = np.minimum(y, R)
-    total = low * (low + 1.0) / 2.0 + np.maximum(y - R, 0.0) * R
-    return np.where(y < 0, 0.0, total)
+    # low * (low + 1) / 2 + max(y - R, 0) * R, in place (one per-group array at a time)
+    total = low + 1.0
+    total *= low
+    del low
+    total /= 2.0
+    above = np.subtract(y, R)
+    np.maximum(above, 0.0, out=above)
+    above *= R
+    total += above
+    del above
+    total[y < 0] = 0.0
+    return total
 
 
 def bpref(r, k=None, *, relevance_threshold):
@@ -86,21 +97,41 @@ def bpref(r, k=None, *, relevance_threshold):
     of them above it uniform on 0..b, so its group adds a [1 - mean of phi(B + t)].
     """
     R = r.relevant_count(relevance_threshold)
-    judged_nonrelevant = r.queries.n_judged() - R
+    scale = np.subtract(r.queries.n_judged(), R)  # judged non-relevant, then min(., R)
+    np.minimum(scale, R, out=scale)
+    scale = scale[r.query]
     m = r.relevant_in_group(relevance_threshold)
     b = r.judged_in_group() - m
     B = r.judged_before() - r.before(m)
-    Rq, scale = R[r.query], np.minimum(judged_nonrelevant, R)[r.query]
-    phi_sum = _ratio(_min_sum(B + b, Rq) - _min_sum(B - 1.0, Rq), scale)
-    value = r.per_query(m * (1.0 - phi_sum / (b + 1.0)))
-    return _ratio(value, R), R > 0
+    Rq = R[r.query]
+    # (the same arithmetic as m * (1 - phi_sum / (b + 1)), in place)
+    phi_sum = _min_sum(B + b, Rq)
+    phi_sum -= _min_sum(B - 1.0, Rq)
+    del B, Rq
+    _ratio(phi_sum, scale, out=phi_sum)
+    del scale
+    b += 1.0
+    phi_sum /= b
+    del b
+    np.subtract(1.0, phi_sum, out=phi_sum)
+    phi_sum *= m
+    value = r.per_query(phi_sum)
+    del phi_sum
+    return _ratio(value, R, out=value), R > 0
 
 
 def _infap_terms(relevant_above, nonrelevant_above, position):
     """trec_eval's infAP term of a relevant item at 0-based ``position``."""
     judged = relevant_above + nonrelevant_above
-    ratio = (relevant_above + _INFAP_EPSILON) / (judged + 2.0 * _INFAP_EPSILON)
-    return (1.0 + judged * ratio) / (position + 1.0)
+    # (1 + judged * ratio) / (position + 1), written into one array of the result's shape
+    shape = np.broadcast_shapes(np.shape(judged), np.shape(position))
+    term = np.add(relevant_above, _INFAP_EPSILON, out=np.empty(shape))
+    term /= judged + 2.0 * _INFAP_EPSILON
+    term *= judged
+    del judged
+    term += 1.0
+    term /= position + 1.0
+    return term
 
 
 def inferred_average_precision(r, k=None, *, relevance_threshold):
@@ -113,13 +144,17 @@ def inferred_average_precision(r, k=None, *, relevance_threshold):
     b = r.judged_in_group() - m
     A = r.before(m)
     Bn = r.judged_before() - A
-    contribution = m * _infap_terms(A, Bn, r.start.astype(np.float64))
+    contribution = _infap_terms(A, Bn, _as_float(r.start))
+    contribution *= m
     tied = np.flatnonzero((r.size > 1) & (m > 0))
     for g in tied:
         contribution[g] = m[g] * _expected_infap_term(
             int(r.start[g]), int(r.size[g]), int(m[g]), int(b[g]), A[g], Bn[g]
         )
-    return _ratio(r.per_query(contribution), R), R > 0
+    del A, Bn, b
+    value = r.per_query(contribution)
+    del contribution
+    return _ratio(value, R, out=value), R > 0
 
 
 def _expected_infap_term(s, n, a, b, A, Bn):

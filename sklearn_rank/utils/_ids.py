@@ -122,25 +122,24 @@ def _factorize(groups, n_rows, name="groups", n_threads=1):
         # Each thread finds the rows of its range itself: one pass each, no serial split.
         rows = run(lambda bounds: _rows_in_range(ids, *bounds), parts)
         runs = run(lambda part: _runs_of_equal_ids(ids, part), rows)
-    # Ranges in value order: their distinct ids, one after the other, are sorted.
-    first_row = np.concatenate([first for first, _group in runs])
-    order = np.argsort(first_row)  # numbered by first appearance
-    rank = np.empty(order.size, dtype=np.int64)
-    rank[order] = np.arange(order.size)
-    distinct = ids[first_row[order]]
-    if len(parts) == 1:
-        group = runs[0][1]
-        np.take(rank, group, out=group)
-        return group, distinct
-    codes = np.empty(ids.size, dtype=np.int64)
-    offsets = np.cumsum([0] + [first.size for first, _group in runs])
+        # Ranges in value order: their distinct ids, one after the other, are sorted.
+        first_row = np.concatenate([first for first, _group in runs])
+        order = np.argsort(first_row)  # numbered by first appearance
+        rank = np.empty(order.size, dtype=np.int64)
+        rank[order] = np.arange(order.size)
+        distinct = ids[first_row[order]]
+        if len(parts) == 1:
+            group = runs[0][1]
+            np.take(rank, group, out=group)
+            return group, distinct
+        codes = np.empty(ids.size, dtype=np.int64)
+        offsets = np.cumsum([0] + [first.size for first, _group in runs])
 
-    def number(part):
-        part_rows, (_first, group), offset = part
-        codes[part_rows] = rank[group + offset]
+        def number(part):
+            part_rows, (_first, group), offset = part
+            codes[part_rows] = rank[group + offset]
 
-    with _block_runner(len(parts), n_threads) as run:
-        run(number, list(zip(rows, runs, offsets)))
+        run(number, list(zip(rows, runs, offsets)))  # the same pool numbers the rows
     return codes, distinct
 
 
@@ -184,8 +183,11 @@ def _runs_of_equal_ids(ids, rows):
     runs = np.flatnonzero(new)
     row = by_id if rows is None else rows[by_id]
     first_row = np.minimum.reduceat(row, runs)
-    del row
+    # Each array is freed once read for the last time: with one row per query (millions
+    # of distinct ids) every one of them is as large as the ids themselves.
+    del row, runs
     group = np.cumsum(new, dtype=np.int64)
+    del new
     group -= 1
     in_order = np.empty(values.size, dtype=np.int64)
     in_order[by_id] = group

@@ -90,3 +90,12 @@ def _over_chunks(function, array, n_threads):
     starts = range(0, array.size, _CHUNK)
     with _block_runner(len(starts), n_threads) as run:
         return run(lambda at: function(array[at : at + _CHUNK]), starts)
+
+
+def _value_range(values, n_threads=1):
+    """The least and the greatest of ``values`` (numpy scalars), None when there are
+    none: one pass, in parts on ``n_threads`` threads."""
+    if not values.size:
+        return None
+    ranges = _over_chunks(lambda part: (part.min(), part.max()), values.ravel(), n_threads)
+    return min(low for low, _ in ranges), max(high for _, high in ranges)
