@@ -65,14 +65,19 @@ class _ReadLater:
             value, readers = self._kept.pop(key)
         else:
             value = compute()
-            if self._expected is None:
-                readers = None
-            else:
-                readers = sum(
-                    count
-                    for (name, at), count in self._expected.items()
-                    if name in names and (any_k or at == k)
-                )
+            readers = self.readers(names, k, any_k)
         if readers is None or readers > 1:
             self._kept[key] = value, None if readers is None else readers - 1
         return value
+
+    def readers(self, names, k, any_k=False):
+        """How many expected requests of the metrics ``names`` with cut-off ``k``
+        (``any_k``: any) read an array: `get` keeps it when more than one does. None
+        before ``expect``."""
+        if self._expected is None:
+            return None
+        return sum(
+            count
+            for (name, at), count in self._expected.items()
+            if name in names and (any_k or at == k)
+        )

@@ -373,6 +373,12 @@ class _Ranking:
         """``compute()``, kept for the other expected requests of ``names`` that read it."""
         return self._read_later.get(key, names, k, compute, any_k)
 
+    def _readers(self, names, k, any_k=False):
+        """How many expected requests of ``names`` read what `_shared` keeps for them
+        (None before ``expect``): a reduction that could compute piece by piece computes
+        the whole once only when several do."""
+        return self._read_later.readers(names, k, any_k)
+
     @property
     def group(self):
         """Per item: the index of its group."""
