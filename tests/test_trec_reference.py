@@ -7,6 +7,8 @@ import pytest
 from reference import reference_trec
 
 import sklearn_rank as sr
+from sklearn_rank.conventions import resolve
+from sklearn_rank.metrics._interpolated import _interpolated_precision
 
 # (our name, reference measure, its parameters)
 MEASURES = [
@@ -140,3 +142,39 @@ def test_dense_and_long_forms_judge_every_item(ties):
         for name in names:
             np.testing.assert_allclose(dense[name], expected[name], rtol=1e-12, err_msg=name)
             np.testing.assert_allclose(long[name], expected[name], rtol=1e-12, err_msg=name)
+
+
+@pytest.mark.parametrize("ties", ["average", "stable"])
+def test_interpolated_precision_in_small_blocks_equals_the_reference(ties, monkeypatch):
+    """iprec and iprec_avg go through their queries in blocks, their holding groups found
+    per block (one request) or once for all the requests of a call: with blocks of a few
+    queries and groups, both give the reference's values, as does the curve."""
+    from sklearn_rank.metrics import _trec
+
+    monkeypatch.setattr(_trec, "_QUERY_CELLS", 5)
+    monkeypatch.setattr(_trec, "_GROUP_BLOCK", 2)
+    rng = np.random.default_rng(11 + (ties == "stable"))
+    queries = [_query(rng) for _ in range(40)]
+    truth, run = _as_items(queries)
+    ids = list(sr.query_ids(truth, run))
+    levels = [0.0, 0.3, 0.5, 1.0]
+    names = [f"iprec(recall={p})" for p in levels] + ["iprec_avg"]
+    conventions = dict(ties=ties, no_relevant=0.0, per_query=True)
+    together = sr.evaluate(truth, run, names, **conventions)
+    alone = {name: sr.evaluate(truth, run, [name], **conventions)[name] for name in names}
+    curve_conventions = resolve(None, {"ties": ties, "no_relevant": 0.0})
+    _levels, curve = _interpolated_precision(
+        truth, run, recall_levels=levels, conventions=curve_conventions, per_query=True
+    )
+    for row, q in enumerate(ids):
+        labels, scores, unranked = queries[q]
+        for i, name in enumerate(names):
+            params = {"recall": levels[i]} if i < len(levels) else {}
+            params["rounding"] = "nearest"
+            measure = "iprec" if i < len(levels) else "iprec_avg"
+            expected = reference_trec(measure, labels, scores, unranked, ties=ties, **params)
+            got = [together[name][row], alone[name][row]] + (
+                [curve[row, i]] if i < len(levels) else []
+            )
+            for value in got:
+                assert value == pytest.approx(expected, rel=1e-9, abs=1e-12), (name, queries[q])

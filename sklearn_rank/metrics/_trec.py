@@ -14,7 +14,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ._columns import _as_float
+from ._columns import _as_float, _constant, _elementwise, _take
+from ._counting import _each_once
 from ._reductions import _expected_hits, _ratio
 
 # trec_eval's infAP smoothing (m_infap.c, INFAP_EPSILON).
@@ -258,60 +259,129 @@ def eleven_point_average(r, k=None, *, relevance_threshold, iprec_rounding):
     return means, r.relevant_count(relevance_threshold) > 0
 
 
-_QUERY_BLOCK = 1 << 15  # queries whose (query, level) arrays are made at once
+# Blocks of whole queries: (query, level) arrays of at most _QUERY_CELLS cells and at most
+# _GROUP_BLOCK tie groups (unless one query has more), so that neither millions of small
+# queries nor long lists make temporaries of the whole input (also faster: a block's
+# arrays stay in the processor's caches).
+_QUERY_CELLS = 1 << 15
+_GROUP_BLOCK = 1 << 16
+_READERS = ("iprec", "iprec_avg")  # the registry metrics that call _interpolated_values
 
 
 def _interpolated_values(r, levels, rounding, threshold, reduce=None):
     """Interpolated precision of every query at every recall level: (n_queries, n_levels),
     the columns in the order of ``levels`` (a 1-D float array); with ``reduce``, its
-    result on each block of such rows, joined (a mean over levels: (n_queries,)).
+    result on each block of such rows, written into one array (a mean over levels:
+    (n_queries,)).
 
-    Blocks of queries keep the (query, level) temporaries small: millions of queries
-    would otherwise make several arrays of n_levels values per query at once."""
+    Each block finds its holding groups from the ranking's own arrays, so that a call
+    holds its result and one block's temporaries only. When several requests of one
+    `evaluate` call read the ranking (one per recall level), the holding groups are found
+    once for all of them and dropped after the last (their columns that are one value,
+    as on one-item queries, take no memory)."""
     order = np.argsort(levels, kind="stable")
-    g = _holding_groups(r, threshold)
+    ascending = levels[order]
     relevant = r.relevant_count(threshold)
-    parts = []
-    for lo in range(0, max(r.n_queries, 1), _QUERY_BLOCK):
-        hi = min(lo + _QUERY_BLOCK, r.n_queries)
-        a, b = np.searchsorted(g.query, [lo, hi])  # groups come by query
-        block = SimpleNamespace(**{name: value[a:b] for name, value in vars(g).items()})
-        block.query = block.query - lo
-        block.ranked = g.ranked[lo:hi]
-        values = np.empty((hi - lo, levels.size))
-        values[:, order] = _at_sorted_levels(block, relevant[lo:hi], levels[order], rounding)
-        parts.append(values if reduce is None else reduce(values))
-    return np.concatenate(parts) if parts else np.zeros((0, levels.size))
-
-
-def _holding_groups(r, threshold):
-    """The tie groups holding a relevant item, with what every level reads from them:
-    cached on the ranking, which `evaluate` reduces once per requested recall level."""
-    key = ("iprec groups", threshold)
-    if key not in r._cache:
-        a_all = r.relevant_in_group(threshold)
-        holding = np.flatnonzero(a_all > 0)
-        start, size, a = r.start[holding], r.size[holding], a_all[holding]
-        before = r.before(a_all)[holding]
-        constant = (size == 1) | (a == size)
-        r._cache[key] = SimpleNamespace(
-            query=r.query[holding],
-            start=start,
-            size=size,
-            a=a,
-            before=before,
-            reach=before + a,  # counts the levels with c' <= reach as reached
-            constant=constant,
-            # A constant group's value; a random group's least possible one.
-            floor_value=(before + a) / (start + np.where(constant, a, size)),
-            ranked=r.per_query(a_all),
+    in_group = r.relevant_in_group(threshold)
+    whole = None
+    readers = r._readers(_READERS, None, any_k=True)
+    if readers is not None and readers > 1:
+        whole = r._shared(
+            ("iprec groups", threshold),
+            _READERS,
+            None,
+            lambda: _holding_groups(r, in_group, 0, r.n_queries, 0, r.n_groups),
+            any_k=True,
         )
-    return r._cache[key]
+    out = np.empty((r.n_queries, levels.size) if reduce is None else r.n_queries)
+    for lo, hi, first, last in _query_blocks(r, levels.size):
+        if whole is None:
+            g = _holding_groups(r, in_group, lo, hi, first, last)
+        else:
+            g = _queries_of(whole, lo, hi)
+        values = _at_sorted_levels(g, relevant[lo:hi], ascending, rounding)
+        if reduce is None:
+            out[lo:hi, order] = values
+        else:
+            unsorted = np.empty_like(values)
+            unsorted[:, order] = values
+            del values
+            out[lo:hi] = reduce(unsorted)
+    return out
+
+
+def _query_blocks(r, n_levels):
+    """(first query, end query, first group, end group) of each block (groups come by
+    query)."""
+    per_block = max(1, _QUERY_CELLS // n_levels)
+    lo = first = 0
+    while lo < r.n_queries:
+        hi = min(lo + per_block, r.n_queries)
+        last = int(np.searchsorted(r.query, hi))
+        if last - first > _GROUP_BLOCK:  # end before the query of the first group too many
+            hi = max(lo + 1, int(r.query[first + _GROUP_BLOCK]))
+            last = int(np.searchsorted(r.query, hi))
+        yield lo, hi, first, last
+        lo, first = hi, last
+
+
+def _holding_groups(r, in_group, lo, hi, first, last):
+    """The tie groups ``first:last`` (those of queries ``lo:hi``) holding a relevant
+    item, with what every level reads from them; queries counted from ``lo``, columns
+    that are one value broadcast."""
+    a = in_group[first:last]
+    holding = np.flatnonzero(a > 0)
+    a = _constant(a[holding])  # one-item queries of one grade: 1 everywhere
+    holding += first
+    query = r.query[holding]
+    query -= lo
+    start, size = _take(r.start, holding), _take(r.size, holding)
+    del holding
+    if _each_once(query, hi - lo):  # each alone in its query: no relevant item before it
+        before = np.broadcast_to(0.0, query.shape)
+    else:
+        # Groups without a relevant item add none, so a running sum over the holding
+        # groups alone gives the relevant items before each (whole numbers: exact).
+        before = np.cumsum(a)
+        before -= a
+        head = np.flatnonzero(np.r_[True, query[1:] != query[:-1]])
+        before -= np.repeat(before[head], np.diff(np.r_[head, query.size]))
+        del head
+    constant = _elementwise(_is_constant, size, a)
+    return SimpleNamespace(
+        query=query,
+        start=start,
+        size=size,
+        a=a,
+        before=before,
+        reach=_elementwise(np.add, before, a),  # counts the levels with c' <= reach as reached
+        constant=constant,
+        floor_value=_elementwise(_floor_value, before, a, start, size, constant),
+    )
+
+
+def _is_constant(size, a):
+    """Whether a group's relevant items have one rank under every ordering of its ties."""
+    return (size == 1) | (a == size)
+
+
+def _floor_value(before, a, start, size, constant):
+    """A constant group's value; a random group's least possible one."""
+    return (before + a) / (start + np.where(constant, a, size))
+
+
+def _queries_of(g, lo, hi):
+    """The holding groups ``g`` of queries ``lo:hi`` (queries counted from ``lo``)."""
+    a, b = np.searchsorted(g.query, [lo, hi])  # groups come by query
+    block = SimpleNamespace(**{name: value[a:b] for name, value in vars(g).items()})
+    block.query = block.query - lo
+    return block
 
 
 def _at_sorted_levels(g, relevant, levels, rounding):
     """(n_queries, n_levels) values for ascending ``levels``, of the queries whose holding
     groups ``g`` are (query numbers counted from the first) and relevant counts."""
+    ranked = np.bincount(g.query, weights=g.a, minlength=relevant.size)  # h per query
     c = _recall_cut(levels[None, :], relevant[:, None], rounding)
     needed = np.maximum(c, 1.0)  # c' of the spec
     reached = np.count_nonzero(needed[g.query] <= g.reach[:, None], axis=1)
@@ -334,7 +404,7 @@ def _at_sorted_levels(g, relevant, levels, rounding):
             reached=reached[random],
         )
         values = _expected_maximum(group, needed, floor)
-    return np.where(c <= g.ranked[:, None], values, 0.0)
+    return np.where(c <= ranked[:, None], values, 0.0)
 
 
 def _expected_maximum(group, needed, floor):
