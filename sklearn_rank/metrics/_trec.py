@@ -264,7 +264,7 @@ def eleven_point_average(r, k=None, *, relevance_threshold, iprec_rounding):
 # queries nor long lists make temporaries of the whole input (also faster: a block's
 # arrays stay in the processor's caches).
 _QUERY_CELLS = 1 << 15
-_GROUP_BLOCK = 1 << 16
+_GROUP_BLOCK = 1 << 18
 _READERS = ("iprec", "iprec_avg")  # the registry metrics that call _interpolated_values
 
 
