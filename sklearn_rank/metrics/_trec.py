@@ -226,10 +226,10 @@ def unjudged_at_k(r, k=None):
 # (t_i - t_(i-1)) (1 - prod over groups of P(V < t_i)), with t_0 = D. For t = num / den,
 # V < t holds when q_j >= L_j = floor((H + j) den / num) - s + 1 for every counted j, and its
 # probability is counted over the a-subsets of 1..n by a dynamic programme over positions,
-# batched over every (group, threshold) of the same n and a, for every query and level at
-# once. It costs O(n a) per group and threshold, with up to a (n - a + 1) thresholds a group:
-# cheap for the small tie groups of real runs, O(a^2 n^2) for one large group of tied
-# relevant items.
+# batched over every (group, threshold) of the same n and a, for every query of a block of
+# queries and every level at once. It costs O(n a) per group and threshold, with up to
+# a (n - a + 1) thresholds a group: cheap for the small tie groups of real runs,
+# O(a^2 n^2) for one large group of tied relevant items.
 
 ELEVEN_POINTS = np.arange(11) / 10.0  # 0.0, 0.1, ..., 1.0 as trec_eval's literals
 _BLOCK = 1 << 20  # cells of one batch of the dynamic programme
