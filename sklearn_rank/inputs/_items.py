@@ -207,8 +207,14 @@ def _from_topn(truth, top, n_threads=1):
         # Each row's ids in order: duplicates sit side by side, and (row, id) keys of the
         # whole block come out sorted, so the block's sorted judgments search them in
         # one pass.
-        order = np.argsort(block, axis=1)
-        items = np.take_along_axis(block, order, axis=1)
+        # Sorting values is about 3x faster than argsort, so each id carries its column
+        # in its low bits (ids are below 2**31: _topn_applies checked it).
+        packed = np.left_shift(block, column_bits, dtype=np.int64)
+        packed |= columns
+        packed.sort(axis=1)
+        items = packed >> column_bits
+        order = packed & column_mask
+        del packed
         same = np.flatnonzero((items[:, 1:] == items[:, :-1]).ravel())
         if same.size:
             row, at = divmod(int(same[0]), width - 1)
@@ -229,6 +235,9 @@ def _from_topn(truth, top, n_threads=1):
         zeros = np.sort(entry[rel[judged] == 0])  # judged non-relevant: kept apart
         return entry[keep][by_entry], rel[judged][keep][by_entry], zeros
 
+    column_bits = max(width - 1, 0).bit_length()
+    column_mask = np.int64((1 << column_bits) - 1)
+    columns = np.arange(width, dtype=np.int64)
     step = max(1, _BLOCK // width)
     firsts = range(0, n_queries, step)
     with _block_runner(len(firsts), n_threads) as run:
