@@ -200,7 +200,6 @@ def _from_topn(truth, top, n_threads=1):
         order = np.argsort(true_key)
         true_key, true_q, rel = true_key[order], true_q[order], rel[order]
     bounds = np.searchsorted(true_key, np.arange(n_queries + 1) * n_items)
-    matched = np.zeros(true_key.size, dtype=bool)
 
     def join_block(first):
         block = top[first : first + step]
@@ -226,14 +225,17 @@ def _from_topn(truth, top, n_threads=1):
             np.arange(first, first + block.shape[0], dtype=np.int64)[:, None] * n_items + items
         ).ravel()
         at = np.minimum(np.searchsorted(keys, true_key[low:high]), keys.size - 1)
-        found = np.flatnonzero(keys[at] == true_key[low:high])
+        hit = keys[at] == true_key[low:high]
+        found = np.flatnonzero(hit)
         judged, at = found + low, at[found]
-        matched[judged] = True  # blocks own disjoint judgments: no two threads share one
+        # The block's judgments never ranked: each block owns its own, so no pass over all.
+        hit = ~hit
+        extra = true_q[low:high][hit], rel[low:high][hit]
         entry = (first + at // width) * np.int64(width) + order.ravel()[at]
         keep = np.flatnonzero(rel[judged] != 0)
         by_entry = np.argsort(entry[keep])
         zeros = np.sort(entry[rel[judged] == 0])  # judged non-relevant: kept apart
-        return entry[keep][by_entry], rel[judged][keep][by_entry], zeros
+        return entry[keep][by_entry], rel[judged][keep][by_entry], zeros, *extra
 
     column_bits = max(width - 1, 0).bit_length()
     column_mask = np.int64((1 << column_bits) - 1)
@@ -242,7 +244,7 @@ def _from_topn(truth, top, n_threads=1):
     firsts = range(0, n_queries, step)
     with _block_runner(len(firsts), n_threads) as run:
         parts = [part for part in run(join_block, firsts) if part is not None]
-    entries, values, zeros = zip(*parts) if parts else ((), (), ())
+    entries, values, zeros, extra_codes, extra_rel = zip(*parts) if parts else ((),) * 5
     empty = np.zeros(0, dtype=np.int64)
     return _Queries(
         n_queries=n_queries,
@@ -251,8 +253,8 @@ def _from_topn(truth, top, n_threads=1):
         width=width,
         truth_keys=np.concatenate(entries) if entries else empty,
         truth_rel=np.concatenate(values) if values else np.zeros(0),
-        extra_codes=true_q[~matched],
-        extra_rel=rel[~matched],
+        extra_codes=np.concatenate(extra_codes) if parts else empty,
+        extra_rel=np.concatenate(extra_rel) if parts else np.zeros(0),
         ranked=True,
         zero_keys=np.concatenate(zeros) if zeros else empty,
     )
