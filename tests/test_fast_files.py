@@ -722,33 +722,3 @@ def test_read_ahead_keeps_order_raises_in_place_and_stops_its_thread():
     ahead.close()  # what a caller that returns early does
     assert threading.active_count() == before
     assert len(produced) <= 2 + _fast_files._AHEAD  # it did not read on after the stop
-
-
-@pytest.mark.parametrize("block", [1, 2, 3, 7, 64])
-def test_stream_finds_empty_fields_and_bad_utf8_across_blocks(monkeypatch, block):
-    """TREC files are parsed converting only the fields read, so the stream itself must
-    decline on an empty field or non-UTF-8 text anywhere, also cut between blocks."""
-    import io
-
-    monkeypatch.setattr(_fast_files, "_BLOCK", block)
-    texts = [b"a b\nc d\n", b"a  b\n", b" a b\n", b"a b \n", b"a b\r\nc d \r\n", b"a b\n ", b"a b "]
-    texts += [
-        b"a b\r c\n",
-        b"a caf\xc3\xa9\n",
-        b"a caf\xe9\n",
-        b"a \xe2\x82\xac\nb c",
-        b"a \xe2\x82\n",
-    ]
-    texts += [b"a b\n\nc d", b"a b\n\r\nc d\n"]
-    for text in texts:
-        stream = _fast_files._CheckedStream(
-            io.BytesIO(text), (), _OTHER_SPACES, count_lines=False, no_empty_fields=True
-        )
-        while stream.read(block):
-            pass
-        try:
-            lines = io.StringIO(text.decode("utf-8"), newline=None).read().split("\n")
-            expected = any("" in line.split(" ") for line in lines if line)
-        except UnicodeDecodeError:
-            expected = True
-        assert stream.declined == expected, text

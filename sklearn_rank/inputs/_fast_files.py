@@ -23,7 +23,6 @@ pyarrow is imported here only, inside functions; any failure to import it (such 
 for another numpy) leaves the line-by-line reader alone.
 """
 
-import codecs
 import csv
 import functools
 import gzip
@@ -99,19 +98,15 @@ class _CheckedStream:
     """The decompressed bytes of a source, as pyarrow reads them, checked on the way.
 
     Reading ends early (and ``declined`` is set) at a byte of ``forbidden``, at a match of
-    ``pattern`` in non-ASCII text, at an empty space-separated field (two spaces in a row,
-    a space starting or ending a line) and at text that is not UTF-8 with
-    ``no_empty_fields`` (for files whose unread fields pyarrow does not convert, so does
-    not check), or at a damaged gzip stream. A leading byte-order mark is dropped; with
-    ``count_lines``, lines are counted as Python's universal newlines count them.
+    ``pattern`` in non-ASCII text, or at a damaged gzip stream. A leading byte-order mark
+    is dropped; with ``count_lines``, lines are counted as Python's universal newlines
+    count them.
     """
 
     closed = False
 
-    def __init__(self, source, forbidden, pattern, count_lines, no_empty_fields=False):
+    def __init__(self, source, forbidden, pattern, count_lines):
         self._forbidden, self._pattern, self._count_lines = forbidden, pattern, count_lines
-        self._no_empty_fields = no_empty_fields
-        self._utf8 = None  # a decoder, from the first text that is not ASCII on
         self.declined = False
         self.has_hash = False  # a '#' in the bytes read so far: comment lines, maybe
         self.has_space = False  # whitespace (but line ends) in the bytes read so far
@@ -145,10 +140,6 @@ class _CheckedStream:
         if not data.isascii() and self._pattern.search(self._last[-2:] + data):
             self.declined = True
             return b""
-        if self._no_empty_fields:
-            if _has_empty_field(self._last[-1:] or b"\n", data) or not self._is_utf8(data):
-                self.declined = True
-                return b""
         self.has_hash = self.has_hash or b"#" in data
         self.has_space = (
             self.has_space
@@ -164,19 +155,6 @@ class _CheckedStream:
             self.n_lines += count
         self._last = (self._last + data[-3:])[-3:]
         return data
-
-    def _is_utf8(self, data):
-        """Whether the text read so far is UTF-8 (a character may be cut between blocks:
-        once text is not ASCII, every block goes through one incremental decoder)."""
-        if self._utf8 is None:
-            if data.isascii():
-                return True
-            self._utf8 = codecs.getincrementaldecoder("utf-8")()
-        try:
-            self._utf8.decode(data, final=not data)
-        except UnicodeDecodeError:
-            return False
-        return True
 
     def lines(self):
         """The number of lines, once everything was read."""
@@ -205,17 +183,7 @@ class _CheckedStream:
         pass
 
 
-def _has_empty_field(before, data):
-    """Whether ``data``, after the byte ``before`` (a line end at the start), holds an
-    empty space-separated field; at the end of the text (empty ``data``), whether the last
-    line ends with a space."""
-    if not data:
-        return before == b" "
-    text = before + data
-    return any(pair in text for pair in (b"  ", b"\n ", b"\r ", b" \n", b" \r"))
-
-
-def _stream(source, forbidden, pattern, count_lines, no_empty_fields=False):
+def _stream(source, forbidden, pattern, count_lines):
     """A `_CheckedStream` of ``source`` with pyarrow, or None: a small file, no pyarrow."""
     if not _ENABLED:
         return None, None
@@ -228,13 +196,12 @@ def _stream(source, forbidden, pattern, count_lines, no_empty_fields=False):
     pa = _pyarrow()
     if pa is None:
         return None, None
-    stream = _CheckedStream(source, forbidden, pattern, count_lines, no_empty_fields)
+    stream = _CheckedStream(source, forbidden, pattern, count_lines)
     return (None, None) if stream.declined else (pa, stream)
 
 
-def _batches(pa, stream, delimiter, n_columns, skip_rows=0, work=None, columns=None):
-    """Record batches of the fields numbered ``columns`` (every field: None) as text
-    (null for an empty one), columns named by their numbers as str, each with
+def _batches(pa, stream, delimiter, n_columns, skip_rows=0, work=None):
+    """Record batches of every field as text (null for an empty one), each with
     ``work(batch)`` (None without ``work``), computed on the thread that parses, ahead of
     the caller (`_read_ahead`). It stops at a block that pyarrow or the checks refuse
     (another number of fields on a line, text that is not UTF-8...), with
@@ -256,7 +223,6 @@ def _batches(pa, stream, delimiter, n_columns, skip_rows=0, work=None, columns=N
             ),
             convert_options=pa.csv.ConvertOptions(
                 column_types=dict.fromkeys(names, pa.string()),
-                include_columns=[] if columns is None else [names[i] for i in columns],
                 null_values=[""],
                 strings_can_be_null=True,
                 quoted_strings_can_be_null=True,
@@ -509,9 +475,7 @@ def _fast_trec(source, n_fields, columns, *, more_fields, integer, progress, eve
     ``columns``: the query, docno and value fields; ``integer``: values are int64 (qrels),
     else finite float64 (runs); ``more_fields``: lines may have more fields (runs).
     """
-    pa, stream = _stream(
-        source, _ASCII_SPACES, _OTHER_SPACES, progress is not None, no_empty_fields=True
-    )
+    pa, stream = _stream(source, _ASCII_SPACES, _OTHER_SPACES, progress is not None)
     if stream is None:
         return None
     first = stream.first
@@ -536,24 +500,23 @@ def _trec_columns(pa, stream, n_columns, columns, integer, ids):
     query_column, item_column, value_column = columns
 
     def convert(batch):  # on the parsing thread: None declines
-        # (Empty fields, runs of spaces or a space starting a line, declined the stream.)
-        queries = batch.column(str(query_column))
+        if any(column.null_count for column in batch.columns):
+            return None  # an empty field: runs of spaces, or a space starting a line
+        queries = batch.column(query_column)
         # (A batch is parsed from bytes that were read, so checked, before it.)
         if stream.has_hash and pa.compute.any(pa.compute.starts_with(queries, "#")).as_py():
             return None  # comment lines
-        texts = batch.column(str(value_column))
+        texts = batch.column(value_column)
         numbers = _ints(pa, texts) if integer else _floats(pa, texts)
         return None if numbers is None else (numbers, pa.compute.dictionary_encode(queries))
 
-    # Only the fields read are converted: the stream checks that no field is empty, and
-    # pyarrow that every line has n_columns of them.
-    for batch, converted in _batches(pa, stream, " ", n_columns, work=convert, columns=columns):
+    for batch, converted in _batches(pa, stream, " ", n_columns, work=convert):
         if not batch.num_rows:
             continue
         if converted is None:
             return None, None
         values.append(converted[0])
-        ids.add(converted[1], batch.column(str(item_column)))
+        ids.add(converted[1], batch.column(item_column))
     if stream.declined or not values:
         return None, None  # (no data lines: an error, from the line-by-line reader)
     return ids.result(), values
