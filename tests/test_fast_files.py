@@ -37,6 +37,7 @@ from sklearn_rank.inputs._files import (
     read_table,
 )
 from sklearn_rank.inputs._tables import ItemJudgments, ItemRanking
+from sklearn_rank.utils import _threads
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -697,7 +698,7 @@ def test_read_ahead_keeps_order_raises_in_place_and_stops_its_thread():
     import threading
 
     before = threading.active_count()
-    got = list(_fast_files._read_ahead(iter(range(50)), lambda x: x * x))
+    got = list(_threads._read_ahead(iter(range(50)), lambda x: x * x))
     assert got == [(x, x * x) for x in range(50)]
 
     def failing():
@@ -706,7 +707,7 @@ def test_read_ahead_keeps_order_raises_in_place_and_stops_its_thread():
 
     seen = []
     with pytest.raises(ValueError, match="block 5 is damaged"):
-        for item, _ in _fast_files._read_ahead(failing()):
+        for item, _ in _threads._read_ahead(failing()):
             seen.append(item)
     assert seen == [0, 1, 2, 3, 4]
 
@@ -717,8 +718,8 @@ def test_read_ahead_keeps_order_raises_in_place_and_stops_its_thread():
             produced.append(x)
             yield x
 
-    ahead = _fast_files._read_ahead(endless())
+    ahead = _threads._read_ahead(endless())
     assert next(ahead) == (0, None)
     ahead.close()  # what a caller that returns early does
     assert threading.active_count() == before
-    assert len(produced) <= 2 + _fast_files._AHEAD  # it did not read on after the stop
+    assert len(produced) <= 2 + _threads._AHEAD  # it did not read on after the stop

@@ -35,6 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from ..utils._threads import _read_ahead
 from ._text_files import _is_gzip
 
 # Below this size (of the file, or 1/16 of it gzip-compressed) the line-by-line reader is
@@ -235,58 +236,6 @@ def _batches(pa, stream, delimiter, n_columns, skip_rows=0, work=None):
             yield batch, done
     except pa.ArrowException:
         stream.declined = True
-
-
-_AHEAD = 2  # batches parsed ahead of the one being converted (each about _BLOCK bytes)
-
-
-def _read_ahead(batches, work=None):
-    """``(batch, work(batch))`` for the items of the iterator ``batches``, each made on a
-    thread of its own while the caller works on the ones before (at most `_AHEAD`
-    waiting): pyarrow parses and converts without the GIL, which the caller's making of
-    Python strings holds. An error is raised here, in its place; a caller that stops
-    early stops the thread."""
-    import queue
-    import threading
-
-    waiting = queue.Queue(maxsize=_AHEAD)
-    stop = threading.Event()
-    done = object()
-
-    def produce():
-        try:
-            for batch in batches:
-                item = (batch, None if work is None else work(batch))
-                while not stop.is_set():
-                    try:
-                        waiting.put((item, None), timeout=0.05)
-                        break
-                    except queue.Full:
-                        continue
-                if stop.is_set():
-                    return
-        except BaseException as error:  # noqa: BLE001 - raised again in the caller
-            waiting.put((done, error))
-            return
-        waiting.put((done, None))
-
-    thread = threading.Thread(target=produce, daemon=True)
-    thread.start()
-    try:
-        while True:
-            item, error = waiting.get()
-            if error is not None:
-                raise error
-            if item is done:
-                return
-            yield item
-    finally:
-        stop.set()
-        while thread.is_alive():  # let a producer blocked on a full queue see the stop
-            try:
-                waiting.get_nowait()
-            except queue.Empty:
-                thread.join(0.01)
 
 
 def _floats(pa, texts):

@@ -357,6 +357,14 @@ def _table_means(table):
     }
 
 
+def _means_and_per_query(y_true, y_score, metrics, *, n_jobs=None, **conventions):
+    """`evaluate`'s means and its per-query values from one computation (the command
+    line's ``--per-query``): ``(label -> mean, label -> per-query values)``."""
+    requests, conventions = _requests(metrics, conventions)
+    table = _compute(requests, y_true, y_score, conventions=conventions, table=True, n_jobs=n_jobs)
+    return _table_means(table), table.values
+
+
 def _score(
     name,
     y_true,
