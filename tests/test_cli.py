@@ -378,6 +378,31 @@ def test_per_query_csv(trec, tmp_path, capsys, options, conventions):
         assert summary[name] == pytest.approx(np.nanmean(values), abs=5e-5)  # 4 decimals
 
 
+@pytest.mark.parametrize("options", [[], ["--no-relevant", "skip"], ["--no-relevant", "0"]])
+def test_per_query_keeps_the_summary(trec, tmp_path, capsys, options):
+    # With --per-query the means come from the per-query values of the same computation:
+    # they must be evaluate's, sums and geometric means included.
+    qrels, run, truth, ranking = trec
+    names = ["gm_map", "num_rel_ret", "map", "ndcg@10"]
+    args = ["evaluate", "--qrels", str(qrels), "--run", str(run), "-m", *names]
+    args += ["--precision", "17", *options]
+    assert main(args) == 0
+    without = _table(capsys.readouterr().out)
+    assert main([*args, "--per-query", str(tmp_path / "q.csv")]) == 0
+    with_values = _table(capsys.readouterr().out)
+    conventions = {} if not options else {"no_relevant": _number_or(options[1])}
+    expected = sr.evaluate(truth, ranking, names, **conventions)
+    assert with_values == without
+    assert with_values == pytest.approx(expected, rel=1e-12, abs=0)  # 17 decimals shown
+
+
+def _number_or(text):
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
 def test_qrels_with_predictions_table(trec, tmp_path, capsys):
     qrels, run, truth, ranking = trec
     table = tmp_path / "rec.tsv"

@@ -239,3 +239,16 @@ def test_per_query_difference_display_from_a_real_comparison():
     heights = [bar.get_height() for bar in display.bars_]
     assert_array_equal(heights, np.sort(expected)[::-1])
     plt.close("all")
+
+
+@pytest.mark.parametrize("metric", ["gm_map", "map"])
+def test_recorded_split_scores_keep_the_metrics_own_aggregate(metric):
+    # A grouped search records per-query values; its split scores must still be the
+    # metric's own aggregate (gm_map's geometric mean), as evaluate gives: gm_map's split
+    # score was the arithmetic mean of the per-query APs (0.833 vs 0.350).
+    search = GroupedGridSearchCV(Ridge(), {"alpha": [1.0]}, scoring=metric, cv=4)
+    search.fit(X, Y, groups=GROUPS)
+    for k, (train, test) in enumerate(GroupKFold(4).split(X, Y, GROUPS)):
+        predicted = Ridge(alpha=1.0).fit(X[train], Y[train]).predict(X[test])
+        expected = evaluate(Y[test], predicted, [metric], groups=GROUPS[test])[metric]
+        assert_allclose(search.cv_results_[f"split{k}_test_score"][0], expected, rtol=1e-12)

@@ -201,6 +201,41 @@ def test_perfect_graded_ranking_ndcg_is_exactly_one(ties):
     assert sr.ndcg_score(rel, rel, ties=ties) == 1.0
 
 
+@pytest.mark.parametrize("gain", ["exponential", "linear"])
+@pytest.mark.parametrize("k", [None, 1, 5, 40])
+def test_perfect_binary_ranking_ndcg_is_exactly_one(gain, k):
+    # Binary relevance takes the ideal DCG's one-level shortcut (partial sums of the
+    # discount): it must add the very terms the DCG adds, in the same order.
+    rng = np.random.default_rng(7)
+    rel = (rng.random((60, 50)) < rng.random((60, 1))).astype(float)
+    rel[rel.sum(axis=1) == 0, 0] = 1.0
+    grades = rel * 3.0  # one level that is not 1: its gain multiplies every term
+    for truth in (rel, grades):
+        values = sr.ndcg_score(truth, truth, k=k, gain=gain, per_query=True)
+        assert np.all(values == 1.0)
+
+
+@pytest.mark.parametrize("levels", [[1.0], [3.0], [0.5], [1.0, 2.0, 4.0]])
+@pytest.mark.parametrize("k", [None, 1, 5])
+def test_ideal_dcg_adds_its_terms_in_position_order(levels, k):
+    # One relevance level takes a shortcut (partial sums): its values must be those of
+    # adding each query's terms one by one in position order, as several levels do.
+    from sklearn_rank.metrics._counting import _ideal_dcg
+
+    rng = np.random.default_rng(3)
+    query = np.sort(rng.integers(0, 30, 400))
+    rel = rng.choice(levels, query.size)
+    for gain in (lambda r: r, lambda r: np.exp2(r) - 1):
+        got = _ideal_dcg(query, rel, 32, k, gain)
+        for q in range(32):
+            ideal = np.sort(rel[query == q])[::-1][:k]
+            terms = gain(ideal) * (np.log(2.0) / np.log(np.arange(ideal.size) + 2.0))
+            expected = 0.0
+            for term in terms:
+                expected += term
+            assert got[q] == expected
+
+
 def test_tie_averaged_ap_over_hits_never_exceeds_one():
     # Every top-3 position holds a relevant item or none is drawn: AP over hits is exactly 1,
     # and the closed form gave 1.0000000000000004.

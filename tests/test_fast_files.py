@@ -37,6 +37,7 @@ from sklearn_rank.inputs._files import (
     read_table,
 )
 from sklearn_rank.inputs._tables import ItemJudgments, ItemRanking
+from sklearn_rank.utils import _threads
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -688,3 +689,37 @@ def test_a_pyarrow_that_fails_while_reading_leaves_the_line_by_line_reader(
         read_table(_write(tmp_path, "table", TABLE), query="query", item="item", score="score")[:3]
     ) == _expected(*RUN_VALUES, float)
     assert file_parser.fast_reads == 0
+
+
+def test_read_ahead_keeps_order_raises_in_place_and_stops_its_thread():
+    """Batches are parsed on a thread ahead of the caller: the items come in order with
+    their work done, an error comes where it happened, and a caller that stops early (a
+    declined block) leaves no thread behind, also when the thread waits on a full queue."""
+    import threading
+
+    before = threading.active_count()
+    got = list(_threads._read_ahead(iter(range(50)), lambda x: x * x))
+    assert got == [(x, x * x) for x in range(50)]
+
+    def failing():
+        yield from range(5)
+        raise ValueError("block 5 is damaged")
+
+    seen = []
+    with pytest.raises(ValueError, match="block 5 is damaged"):
+        for item, _ in _threads._read_ahead(failing()):
+            seen.append(item)
+    assert seen == [0, 1, 2, 3, 4]
+
+    produced = []
+
+    def endless():
+        for x in range(10**6):
+            produced.append(x)
+            yield x
+
+    ahead = _threads._read_ahead(endless())
+    assert next(ahead) == (0, None)
+    ahead.close()  # what a caller that returns early does
+    assert threading.active_count() == before
+    assert len(produced) <= 2 + _threads._AHEAD  # it did not read on after the stop

@@ -422,6 +422,7 @@ def _conventions(args):
 
 def _evaluate(args, stdout, progress):
     from ..metrics import evaluate
+    from ..metrics._evaluate import _means_and_per_query
     from ._example import HIVEMALL_RANKINGS, HIVEMALL_TRUTH
 
     names = _metric_names(args.metrics)
@@ -448,12 +449,13 @@ def _evaluate(args, stdout, progress):
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                results = evaluate(truth, run, names, n_jobs=args.jobs, **conventions)
-                per_query = (
-                    evaluate(truth, run, names, per_query=True, n_jobs=args.jobs, **conventions)
-                    if args.per_query
-                    else None
-                )
+                if args.per_query:  # the means and the per-query values of one computation
+                    results, per_query = _means_and_per_query(
+                        truth, run, names, n_jobs=args.jobs, **conventions
+                    )
+                else:
+                    results = evaluate(truth, run, names, n_jobs=args.jobs, **conventions)
+                    per_query = None
         except (ValueError, TypeError) as exc:
             raise ValueError(_name_inputs(str(exc), args)) from None
         if per_query is not None:

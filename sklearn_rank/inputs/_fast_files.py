@@ -35,6 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from ..utils._threads import _read_ahead
 from ._text_files import _is_gzip
 
 # Below this size (of the file, or 1/16 of it gzip-compressed) the line-by-line reader is
@@ -200,10 +201,12 @@ def _stream(source, forbidden, pattern, count_lines):
     return (None, None) if stream.declined else (pa, stream)
 
 
-def _batches(pa, stream, delimiter, n_columns, skip_rows=0):
-    """Record batches of every field as text (null for an empty one). It stops at a block
-    that pyarrow or the checks refuse (another number of fields on a line, text that is not
-    UTF-8...), with ``stream.declined`` set."""
+def _batches(pa, stream, delimiter, n_columns, skip_rows=0, work=None):
+    """Record batches of every field as text (null for an empty one), each with
+    ``work(batch)`` (None without ``work``), computed on the thread that parses, ahead of
+    the caller (`_read_ahead`). It stops at a block that pyarrow or the checks refuse
+    (another number of fields on a line, text that is not UTF-8...), with
+    ``stream.declined`` set."""
     names = [str(i) for i in range(n_columns)]
     try:
         reader = pa.csv.open_csv(
@@ -227,10 +230,10 @@ def _batches(pa, stream, delimiter, n_columns, skip_rows=0):
                 check_utf8=True,
             ),
         )
-        for batch in reader:
+        for batch, done in _read_ahead(reader, work):
             if stream.declined:
                 return
-            yield batch
+            yield batch, done
     except pa.ArrowException:
         stream.declined = True
 
@@ -383,8 +386,9 @@ class _Ids:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
 
-    def add(self, pa, queries, items):
-        encoded = pa.compute.dictionary_encode(queries)
+    def add(self, encoded, items):
+        """``encoded``: the block's query ids, dictionary-encoded (on the parsing thread);
+        ``items``: its item ids, an arrow string array."""
         numbers = self._numbers
         names = encoded.dictionary.to_pylist()
         local = np.fromiter(
@@ -443,20 +447,25 @@ def _trec_columns(pa, stream, n_columns, columns, integer, ids):
     """``((query ids, docnos), values)`` of the stream, or ``(None, None)``."""
     values = []
     query_column, item_column, value_column = columns
-    for batch in _batches(pa, stream, " ", n_columns):
-        if not batch.num_rows:
-            continue
+
+    def convert(batch):  # on the parsing thread: None declines
         if any(column.null_count for column in batch.columns):
-            return None, None  # an empty field: runs of spaces, or a space starting a line
+            return None  # an empty field: runs of spaces, or a space starting a line
         queries = batch.column(query_column)
         # (A batch is parsed from bytes that were read, so checked, before it.)
         if stream.has_hash and pa.compute.any(pa.compute.starts_with(queries, "#")).as_py():
-            return None, None  # comment lines
+            return None  # comment lines
         texts = batch.column(value_column)
-        values.append(_ints(pa, texts) if integer else _floats(pa, texts))
-        if values[-1] is None:
+        numbers = _ints(pa, texts) if integer else _floats(pa, texts)
+        return None if numbers is None else (numbers, pa.compute.dictionary_encode(queries))
+
+    for batch, converted in _batches(pa, stream, " ", n_columns, work=convert):
+        if not batch.num_rows:
+            continue
+        if converted is None:
             return None, None
-        ids.add(pa, queries, batch.column(item_column))
+        values.append(converted[0])
+        ids.add(converted[1], batch.column(item_column))
     if stream.declined or not values:
         return None, None  # (no data lines: an error, from the line-by-line reader)
     return ids.result(), values
@@ -509,28 +518,35 @@ def _table_columns(pa, stream, delimiter, n_columns, indices, ids):
     limit = csv.field_size_limit()  # the csv module refuses a field over it
     numbers = {role: [] for role in indices if role not in ("query", "item")}
     n_rows = 0
-    for batch in _batches(pa, stream, delimiter, n_columns, skip_rows=1):
-        n_rows += batch.num_rows
-        if not batch.num_rows:
-            continue
+
+    def convert(batch):  # on the parsing thread: None declines
         if any(_longest(column) > limit for column in batch.columns):
-            return None, None  # (characters in the csv module, bytes here: as many or more)
+            return None  # (characters in the csv module, bytes here: as many or more)
         picked = {}
         for role, index in indices.items():
             column = batch.column(index)
             if column.null_count:  # empty fields: the ids are refused, the numbers too
-                return None, None
+                return None
             # Values are stripped as str.strip() strips them (when there is whitespace).
             if stream.has_space:
                 column = pa.compute.utf8_trim(column, characters=_PY_WHITESPACE)
                 if _shortest(column) == 0:
-                    return None, None
+                    return None
             picked[role] = column
-        for role, values in numbers.items():
-            values.append(_floats(pa, picked[role]))
-            if values[-1] is None:
-                return None, None
-        ids.add(pa, picked["query"], picked["item"])
+        converted = {role: _floats(pa, picked[role]) for role in numbers}
+        if any(values is None for values in converted.values()):
+            return None
+        return converted, pa.compute.dictionary_encode(picked["query"]), picked["item"]
+
+    for batch, converted in _batches(pa, stream, delimiter, n_columns, 1, convert):
+        n_rows += batch.num_rows
+        if not batch.num_rows:
+            continue
+        if converted is None:
+            return None, None
+        for role, values in converted[0].items():
+            numbers[role].append(values)
+        ids.add(converted[1], converted[2])
     if stream.declined or not n_rows:
         return None, None
     return ids.result(), numbers

@@ -200,15 +200,20 @@ def _from_topn(truth, top, n_threads=1):
         order = np.argsort(true_key)
         true_key, true_q, rel = true_key[order], true_q[order], rel[order]
     bounds = np.searchsorted(true_key, np.arange(n_queries + 1) * n_items)
-    matched = np.zeros(true_key.size, dtype=bool)
 
     def join_block(first):
         block = top[first : first + step]
         # Each row's ids in order: duplicates sit side by side, and (row, id) keys of the
         # whole block come out sorted, so the block's sorted judgments search them in
         # one pass.
-        order = np.argsort(block, axis=1)
-        items = np.take_along_axis(block, order, axis=1)
+        # Sorting values is about 3x faster than argsort, so each id carries its column
+        # in its low bits (ids are below 2**31: _topn_applies checked it).
+        packed = np.left_shift(block, column_bits, dtype=np.int64)
+        packed |= columns
+        packed.sort(axis=1)
+        items = packed >> column_bits
+        order = packed & column_mask
+        del packed
         same = np.flatnonzero((items[:, 1:] == items[:, :-1]).ravel())
         if same.size:
             row, at = divmod(int(same[0]), width - 1)
@@ -220,20 +225,26 @@ def _from_topn(truth, top, n_threads=1):
             np.arange(first, first + block.shape[0], dtype=np.int64)[:, None] * n_items + items
         ).ravel()
         at = np.minimum(np.searchsorted(keys, true_key[low:high]), keys.size - 1)
-        found = np.flatnonzero(keys[at] == true_key[low:high])
+        hit = keys[at] == true_key[low:high]
+        found = np.flatnonzero(hit)
         judged, at = found + low, at[found]
-        matched[judged] = True  # blocks own disjoint judgments: no two threads share one
+        # The block's judgments never ranked: each block owns its own, so no pass over all.
+        hit = ~hit
+        extra = true_q[low:high][hit], rel[low:high][hit]
         entry = (first + at // width) * np.int64(width) + order.ravel()[at]
         keep = np.flatnonzero(rel[judged] != 0)
         by_entry = np.argsort(entry[keep])
         zeros = np.sort(entry[rel[judged] == 0])  # judged non-relevant: kept apart
-        return entry[keep][by_entry], rel[judged][keep][by_entry], zeros
+        return entry[keep][by_entry], rel[judged][keep][by_entry], zeros, *extra
 
+    column_bits = max(width - 1, 0).bit_length()
+    column_mask = np.int64((1 << column_bits) - 1)
+    columns = np.arange(width, dtype=np.int64)
     step = max(1, _BLOCK // width)
     firsts = range(0, n_queries, step)
     with _block_runner(len(firsts), n_threads) as run:
         parts = [part for part in run(join_block, firsts) if part is not None]
-    entries, values, zeros = zip(*parts) if parts else ((), (), ())
+    entries, values, zeros, extra_codes, extra_rel = zip(*parts) if parts else ((),) * 5
     empty = np.zeros(0, dtype=np.int64)
     return _Queries(
         n_queries=n_queries,
@@ -242,8 +253,8 @@ def _from_topn(truth, top, n_threads=1):
         width=width,
         truth_keys=np.concatenate(entries) if entries else empty,
         truth_rel=np.concatenate(values) if values else np.zeros(0),
-        extra_codes=true_q[~matched],
-        extra_rel=rel[~matched],
+        extra_codes=np.concatenate(extra_codes) if parts else empty,
+        extra_rel=np.concatenate(extra_rel) if parts else np.zeros(0),
         ranked=True,
         zero_keys=np.concatenate(zeros) if zeros else empty,
     )

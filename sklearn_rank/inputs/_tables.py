@@ -376,8 +376,12 @@ class ItemJudgments:
             csr = csr.copy()
             csr.sum_duplicates()
         rows = np.repeat(np.arange(csr.shape[0], dtype=np.int64), np.diff(csr.indptr))
-        keep = csr.data != 0
-        judgments = cls(rows[keep], csr.indices[keep].astype(np.int64), csr.data[keep])
+        items, values = csr.indices.astype(np.int64), csr.data
+        keep = values != 0
+        if not keep.all():  # explicit zeros are rare: copy the rows only when there are some
+            rows, items, values = rows[keep], items[keep], values[keep]
+        del keep
+        judgments = cls(rows, items, values)
         judgments._source = f"a sparse matrix of shape {csr.shape}"
         return judgments
 

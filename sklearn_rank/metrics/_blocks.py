@@ -35,10 +35,11 @@ def _split_queries(queries, n_threads):
     n_blocks = min(n_blocks, queries.n_queries)
     if n_threads <= 1 or n_blocks <= 1:
         return [lambda: queries]
+    extra = _extra_finder(queries.extra_codes)
     if queries.width is not None:
         bounds = np.linspace(0, queries.n_queries, n_blocks + 1).round().astype(np.int64)
         return [
-            functools.partial(_matrix_block, queries, lo, hi)
+            functools.partial(_matrix_block, queries, extra, lo, hi)
             for lo, hi in zip(bounds[:-1], bounds[1:])
         ]
     offsets = _offsets_of_counts(queries.n_cand)
@@ -46,9 +47,9 @@ def _split_queries(queries, n_threads):
     bounds = np.unique(np.searchsorted(offsets, targets))
     bounds[0], bounds[-1] = 0, queries.n_queries
     codes = queries.codes
-    grouped = codes.size < 2 or bool(np.all(codes[1:] >= codes[:-1]))
+    grouped = _is_sorted(codes)
     return [
-        functools.partial(_long_block, queries, grouped, offsets, lo, hi)
+        functools.partial(_long_block, queries, extra, grouped, offsets, lo, hi)
         for lo, hi in zip(bounds[:-1], bounds[1:])
         if hi > lo
     ]
@@ -68,22 +69,36 @@ def _sorted_range(keys, low, high, values=None):
     return keys[a:b] - low, (None if values is None else values[a:b])
 
 
-def _extra_range(queries, lo, hi):
-    """Judged items never scored of queries lo..hi-1, with codes counted from lo."""
-    codes = queries.extra_codes
+def _is_sorted(values):
+    return values.size < 2 or bool(np.all(values[1:] >= values[:-1]))
+
+
+def _extra_finder(codes):
+    """A function giving the positions of the judged-never-scored items of queries lo..hi-1
+    (their codes are sorted when they come from sorted judgments, as top-N inputs' are:
+    then each block finds its own by a search instead of a pass over all of them)."""
     if codes is None:
+        return None
+    if _is_sorted(codes):
+        return lambda lo, hi: slice(*np.searchsorted(codes, [lo, hi]))
+    return lambda lo, hi: np.flatnonzero((codes >= lo) & (codes < hi))
+
+
+def _extra_range(queries, extra, lo, hi):
+    """Judged items never scored of queries lo..hi-1, with codes counted from lo."""
+    if extra is None:
         return None, None
-    keep = np.flatnonzero((codes >= lo) & (codes < hi))
-    return codes[keep] - lo, queries.extra_rel[keep]
+    keep = extra(lo, hi)
+    return queries.extra_codes[keep] - lo, queries.extra_rel[keep]
 
 
-def _matrix_block(queries, lo, hi):
+def _matrix_block(queries, extra, lo, hi):
     width = queries.width
     low, high = lo * width, hi * width
     rows = slice(low, high)
     truth_keys, truth_rel = _sorted_range(queries.truth_keys, low, high, queries.truth_rel)
     zero_keys, _ = _sorted_range(queries.zero_keys, low, high)
-    extra_codes, extra_rel = _extra_range(queries, lo, hi)
+    extra_codes, extra_rel = _extra_range(queries, extra, lo, hi)
     return dataclasses.replace(
         queries,
         n_queries=int(hi - lo),
@@ -100,7 +115,7 @@ def _matrix_block(queries, lo, hi):
     )
 
 
-def _long_block(queries, grouped, offsets, lo, hi):
+def _long_block(queries, extra, grouped, offsets, lo, hi):
     if grouped:  # the rows of queries lo..hi-1 are one run
         index = slice(offsets[lo], offsets[hi])
     else:
@@ -108,7 +123,7 @@ def _long_block(queries, grouped, offsets, lo, hi):
         # thread, each query's rows in input order (what ties="stable" breaks ties by).
         codes = queries.codes
         index = np.flatnonzero((codes >= lo) & (codes < hi))
-    extra_codes, extra_rel = _extra_range(queries, lo, hi)
+    extra_codes, extra_rel = _extra_range(queries, extra, lo, hi)
 
     def take(values):
         return None if values is None else values[index]

@@ -131,6 +131,21 @@ def _hypergeometric(n, m, t):
     return query, x, prob
 
 
+def _one_level_ideal_dcg(query, level, n_queries, k, gain):
+    """`_ideal_dcg` when every item has relevance ``level``: a query with n items scores
+    the partial sum of its first min(n, k) terms, each term computed and the terms added
+    in position order exactly as `_sum_by` adds them, so values are the same to the bit."""
+    count = np.bincount(query, minlength=n_queries)
+    if k is not None:
+        np.minimum(count, k, out=count)
+    longest = int(count.max(initial=0))
+    position = np.arange(longest, dtype=np.float64)
+    terms = gain(np.full(longest, level)) * (np.log(2.0) / np.log(position + 2.0))
+    sums = np.zeros(longest + 1)
+    np.cumsum(terms, out=sums[1:])
+    return sums[count]
+
+
 def _ideal_dcg(query, rel, n_queries, k, gain):
     """Per query, DCG@k of its relevances sorted descending, without sorting items.
 
@@ -153,6 +168,8 @@ def _ideal_dcg(query, rel, n_queries, k, gain):
         levels, level = np.unique(rel, return_inverse=True)
         level = level.ravel()
     n_levels = levels.size
+    if n_levels == 1:  # binary relevance: every query's ideal list is one run of one gain
+        return _one_level_ideal_dcg(query, float(levels[0]), n_queries, k, gain)
     # Highest level first, so a query's runs follow its ideal order.
     key = query * np.int64(n_levels) + (n_levels - 1 - level)
     if n_queries * n_levels <= max(4 * rel.size, 1 << 20):

@@ -200,12 +200,15 @@ class _Table(NamedTuple):
     values : label -> (n_queries,) values, ``no_relevant`` applied (NaN: left out).
     weights : (n_queries,) per-query weights, or None.
     n_candidates : (n_queries,) items ranked per query (0: the run has nothing for it).
+    aggregates : label -> how its mean is taken ("mean", "sum", "geometric": the
+        registry's ``aggregate``).
     """
 
     ids: np.ndarray
     values: dict
     weights: np.ndarray | None
     n_candidates: np.ndarray
+    aggregates: dict
 
 
 def _compute(
@@ -311,7 +314,8 @@ def _compute_queries(
         _warn_skipped(skipped, queries.n_queries)
     if table:
         ids = np.arange(queries.n_queries) if ids is None else ids
-        return _Table(ids, results, weights, queries.n_cand)
+        aggregates = {r.label: r.metric.aggregate for r in requests}
+        return _Table(ids, results, weights, queries.n_cand, aggregates)
     return results
 
 
@@ -337,11 +341,28 @@ def _joined(parts):
 
 
 def _table_means(table):
-    """The mean of each metric of a `_Table`, as `_compute` gives it without per_query."""
+    """The mean of each metric of a `_Table`, as `_compute` gives it without per_query
+    (a sum or a geometric mean for the metrics aggregated so)."""
     return {
-        label: _aggregate(values, ~np.isnan(values), "skip", table.weights, False, label)
+        label: _aggregate(
+            values,
+            ~np.isnan(values),
+            "skip",
+            table.weights,
+            False,
+            label,
+            table.aggregates[label],
+        )
         for label, values in table.values.items()
     }
+
+
+def _means_and_per_query(y_true, y_score, metrics, *, n_jobs=None, **conventions):
+    """`evaluate`'s means and its per-query values from one computation (the command
+    line's ``--per-query``): ``(label -> mean, label -> per-query values)``."""
+    requests, conventions = _requests(metrics, conventions)
+    table = _compute(requests, y_true, y_score, conventions=conventions, table=True, n_jobs=n_jobs)
+    return _table_means(table), table.values
 
 
 def _score(

@@ -99,3 +99,55 @@ def _value_range(values, n_threads=1):
         return None
     ranges = _over_chunks(lambda part: (part.min(), part.max()), values.ravel(), n_threads)
     return min(low for low, _ in ranges), max(high for _, high in ranges)
+
+
+_AHEAD = 2  # items made ahead of the one the caller works on (file readers: 1 MB blocks)
+
+
+def _read_ahead(batches, work=None):
+    """``(batch, work(batch))`` for the items of the iterator ``batches``, each made on a
+    thread of its own while the caller works on the ones before (at most `_AHEAD`
+    waiting): for work that releases the GIL (pyarrow parsing a file) beside work that
+    holds it (making Python strings). An error is raised here, in its place; a caller
+    that stops early stops the thread."""
+    import queue
+    import threading
+
+    waiting = queue.Queue(maxsize=_AHEAD)
+    stop = threading.Event()
+    done = object()
+
+    def produce():
+        try:
+            for batch in batches:
+                item = (batch, None if work is None else work(batch))
+                while not stop.is_set():
+                    try:
+                        waiting.put((item, None), timeout=0.05)
+                        break
+                    except queue.Full:
+                        continue
+                if stop.is_set():
+                    return
+        except BaseException as error:  # noqa: BLE001 - raised again in the caller
+            waiting.put((done, error))
+            return
+        waiting.put((done, None))
+
+    thread = threading.Thread(target=produce, daemon=True)
+    thread.start()
+    try:
+        while True:
+            item, error = waiting.get()
+            if error is not None:
+                raise error
+            if item is done:
+                return
+            yield item
+    finally:
+        stop.set()
+        while thread.is_alive():  # let a producer blocked on a full queue see the stop
+            try:
+                waiting.get_nowait()
+            except queue.Empty:
+                thread.join(0.01)
