@@ -237,6 +237,10 @@ def test_bad_trec_eval_version():
         sr.InterpolatedPrecisionRecallDisplay.from_predictions(
             [[1, 0]], [[0.5, 0.2]], trec_eval_version=10
         )
+    with pytest.raises(ValueError, match=r"or None; got \['9'\]"):  # not a TypeError
+        sr.InterpolatedPrecisionRecallDisplay.from_predictions(
+            [[1, 0]], [[0.5, 0.2]], trec_eval_version=["9"]
+        )
     with pytest.raises(ValueError, match="means iprec_rounding='plus_0.9', but iprec_rou"):
         sr.InterpolatedPrecisionRecallDisplay.from_predictions(
             [[1, 0]], [[0.5, 0.2]], trec_eval_version="9", iprec_rounding="nearest"

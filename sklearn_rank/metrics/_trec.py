@@ -253,10 +253,17 @@ def interpolated_precision(r, k=None, *, relevance_threshold, iprec_rounding, re
 
 
 def eleven_point_average(r, k=None, *, relevance_threshold, iprec_rounding):
-    means = _interpolated_values(
-        r, ELEVEN_POINTS, iprec_rounding, relevance_threshold, lambda values: values.mean(axis=1)
-    )
+    means = _interpolated_values(r, ELEVEN_POINTS, iprec_rounding, relevance_threshold, _mean)
     return means, r.relevant_count(relevance_threshold) > 0
+
+
+def _mean(values):
+    """The mean of each row, its values added one after the other as trec_eval adds the
+    levels (numpy's pairwise sum differs in the last bit)."""
+    total = values[:, 0].copy()
+    for column in range(1, values.shape[1]):
+        total += values[:, column]
+    return total / values.shape[1]
 
 
 # Blocks of whole queries: (query, level) arrays of at most _QUERY_CELLS cells and at most
@@ -379,13 +386,22 @@ def _queries_of(g, lo, hi):
 
 
 def _at_sorted_levels(g, relevant, levels, rounding):
-    """(n_queries, n_levels) values for ascending ``levels``, of the queries whose holding
-    groups ``g`` are (query numbers counted from the first) and relevant counts."""
+    """(n_queries, n_levels) values at ascending ``levels``, for the queries of the holding
+    groups ``g`` (query numbers counted from the block's first) with ``relevant`` relevant
+    items each."""
     ranked = np.bincount(g.query, weights=g.a, minlength=relevant.size)  # h per query
     c = _recall_cut(levels[None, :], relevant[:, None], rounding)
     needed = np.maximum(c, 1.0)  # c' of the spec
-    reached = np.count_nonzero(needed[g.query] <= g.reach[:, None], axis=1)
     n_levels = levels.size
+    # Levels each group reaches: the needed ranks of its query that are <= its reach, found
+    # by one search in every query's (ascending) needs laid end to end, rather than a
+    # (groups, levels) comparison.
+    width = needed.max(initial=0.0) + 1.0
+    queries = np.arange(needed.shape[0], dtype=np.float64)[:, None]
+    ends = (needed + width * queries).ravel()
+    reach = g.query * width + np.minimum(g.reach, width - 1.0)
+    reached = np.searchsorted(ends, reach, side="right") - g.query * np.int64(n_levels)
+    del ends, reach
     floor = np.zeros(needed.size)
     some = reached > 0
     cell = g.query[some] * np.int64(n_levels) + (reached[some] - 1)

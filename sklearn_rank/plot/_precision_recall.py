@@ -253,7 +253,7 @@ def _with_rounding(trec_eval_version, conventions):
     its caller's line)."""
     if trec_eval_version is None:
         return conventions
-    if trec_eval_version not in _ROUNDING_OF_VERSION:
+    if not isinstance(trec_eval_version, str) or trec_eval_version not in _ROUNDING_OF_VERSION:
         raise ValueError(f"trec_eval_version must be '10', '9' or None; got {trec_eval_version!r}.")
     rounding = _ROUNDING_OF_VERSION[trec_eval_version]
     given = conventions.get("iprec_rounding")
