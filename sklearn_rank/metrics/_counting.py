@@ -131,6 +131,58 @@ def _hypergeometric(n, m, t):
     return query, x, prob
 
 
+def _relevance_levels(rel):
+    """The distinct relevance levels, ascending, and each item's level number."""
+    low, high = rel.min(), rel.max()
+    # Whole levels below 2**53, where float64 still counts them one by one.
+    if high - low < 1 << 16 and high < 2**53 and np.array_equal(rel, np.floor(rel)):
+        return np.arange(low, high + 1), (rel - low).astype(np.int64)
+    levels, level = np.unique(rel, return_inverse=True)
+    return levels, level.ravel()
+
+
+def _ideal_positions(query, rel, levels, level, n_queries, k):
+    """``(query, position, relevance)`` of the items within the first ``k`` (None: all)
+    of their query's ideal list, relevance descending.
+
+    Relevance takes few distinct levels in practice, so a query's ideal list is runs of
+    equal levels: counting the items per (query, level) gives every run's positions, and
+    no item is sorted. Many distinct levels fall back to one sort by a composite (query,
+    level) key. Positions come in position order within each query, so that terms summed
+    in that order are summed as the DCG of that ranking is (a perfect ranking scores
+    exactly 1).
+    """
+    n_levels = levels.size
+    # Highest level first, so a query's runs follow its ideal order.
+    key = query * np.int64(n_levels) + (n_levels - 1 - level)
+    if n_queries * n_levels <= max(4 * rel.size, 1 << 20):
+        count = np.bincount(key, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
+        end = np.cumsum(count, axis=1)
+        begin = end - count
+        if k is not None:
+            begin, end = np.minimum(begin, k), np.minimum(end, k)
+        length = end - begin
+        row, column = np.nonzero(length)
+        count = length[row, column]
+        position = (
+            np.repeat(begin[row, column], count)
+            + np.arange(count.sum())
+            - np.repeat(np.cumsum(count) - count, count)
+        )
+        return (
+            np.repeat(row, count),
+            position,
+            levels[::-1].astype(np.float64)[np.repeat(column, count)],
+        )
+    order = np.argsort(key)
+    query, rel = query[order], rel[order]
+    position = np.arange(rel.size) - _run_heads(query)
+    if k is not None:
+        inside = position < k
+        query, position, rel = query[inside], position[inside], rel[inside]
+    return query, position, rel
+
+
 def _one_level_ideal_dcg(query, level, n_queries, k, gain):
     """`_ideal_dcg` when every item has relevance ``level``: a query with n items scores
     the partial sum of its first min(n, k) terms, each term computed and the terms added
@@ -147,55 +199,16 @@ def _one_level_ideal_dcg(query, level, n_queries, k, gain):
 
 
 def _ideal_dcg(query, rel, n_queries, k, gain):
-    """Per query, DCG@k of its relevances sorted descending, without sorting items.
-
-    Relevance takes few distinct levels in practice, so a query's ideal list is runs of
-    equal levels: counting the items per (query, level) gives every run's positions.
-    Many distinct levels fall back to one sort by a composite (query, level) key.
-    """
+    """Per query, DCG@k of its relevances sorted descending, without sorting items
+    (`_ideal_positions`)."""
     if rel.size == 0:
         return np.zeros(n_queries)
-    if np.all(query[1:] > query[:-1]):  # one item per query: its gain at position 0
+    if _each_once(query, n_queries):  # one item per query: its gain at position 0
         ideal = np.zeros(n_queries)
         ideal[query] = gain(rel) * (np.log(2.0) / np.log(2.0))  # the discount, as below
         return ideal
-    low, high = rel.min(), rel.max()
-    # Whole levels below 2**53, where float64 still counts them one by one.
-    if high - low < 1 << 16 and high < 2**53 and np.array_equal(rel, np.floor(rel)):
-        levels = np.arange(low, high + 1)
-        level = (rel - low).astype(np.int64)
-    else:
-        levels, level = np.unique(rel, return_inverse=True)
-        level = level.ravel()
-    n_levels = levels.size
-    if n_levels == 1:  # binary relevance: every query's ideal list is one run of one gain
+    levels, level = _relevance_levels(rel)
+    if levels.size == 1:  # binary relevance: every query's ideal list is one run of one gain
         return _one_level_ideal_dcg(query, float(levels[0]), n_queries, k, gain)
-    # Highest level first, so a query's runs follow its ideal order.
-    key = query * np.int64(n_levels) + (n_levels - 1 - level)
-    if n_queries * n_levels <= max(4 * rel.size, 1 << 20):
-        count = np.bincount(key, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
-        end = np.cumsum(count, axis=1)
-        begin = end - count
-        if k is not None:
-            begin, end = np.minimum(begin, k), np.minimum(end, k)
-        # Expand the runs into positions: each term is then computed, and summed in
-        # position order, exactly as the DCG of that ranking is, so a perfect ranking
-        # scores exactly 1.
-        length = end - begin
-        row, column = np.nonzero(length)
-        count = length[row, column]
-        query = np.repeat(row, count)
-        position = (
-            np.repeat(begin[row, column], count)
-            + np.arange(count.sum())
-            - np.repeat(np.cumsum(count) - count, count)
-        )
-        rel = levels[::-1].astype(np.float64)[np.repeat(column, count)]
-    else:
-        order = np.argsort(key)
-        query, rel = query[order], rel[order]
-        position = np.arange(rel.size) - _run_heads(query)
-        if k is not None:
-            inside = position < k
-            query, position, rel = query[inside], position[inside], rel[inside]
+    query, position, rel = _ideal_positions(query, rel, levels, level, n_queries, k)
     return _sum_by(query, gain(rel) * (np.log(2.0) / np.log(position + 2.0)), n_queries)

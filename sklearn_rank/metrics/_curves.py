@@ -16,7 +16,12 @@ k_max per query) are averaged over the hypergeometric number of relevant items d
 import numpy as np
 
 from ..conventions import _fill_doc, check_k, resolve
-from ._counting import _hypergeometric, _offsets, _sum_by
+from ._counting import (
+    _hypergeometric,
+    _ideal_positions,
+    _relevance_levels,
+    _sum_by,
+)
 from ._curve_base import _aggregate_curve, _clip_to_range
 from ._evaluate import _GAIN_FUNCTIONS, _no_relevant_rule, _prepare, _warn_skipped
 from ._kernel import _rank
@@ -206,8 +211,8 @@ def _ndcg_curve(p, *, gain):
 def _ideal_dcg_curve(r, k_max, gain):
     """Per k and query, DCG@k of all judged relevances sorted descending.
 
-    The same terms, summed in the same order, as `_counting._ideal_dcg` for one k: runs of
-    equal relevance levels are counted per query, never sorted item by item.
+    The same terms, summed in the same order, as `_counting._ideal_dcg` for one k, from
+    the same positions (`_counting._ideal_positions`).
     """
     codes, rel = r._judged()
     positive = rel > 0
@@ -215,35 +220,8 @@ def _ideal_dcg_curve(r, k_max, gain):
     n_queries = r.n_queries
     if rel.size == 0:
         return np.zeros((k_max, n_queries))
-    low, high = rel.min(), rel.max()
-    if high - low < 1 << 16 and high < 2**53 and np.array_equal(rel, np.floor(rel)):
-        levels = np.arange(low, high + 1)
-        level = (rel - low).astype(np.int64)
-    else:
-        levels, level = np.unique(rel, return_inverse=True)
-        level = level.ravel()
-    n_levels = levels.size
-    key = query * np.int64(n_levels) + (n_levels - 1 - level)  # highest level first
-    if n_queries * n_levels <= max(4 * rel.size, 1 << 20):
-        count = np.bincount(key, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
-        through = np.cumsum(count, axis=1)
-        begin, end = np.minimum(through - count, k_max), np.minimum(through, k_max)
-        length = end - begin
-        row, column = np.nonzero(length)
-        count = length[row, column]
-        query = np.repeat(row, count)
-        position = (
-            np.repeat(begin[row, column], count)
-            + np.arange(count.sum())
-            - np.repeat(np.cumsum(count) - count, count)
-        )
-        rel = levels[::-1].astype(np.float64)[np.repeat(column, count)]
-    else:
-        order = np.argsort(key)
-        query, rel = query[order], rel[order]
-        position = np.arange(rel.size) - _offsets(query, n_queries)[query]
-        inside = position < k_max
-        query, position, rel = query[inside], position[inside], rel[inside]
+    levels, level = _relevance_levels(rel)
+    query, position, rel = _ideal_positions(query, rel, levels, level, n_queries, k_max)
     terms = gain(rel) * (np.log(2.0) / np.log(position + 2.0))
     return _cumulative_cells(k_max, n_queries, position * np.int64(n_queries) + query, terms)
 
