@@ -271,7 +271,8 @@ def _shortest(texts):
 
 def _ints(pa, texts):
     for chunk in getattr(texts, "chunks", [texts]):
-        if any(hexadecimal in _text_bytes(chunk) for hexadecimal in (b"x", b"X")):
+        text = _text_bytes(chunk)  # a copy of the chunk's bytes: made once, searched twice
+        if b"x" in text or b"X" in text:
             return None  # "0x1f", which pyarrow reads and int() and atoi() do not
     try:
         return pa.compute.cast(texts, pa.int64()).to_numpy()
