@@ -12,10 +12,10 @@ and the peak memory of:
 - ``pyarrow.csv.read_csv`` with the same delimiter, when pyarrow imports.
 
 Time: the median over ``--repeat`` calls of the wall-clock time, and of the CPU time of the
-process (every thread: pyarrow parses in threads of its own, the library hashes item ids in
-a second thread), the readers in turn in each repetition (a slow spell of a shared machine
-hits them all), in this process, after one untimed call each. On a machine shared with
-other jobs the CPU time says more than the wall-clock time.
+process (every thread: pyarrow parses in threads of its own, the library converts each
+block of fields on as many), the readers in turn in each repetition (a slow spell of a
+shared machine hits them all), in this process, after one untimed call each. On a
+machine shared with other jobs the CPU time says more than the wall-clock time.
 
 Memory: the growth of the process's peak resident set size during one call, each call in a
 fresh Python process that has imported and warmed up everything first (Linux: the peak is

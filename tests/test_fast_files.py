@@ -10,6 +10,7 @@ random and mutated files.
 """
 
 import gzip
+import io
 import math
 import os
 import re
@@ -22,14 +23,9 @@ import pytest
 from conftest import FILE_PARSERS
 
 import sklearn_rank as sr
-from sklearn_rank.inputs import _fast_files, _files
-from sklearn_rank.inputs._fast_files import (
-    _ASCII_SPACES,
-    _OTHER_SPACES,
-    _PY_WHITESPACE,
-    _has_repeats,
-    _hashes,
-)
+from sklearn_rank.inputs import _fast_files, _fast_ids, _files
+from sklearn_rank.inputs._fast_files import _ASCII_SPACES, _OTHER_SPACES, _PY_WHITESPACE
+from sklearn_rank.inputs._fast_ids import _PART_ROWS, _has_repeats, _hashes, _ItemIds
 from sklearn_rank.inputs._files import (
     _parse_table,
     _parse_trec_qrels,
@@ -37,13 +33,14 @@ from sklearn_rank.inputs._files import (
     read_table,
 )
 from sklearn_rank.inputs._tables import ItemJudgments, ItemRanking
-from sklearn_rank.utils import _threads
+from sklearn_rank.utils._ids import _str_array
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _columns(result):
-    """Each column as (dtype, values): ids as their str, numbers as their exact bytes."""
+    """Each column as (dtype, values): ids as their str (Python strings, or numpy's
+    fixed-width ones), numbers as their exact bytes."""
     out = []
     for column in result:
         if column is None:
@@ -51,14 +48,29 @@ def _columns(result):
         elif column.dtype == object:
             assert all(type(value) is str for value in column)
             out.append(("object", column.tolist()))
+        elif column.dtype.kind == "U":
+            out.append((column.dtype.str, column.tolist()))
         else:
             out.append((column.dtype.str, column.tobytes()))
     return out
 
 
+def _item_dtype(items):
+    """Items as the readers return them: fixed-width str when that takes no more memory
+    than Python strings (4 bytes per character of the longest id against 57 bytes and a
+    byte per character for each) and no id ends with NUL."""
+    longest = max(map(len, items))
+    fixed = 4 * longest * len(items) <= 57 * len(items) + sum(map(len, items))
+    return f"<U{longest}" if fixed and not any(i.endswith("\x00") for i in items) else "object"
+
+
 def _expected(queries, items, values, dtype):
     values = np.array(values, dtype=dtype)
-    return [("object", queries), ("object", items), (values.dtype.str, values.tobytes())]
+    return [
+        ("object", queries),
+        (_item_dtype(items), items),
+        (values.dtype.str, values.tobytes()),
+    ]
 
 
 def _read(kind, path):
@@ -138,6 +150,120 @@ def test_repeated_pairs_with_many_queries():
     assert _has_repeats(codes, np.array([7, 8, 8, 7], dtype=np.uint64))
 
 
+def test_repeated_pairs_are_found_in_parts_of_whole_queries():
+    """With threads, queries in blocks are cut into parts at query boundaries: a pair
+    repeated in the query the cut falls into is still found."""
+    n_queries = 5000
+    per_query = (4 * _PART_ROWS) // n_queries + 1
+    codes = np.repeat(np.arange(n_queries), per_query)
+    # Random 64-bit hashes, as `_hashes` gives (their low bits make way for the query's).
+    rng = np.random.default_rng(0)
+    hashes = rng.integers(0, 2**64 - 1, codes.size, dtype=np.uint64, endpoint=True)
+    assert not _has_repeats(codes, hashes, n_threads=1)
+    assert not _has_repeats(codes, hashes, n_threads=3)
+    for row in (codes.size // 3, codes.size // 2, 2 * codes.size // 3, codes.size - 1):
+        # The row's item repeats the first item of its query, which may start in the part
+        # before a cut made at this row.
+        repeated = hashes.copy()
+        repeated[row] = repeated[row - row % per_query]
+        if row % per_query == 0:
+            repeated[row + 1] = repeated[row]
+        for n_threads in (1, 2, 3):
+            assert _has_repeats(codes, repeated, n_threads=n_threads), (row, n_threads)
+
+
+class _Strings:
+    """What `_ItemIds` reads of an arrow string array: its buffers and offset."""
+
+    def __init__(self, strings, offset=0):
+        encoded = [s.encode() for s in strings]
+        self._offsets = np.concatenate([[0], np.cumsum([len(b) for b in encoded])])
+        self._offsets = self._offsets.astype(np.int32)
+        self._data = b"".join(encoded)
+        self.offset, self._length = offset, len(strings) - offset
+
+    def buffers(self):
+        return [None, self._offsets.tobytes(), self._data]
+
+    def to_numpy(self, zero_copy_only):
+        strings = [self._data[a:b].decode() for a, b in zip(self._offsets, self._offsets[1:])]
+        out = np.empty(len(self), dtype=object)
+        out[:] = strings[self.offset :]
+        return out
+
+    def __len__(self):
+        return self._length
+
+
+@pytest.mark.parametrize(
+    "strings",
+    [
+        ["d1", "doc22", "x", "d1"],
+        ["a" * 8, "b" * 9, "c" * 16, "d" * 17],  # 1, 2, 3 words
+        ["a\x00b", "\x00c", "ab"],  # NULs inside ids are kept
+    ],
+)
+def test_fixed_width_item_ids_and_their_hashes(strings):
+    """Ids built from the bytes, 4 per character, equal numpy's own fixed-width strings,
+    and their hashes a slow reference over the padded words, across batches (the second
+    one a slice of its arrow array)."""
+    batches = [_Strings(strings[:2]), _Strings(["skipped"] + strings[2:], offset=1)]
+    items = _ItemIds(batches, ascii=True)
+    for index in range(len(batches)):
+        items.add(index)
+    ids = items.ids()
+    assert ids.dtype == np.dtype(f"<U{max(map(len, strings))}")
+    assert ids.tolist() == strings
+    assert ids.flags.owndata
+    n_words = -(-max(map(len, strings)) // 8)
+    assert items.hashes.tolist() == [_slow_padded_hash(s.encode(), n_words) for s in strings]
+    # Equal ids, equal hashes; these distinct ids, distinct hashes.
+    assert len(set(items.hashes.tolist())) == len(set(strings))
+
+
+def _slow_padded_hash(data, n_words):
+    """The hash of fixed-width ids: `_slow_hash` over every word of the padded row."""
+    value = len(data) * _LENGTH % 2**64
+    padded = data.ljust(8 * n_words, b"\x00")
+    for at in range(0, 8 * n_words, 8):
+        value ^= int.from_bytes(padded[at : at + 8], "little")
+        value = value * _WORD % 2**64
+        value ^= value >> 31
+    return value
+
+
+def test_item_ids_that_stay_python_strings():
+    """A trailing NUL (numpy's fixed-width str would drop it), one long id among short
+    ones, or text that is not all ASCII: Python strings, or `_str_array`'s choice."""
+    for strings, ascii, dtype in [
+        (["d1", "d2\x00"], True, object),
+        (["d1", "d2", "x" * 100], True, object),
+        (["é1", "d2"], False, np.dtype("<U2")),
+    ]:
+        items = _ItemIds([_Strings(strings)], ascii=ascii)
+        items.add(0)
+        ids = items.ids()
+        assert ids.dtype == dtype and ids.tolist() == strings
+        assert all(type(v) is str for v in ids.tolist())
+        assert items.hashes.tolist() == [_slow_hash(s.encode()) for s in strings]
+
+
+def test_str_arrays_take_the_smaller_form():
+    """Fixed-width str when 4 bytes per character of the longest id, for every id, take
+    no more than Python strings (57 bytes and one per character each), else objects."""
+    assert _str_array(["d1", "doc22"]).dtype == np.dtype("<U5")
+    assert _str_array(["é", "中文"]).dtype == np.dtype("<U2")
+    # 4 x 20 x 2 = 160 > 57 x 2 + 21 = 135: objects.
+    got = _str_array(["a", "b" * 20])
+    assert got.dtype == object and got.tolist() == ["a", "b" * 20]
+    # 4 x 19 x 2 = 152 <= 57 x 2 + 38 = 152: fixed width.
+    assert _str_array(["a" * 19, "b" * 19]).dtype == np.dtype("<U19")
+    got = _str_array(["a", "a\x00"])  # numpy's fixed-width str would drop the NUL
+    assert got.dtype == object and got.tolist() == ["a", "a\x00"]
+    assert all(type(v) is str for v in _str_array(["a", "b" * 50]))
+    assert _str_array([]).size == 0
+
+
 # --------------------------------------------------------------------------------------
 # Files the pyarrow path reads itself: both paths, the values the file says
 # --------------------------------------------------------------------------------------
@@ -161,6 +287,21 @@ READ_BY_PYARROW = [
         "a\x00 Q0 d 1 1 t\na Q0 d 1 2 t\n\u4e2d Q0 #\u00e9 1 3 t\n",
         (["a\x00", "a", "\u4e2d"], ["d", "d", "#\u00e9"], [1.0, 2.0, 3.0]),
         float,
+    ),
+    # Item ids as numpy's fixed-width str (short ones, also not ASCII) or as Python
+    # strings (a trailing NUL, which numpy's str would drop; one long id among short ones).
+    (
+        "run",
+        "q Q0 \u00e91 1 1 t\nq Q0 d2 1 2 t\n",
+        (["q", "q"], ["\u00e91", "d2"], [1.0, 2.0]),
+        float,
+    ),
+    ("run", "q Q0 d\x00 1 1 t\nq Q0 e 1 2 t\n", (["q", "q"], ["d\x00", "e"], [1.0, 2.0]), float),
+    (
+        "qrels",
+        "q 0 d1 1\nq 0 " + "x" * 100 + " 0\n",
+        (["q", "q"], ["d1", "x" * 100], [1, 0]),
+        np.int64,
     ),
     # Queries in no order; long ids (hashed 8 bytes at a time).
     (
@@ -372,6 +513,17 @@ def test_relevance_is_pythons_int(tmp_path, file_parser):
     assert file_parser.fast_reads == (file_parser.name == "pyarrow")
 
 
+def _reader_floats(pa, text):
+    """A number as the fast path reads a run's scores: in pyarrow's CSV reader, or None."""
+    stream = _fast_files._CheckedStream(
+        io.BytesIO(f"q Q0 d 1 {text} t\n".encode()), _ASCII_SPACES, _OTHER_SPACES, False
+    )
+    batches = _fast_files._read_fields(pa, stream, " ", 6, floats=(4,))
+    if not batches or batches[0].column(4).null_count:
+        return None
+    return _fast_files._finite(batches[0].column(4).to_numpy())
+
+
 def test_number_conversion_accepts_only_what_python_reads_alike(file_parser):
     """Random strings near numbers: a path's conversion either refuses a string or reads
     it as float() does (the pyarrow path then declines, and the line-by-line reader
@@ -397,7 +549,13 @@ def test_number_conversion_accepts_only_what_python_reads_alike(file_parser):
 
         def convert(texts, integer):
             column = pa.chunked_array([pa.array(texts, pa.string())])
-            return (_fast_files._ints if integer else _fast_files._floats)(pa, column)
+            got = (_fast_files._ints if integer else _fast_files._floats)(pa, column)
+            if not integer and texts[0] and not set(texts[0]) & set(" \n\r"):
+                # A run's scores are read by pyarrow's CSV reader itself: alike.
+                in_reader = _reader_floats(pa, texts[0])
+                assert (got is None) == (in_reader is None), texts
+                assert got is None or got.tobytes() == in_reader.tobytes(), texts
+            return got
 
     else:
 
@@ -673,53 +831,22 @@ def test_a_nul_in_a_table_reads_as_line_by_line(tmp_path, file_parser):
     assert file_parser.fast_reads == 0
 
 
+@pytest.mark.parametrize("where", ["_read_fields", "_padded_words", "_arrow_hashes"])
 def test_a_pyarrow_that_fails_while_reading_leaves_the_line_by_line_reader(
-    tmp_path, file_parser, monkeypatch
+    tmp_path, file_parser, monkeypatch, where
 ):
-    """A failure inside the fast path (here every batch) reads the file line by line."""
+    """A failure inside the fast path (while parsing, or in a thread converting a batch:
+    fixed-width ids, or hashes of Python strings) reads the file line by line."""
 
     def failing(*args, **kwargs):
         raise RuntimeError("numpy ABI mismatch")
-        yield  # a generator, as _batches is
 
-    monkeypatch.setattr(_fast_files, "_batches", failing)
+    monkeypatch.setattr(_fast_files if where == "_read_fields" else _fast_ids, where, failing)
+    if where == "_arrow_hashes":  # ids that stay Python strings
+        monkeypatch.setattr(_fast_ids, "_fits_fixed_width", lambda *args: False)
     path = _write(tmp_path, "run", RUN)
     assert _columns(_parse_trec_run(path)) == _expected(*RUN_VALUES, float)
     assert _columns(
         read_table(_write(tmp_path, "table", TABLE), query="query", item="item", score="score")[:3]
     ) == _expected(*RUN_VALUES, float)
     assert file_parser.fast_reads == 0
-
-
-def test_read_ahead_keeps_order_raises_in_place_and_stops_its_thread():
-    """Batches are parsed on a thread ahead of the caller: the items come in order with
-    their work done, an error comes where it happened, and a caller that stops early (a
-    declined block) leaves no thread behind, also when the thread waits on a full queue."""
-    import threading
-
-    before = threading.active_count()
-    got = list(_threads._read_ahead(iter(range(50)), lambda x: x * x))
-    assert got == [(x, x * x) for x in range(50)]
-
-    def failing():
-        yield from range(5)
-        raise ValueError("block 5 is damaged")
-
-    seen = []
-    with pytest.raises(ValueError, match="block 5 is damaged"):
-        for item, _ in _threads._read_ahead(failing()):
-            seen.append(item)
-    assert seen == [0, 1, 2, 3, 4]
-
-    produced = []
-
-    def endless():
-        for x in range(10**6):
-            produced.append(x)
-            yield x
-
-    ahead = _threads._read_ahead(endless())
-    assert next(ahead) == (0, None)
-    ahead.close()  # what a caller that returns early does
-    assert threading.active_count() == before
-    assert len(produced) <= 2 + _threads._AHEAD  # it did not read on after the stop

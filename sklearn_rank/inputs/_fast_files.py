@@ -1,10 +1,12 @@
 """The file readers' fast path: pyarrow's CSV reader, when pyarrow is installed.
 
 The readers of `_files.py` read line by line in Python. When pyarrow imports, a file of
-about `_MIN_BYTES` or more (4 times more when pyarrow is not imported yet) is first
-streamed through pyarrow's CSV reader, with one delimiter, no quoting and every field as
-text, in blocks of `_BLOCK` bytes that are checked on the way and converted one by one
-(the file is never held whole in memory). The fast
+about `_MIN_BYTES` or more (4 times more when pyarrow is not imported yet) is first read
+by pyarrow's CSV reader, with one delimiter, no quoting and every field as bytes (a run's
+scores as float64), its blocks of `_BLOCK` bytes checked as they are read and parsed on
+pyarrow's threads; each block's fields are then checked and converted on threads of
+their own (`_fast_ids`: item ids as numpy's fixed-width str where that is smaller than
+Python strings). The file's bytes are never held whole, its fields are. The fast
 path returns the columns only when it can prove they are what the line-by-line reader
 returns: the same strings and the same float64 bits. Otherwise it returns None, and the
 caller reads the file again line by line, which gives the values or the exact
@@ -31,11 +33,18 @@ import re
 import sys
 import warnings
 import zlib
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..utils._threads import _read_ahead
+from ..utils._threads import _block_runner, _usable_cores
+from ._fast_ids import (
+    _has_repeats,
+    _ItemIds,
+    _longest,
+    _query_codes,
+    _shortest,
+    _text_bytes,
+)
 from ._text_files import _is_gzip
 
 # Below this size (of the file, or 1/16 of it gzip-compressed) the line-by-line reader is
@@ -43,7 +52,7 @@ from ._text_files import _is_gzip
 # what the line-by-line reader takes for 3 or 4 MB.
 _MIN_BYTES = 1 << 20
 # Bytes per block read and converted at once.
-_BLOCK = 1 << 20
+_BLOCK = 1 << 21
 
 # Switched off by the tests that compare both paths.
 _ENABLED = True
@@ -111,6 +120,7 @@ class _CheckedStream:
         self.declined = False
         self.has_hash = False  # a '#' in the bytes read so far: comment lines, maybe
         self.has_space = False  # whitespace (but line ends) in the bytes read so far
+        self.ascii = True  # every byte read so far is ASCII
         self.n_lines = 0
         self._last = b""  # the last bytes read: a character or a \r\n cut between blocks
         source.seek(0)
@@ -138,14 +148,14 @@ class _CheckedStream:
         if self.declined or any(byte in data for byte in self._forbidden):
             self.declined = True
             return b""
-        if not data.isascii() and self._pattern.search(self._last[-2:] + data):
+        ascii = data.isascii()
+        if not ascii and self._pattern.search(self._last[-2:] + data):
             self.declined = True
             return b""
+        self.ascii = self.ascii and ascii
         self.has_hash = self.has_hash or b"#" in data
         self.has_space = (
-            self.has_space
-            or not data.isascii()
-            or any(space in data for space in (b" ", *_ASCII_SPACES))
+            self.has_space or not ascii or any(space in data for space in (b" ", *_ASCII_SPACES))
         )
         if self._count_lines:
             count = data.count(b"\n")
@@ -201,15 +211,21 @@ def _stream(source, forbidden, pattern, count_lines):
     return (None, None) if stream.declined else (pa, stream)
 
 
-def _batches(pa, stream, delimiter, n_columns, skip_rows=0, work=None):
-    """Record batches of every field as text (null for an empty one), each with
-    ``work(batch)`` (None without ``work``), computed on the thread that parses, ahead of
-    the caller (`_read_ahead`). It stops at a block that pyarrow or the checks refuse
-    (another number of fields on a line, text that is not UTF-8...), with
-    ``stream.declined`` set."""
+def _read_fields(pa, stream, delimiter, n_columns, skip_rows=0, floats=()):
+    """The record batches of every field as bytes (null for an empty one), the columns
+    numbered in ``floats`` as float64, one batch per block of `_BLOCK` bytes, parsed on
+    pyarrow's threads; None when pyarrow or the checks refuse a block (another number of
+    fields on a line, text that is not UTF-8, a number pyarrow does not read...).
+
+    Fields are read as bytes, which pyarrow parses without a UTF-8 check; text that is not
+    all ASCII is then checked as UTF-8, every field of it, as the line-by-line reader
+    decodes whole lines. Numbers are read as `_floats` reads them (pyarrow's CSV reader
+    and its cast from strings share one parser), in the parsing threads.
+    """
     names = [str(i) for i in range(n_columns)]
+    types = {name: pa.float64() if i in floats else pa.binary() for i, name in enumerate(names)}
     try:
-        reader = pa.csv.open_csv(
+        table = pa.csv.read_csv(
             stream,
             read_options=pa.csv.ReadOptions(
                 column_names=names, skip_rows=skip_rows, block_size=_BLOCK
@@ -223,50 +239,45 @@ def _batches(pa, stream, delimiter, n_columns, skip_rows=0, work=None):
                 ignore_empty_lines=True,
             ),
             convert_options=pa.csv.ConvertOptions(
-                column_types=dict.fromkeys(names, pa.string()),
+                column_types=types,
                 null_values=[""],
                 strings_can_be_null=True,
                 quoted_strings_can_be_null=True,
-                check_utf8=True,
             ),
         )
-        for batch, done in _read_ahead(reader, work):
-            if stream.declined:
-                return
-            yield batch, done
+        if stream.declined:
+            return None
+        if not stream.ascii:
+            table = table.cast(
+                pa.schema(
+                    [
+                        (name, pa.string() if i not in floats else pa.float64())
+                        for i, name in enumerate(names)
+                    ]
+                )
+            )
     except pa.ArrowException:
-        stream.declined = True
+        return None
+    return [batch for batch in table.to_batches() if batch.num_rows]
+
+
+def _each_batch(function, batches):
+    """``[function(batch) for batch in batches]``, on as many threads as this process
+    may use (pyarrow parsed on as many); None when ``function`` declined one."""
+    with _block_runner(len(batches), _usable_cores()) as run:
+        done = run(function, batches)
+    return None if any(result is None for result in done) else done
 
 
 def _floats(pa, texts):
     try:
-        values = pa.compute.cast(texts, pa.float64()).to_numpy()
+        return _finite(pa.compute.cast(texts, pa.float64()).to_numpy())
     except pa.ArrowException:
         return None
+
+
+def _finite(values):
     return values if np.isfinite(values).all() else None  # (read-only: to be concatenated)
-
-
-def _text_bytes(texts):
-    """The bytes of the strings of an arrow string array, end to end."""
-    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
-    first, last = offsets[texts.offset], offsets[texts.offset + len(texts)]
-    data = texts.buffers()[2]
-    return b"" if data is None else bytes(memoryview(data)[first:last])
-
-
-def _lengths(texts):
-    """The length in bytes of each string of an arrow string array."""
-    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
-    return np.diff(offsets[texts.offset : texts.offset + len(texts) + 1])
-
-
-def _longest(texts):
-    return int(_lengths(texts).max(initial=0))
-
-
-def _shortest(texts):
-    lengths = _lengths(texts)
-    return int(lengths.min()) if lengths.size else 1
 
 
 def _ints(pa, texts):
@@ -292,128 +303,6 @@ def _report(progress, every, n_lines, header_lines=0):
 
 
 # --------------------------------------------------------------------------------------
-# Ids and repeated (query, item) pairs: a 64-bit hash of each item, sorted with its
-# query's number
-# --------------------------------------------------------------------------------------
-
-_LENGTH_MIX = np.uint64(0x9E3779B97F4A7C15)
-_WORD_MIX = np.uint64(0xFF51AFD7ED558CCD)
-_QUERY_MIX = np.uint64(0xC4CEB9FE1A85EC53)
-_SHIFT = np.uint64(31)
-# _LOW_BYTES[n]: a mask of the n low bytes of a 64-bit word.
-_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
-
-
-def _hashes(offsets, data):
-    """A 64-bit hash of each string ``data[offsets[i]:offsets[i + 1]]``, equal for equal
-    strings (of bytes), whatever the other strings.
-
-    The bytes of each string are read 8 at a time, as little-endian words at any offset of
-    a padded copy of the data, the bytes past its end masked out.
-    """
-    first, last = int(offsets[0]), int(offsets[-1])
-    padded = np.zeros(last - first + 8, dtype=np.uint8)
-    padded[: last - first] = data[first:last]
-    words = np.ndarray((last - first + 1,), dtype="<u8", buffer=padded, strides=(1,))
-    starts = (offsets[:-1] - first).astype(np.intp)
-    lengths = np.diff(offsets).astype(np.intp)
-    hashes = lengths.astype(np.uint64) * _LENGTH_MIX
-    for at in range(0, int(lengths.max(initial=0)), 8):
-        # Only strings longer than ``at`` take a step.
-        rows = None if lengths.min() > at else np.flatnonzero(lengths > at)
-        part = hashes if rows is None else hashes[rows]
-        left = lengths - at if rows is None else lengths[rows] - at
-        word = words[(starts if rows is None else starts[rows]) + at]
-        word &= _LOW_BYTES[np.minimum(left, 8)]
-        part ^= word
-        part *= _WORD_MIX
-        part ^= part >> _SHIFT
-        if rows is not None:
-            hashes[rows] = part
-    return hashes
-
-
-def _arrow_hashes(array):
-    """`_hashes` of the strings of an arrow string array."""
-    offsets = np.frombuffer(array.buffers()[1], dtype=np.int32)
-    data = array.buffers()[2]
-    return _hashes(
-        offsets[array.offset : array.offset + len(array) + 1],
-        np.zeros(0, np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8),
-    )
-
-
-def _has_repeats(query_codes, item_hashes):
-    """Whether some (query, item) pair may appear twice: True for every repeated pair, and
-    for the rare pairs whose hashes collide (the caller then reads the file line by line).
-
-    Each key is the query's number in its high bits and the item's hash below, so that
-    only items of one query can collide. Queries usually come in blocks of lines, and then
-    the keys are sorted blocks of random keys, which a stable sort (timsort) sorts fast.
-    """
-    keys = item_hashes.copy()
-    query_bits = int(query_codes.max(initial=0)).bit_length()
-    if query_bits <= 32:
-        keys >>= np.uint64(query_bits)
-        keys |= query_codes.astype(np.uint64) << np.uint64(64 - query_bits)
-    else:  # over 4 billion queries
-        keys ^= query_codes.astype(np.uint64) * _QUERY_MIX
-    in_blocks = bool(np.all(query_codes[1:] >= query_codes[:-1]))
-    keys.sort(kind="stable" if in_blocks else None)
-    return bool(np.any(keys[1:] == keys[:-1]))
-
-
-class _Ids:
-    """Query and item ids gathered block by block, as object arrays of str.
-
-    Each distinct query id becomes one str (a file has far fewer queries than lines);
-    queries are numbered in order of first appearance. Items are hashed in a second thread
-    meanwhile: numpy releases the GIL, which making Python strings holds. Use it in a
-    ``with`` block, which stops that thread.
-    """
-
-    def __init__(self):
-        self._numbers = {}
-        self._codes, self._items, self._hashes = [], [], []
-        try:
-            self._pool = ThreadPoolExecutor(max_workers=1)
-        except RuntimeError:  # pragma: no cover - no threads (an interpreter shutting down)
-            self._pool = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc_info):
-        if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)
-
-    def add(self, encoded, items):
-        """``encoded``: the block's query ids, dictionary-encoded (on the parsing thread);
-        ``items``: its item ids, an arrow string array."""
-        numbers = self._numbers
-        names = encoded.dictionary.to_pylist()
-        local = np.fromiter(
-            (numbers.setdefault(name, len(numbers)) for name in names), np.int64, len(names)
-        )
-        self._codes.append(local[encoded.indices.to_numpy()])
-        if self._pool is None:  # pragma: no cover
-            self._hashes.append(_arrow_hashes(items))
-        else:
-            self._hashes.append(self._pool.submit(_arrow_hashes, items))
-        self._items.append(items.to_numpy(zero_copy_only=False))
-
-    def result(self):
-        """``(query ids, item ids)``, or None when a (query, item) pair may repeat."""
-        codes = np.concatenate(self._codes)
-        hashes = [part if self._pool is None else part.result() for part in self._hashes]
-        if _has_repeats(codes, np.concatenate(hashes)):
-            return None
-        names = np.empty(len(self._numbers), dtype=object)
-        names[:] = list(self._numbers)
-        return names[codes], np.concatenate(self._items)
-
-
-# --------------------------------------------------------------------------------------
 # TREC runs and qrels
 # --------------------------------------------------------------------------------------
 
@@ -436,40 +325,46 @@ def _fast_trec(source, n_fields, columns, *, more_fields, integer, progress, eve
     n_columns = first[text.start() : end.start()].count(b" ") + 1
     if n_columns < n_fields or (n_columns > n_fields and not more_fields):
         return None
-    with _Ids() as ids:
-        got, values = _trec_columns(pa, stream, n_columns, columns, integer, ids)
+    got = _trec_columns(pa, stream, n_columns, columns, integer)
     if got is None:
         return None
     _report(progress, every, stream.lines())
-    return got[0], got[1], np.concatenate(values)
+    return got
 
 
-def _trec_columns(pa, stream, n_columns, columns, integer, ids):
-    """``((query ids, docnos), values)`` of the stream, or ``(None, None)``."""
-    values = []
+def _trec_columns(pa, stream, n_columns, columns, integer):
+    """``(query ids, docnos, values)`` of the stream, or None."""
     query_column, item_column, value_column = columns
+    floats = () if integer else (value_column,)
+    batches = _read_fields(pa, stream, " ", n_columns, floats=floats)
+    if not batches:
+        return None  # declined, or no data lines (an error, from the line-by-line reader)
+    string = pa.string()  # (bytes that are all ASCII are valid UTF-8)
+    items = _ItemIds([batch.column(item_column).view(string) for batch in batches], stream.ascii)
 
-    def convert(batch):  # on the parsing thread: None declines
+    def convert(index):  # on a thread: None declines
+        batch = batches[index]
         if any(column.null_count for column in batch.columns):
             return None  # an empty field: runs of spaces, or a space starting a line
-        queries = batch.column(query_column)
-        # (A batch is parsed from bytes that were read, so checked, before it.)
+        queries = batch.column(query_column).view(string)
         if stream.has_hash and pa.compute.any(pa.compute.starts_with(queries, "#")).as_py():
             return None  # comment lines
-        texts = batch.column(value_column)
-        numbers = _ints(pa, texts) if integer else _floats(pa, texts)
-        return None if numbers is None else (numbers, pa.compute.dictionary_encode(queries))
+        if integer:
+            numbers = _ints(pa, batch.column(value_column).view(string))
+        else:
+            numbers = _finite(batch.column(value_column).to_numpy())
+        if numbers is None:
+            return None
+        items.add(index)
+        return numbers, pa.compute.dictionary_encode(queries)
 
-    for batch, converted in _batches(pa, stream, " ", n_columns, work=convert):
-        if not batch.num_rows:
-            continue
-        if converted is None:
-            return None, None
-        values.append(converted[0])
-        ids.add(converted[1], batch.column(item_column))
-    if stream.declined or not values:
-        return None, None  # (no data lines: an error, from the line-by-line reader)
-    return ids.result(), values
+    converted = _each_batch(convert, range(len(batches)))
+    if converted is None:
+        return None
+    codes, names = _query_codes([encoded for _numbers, encoded in converted])
+    if _has_repeats(codes, items.hashes, _usable_cores()):
+        return None
+    return names[codes], items.ids(), np.concatenate([numbers for numbers, _ in converted])
 
 
 # --------------------------------------------------------------------------------------
@@ -503,29 +398,28 @@ def _fast_table(source, roles, header_fields, *, progress, every):
     if len(header) < 2 or any(header.count(name) != 1 for name in roles.values()):
         return None
     indices = {role: header.index(name) for role, name in roles.items()}
-    with _Ids() as ids:
-        got, numbers = _table_columns(pa, stream, delimiter, len(header), indices, ids)
+    got = _table_columns(pa, stream, delimiter, len(header), indices)
     if got is None:
         return None
     _report(progress, every, stream.lines(), header_lines=1)
-    result = {role: np.concatenate(values) for role, values in numbers.items()}
-    result["query"], result["item"] = got
-    return result
+    return got
 
 
-def _table_columns(pa, stream, delimiter, n_columns, indices, ids):
-    """``((query ids, item ids), {role: number blocks})`` of the stream, or
-    ``(None, None)``."""
+def _table_columns(pa, stream, delimiter, n_columns, indices):
+    """``{role: column}`` of the stream, or None."""
+    batches = _read_fields(pa, stream, delimiter, n_columns, skip_rows=1)
+    if not batches:
+        return None
     limit = csv.field_size_limit()  # the csv module refuses a field over it
-    numbers = {role: [] for role in indices if role not in ("query", "item")}
-    n_rows = 0
+    number_roles = [role for role in indices if role not in ("query", "item")]
+    string = pa.string()
 
-    def convert(batch):  # on the parsing thread: None declines
+    def convert(batch):  # on a thread: None declines
         if any(_longest(column) > limit for column in batch.columns):
             return None  # (characters in the csv module, bytes here: as many or more)
         picked = {}
         for role, index in indices.items():
-            column = batch.column(index)
+            column = batch.column(index).view(string)
             if column.null_count:  # empty fields: the ids are refused, the numbers too
                 return None
             # Values are stripped as str.strip() strips them (when there is whitespace).
@@ -534,20 +428,23 @@ def _table_columns(pa, stream, delimiter, n_columns, indices, ids):
                 if _shortest(column) == 0:
                     return None
             picked[role] = column
-        converted = {role: _floats(pa, picked[role]) for role in numbers}
-        if any(values is None for values in converted.values()):
+        numbers = {role: _floats(pa, picked[role]) for role in number_roles}
+        if any(values is None for values in numbers.values()):
             return None
-        return converted, pa.compute.dictionary_encode(picked["query"]), picked["item"]
+        return numbers, pa.compute.dictionary_encode(picked["query"]), picked["item"]
 
-    for batch, converted in _batches(pa, stream, delimiter, n_columns, 1, convert):
-        n_rows += batch.num_rows
-        if not batch.num_rows:
-            continue
-        if converted is None:
-            return None, None
-        for role, values in converted[0].items():
-            numbers[role].append(values)
-        ids.add(converted[1], converted[2])
-    if stream.declined or not n_rows:
-        return None, None
-    return ids.result(), numbers
+    converted = _each_batch(convert, batches)
+    if converted is None:
+        return None
+    items = _ItemIds([item for _numbers, _query, item in converted], stream.ascii)
+    with _block_runner(len(batches), _usable_cores()) as run:
+        run(items.add, range(len(batches)))
+    codes, names = _query_codes([query for _numbers, query, _item in converted])
+    if _has_repeats(codes, items.hashes, _usable_cores()):
+        return None
+    result = {
+        role: np.concatenate([numbers[role] for numbers, _query, _item in converted])
+        for role in number_roles
+    }
+    result["query"], result["item"] = names[codes], items.ids()
+    return result

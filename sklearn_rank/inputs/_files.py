@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..utils._ids import _str_array
 from ._fast_files import _fast_table, _fast_trec
 from ._tables import ItemJudgments, ItemRanking
 from ._text_files import (
@@ -327,7 +328,7 @@ def _read_trec(path, n_fields, layout, columns, progress, *, more_fields, intege
     else:
         values = _to_floats(path, texts, lines, "score (field 5)")
     _check_unique(path, queries, docnos, lines, "document")
-    return _object_array(queries), _object_array(docnos), values
+    return _object_array(queries), _str_array(docnos), values
 
 
 @_without_gc
@@ -516,7 +517,7 @@ def _table_line_by_line(path, source, wanted, progress, columns_found):
     }
     return Table(
         _object_array(picked["query"]),
-        _object_array(picked["item"]),
+        _str_array(picked["item"]),
         numbers.get("score"),
         numbers.get("relevance"),
     )

@@ -130,8 +130,9 @@ class ItemRanking:
 
     @classmethod
     def _from_file(cls, queries, items, scores):
-        """From a file reader's columns, which it checked: object arrays of str and finite
-        float64 scores or None, one per row (``__init__`` would check them again)."""
+        """From a file reader's columns, which it checked: query ids as objects (str), item
+        ids as `_str_array` gives them, and finite float64 scores or None, one per row
+        (``__init__`` would check them again)."""
         ranking = cls.__new__(cls)
         ranking.queries, ranking.items, ranking.scores = queries, items, scores
         ranking._topn = None
@@ -316,9 +317,9 @@ class ItemJudgments:
 
     @classmethod
     def _from_file(cls, queries, items, relevance):
-        """From a file reader's columns, which it checked: object arrays of str and finite
-        relevance (int64 or float64) or None, one per row (``__init__`` would check them
-        again)."""
+        """From a file reader's columns, which it checked: query ids as objects (str), item
+        ids as `_str_array` gives them, and finite relevance (int64 or float64) or None,
+        one per row (``__init__`` would check them again)."""
         judgments = cls.__new__(cls)
         judgments.queries, judgments.items = queries, items
         judgments.relevance = (

@@ -21,14 +21,41 @@ def _id_array(values):
         except OverflowError:  # ids beyond int64 (uint64 hashes, 2**70) stay Python ints
             return np.fromiter((int(v) for v in values), dtype=object, count=len(values))
     if all(isinstance(v, str) for v in values):
-        # numpy's fixed-width strings drop trailing NUL characters, which would make
-        # "a" and "a\x00" one id: such ids stay Python strings.
-        if not any(map(methodcaller("endswith", "\x00"), values)):
-            return np.asarray(values, dtype=str)
-        return np.fromiter(values, dtype=object, count=len(values))
+        return _str_array(values)
     if all(isinstance(v, (float, np.floating)) for v in values):
         return np.asarray(values, dtype=np.float64)
     # fromiter keeps tuple ids whole; slice assignment would broadcast them into columns.
+    return np.fromiter(values, dtype=object, count=len(values))
+
+
+# What one Python str of ASCII text costs in an object array besides its characters: the
+# pointer and the object's header (sys.getsizeof("") is 49).
+_STR_OVERHEAD = 57
+
+
+def _fits_fixed_width(longest, n_characters, n_ids):
+    """Whether numpy's fixed-width str (4 bytes per character of the longest id, for every
+    id) takes no more memory than the ids as Python strings would."""
+    return 4 * longest * n_ids <= _STR_OVERHEAD * n_ids + n_characters
+
+
+def _str_array(values):
+    """A sequence of str as numpy's fixed-width str where that takes no more memory than
+    Python strings, else as objects; either way the same ids.
+
+    Fixed-width strings are built, sorted and compared in numpy's loops; one long id among
+    short ones would make every id as long, so such ids stay Python strings. So do ids
+    ending with a NUL character, which numpy's fixed-width strings drop ("a" and "a\x00"
+    would become one id).
+    """
+    lengths = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
+    if not lengths.size:
+        return np.asarray(values, dtype=str)
+    longest = int(lengths.max())
+    if _fits_fixed_width(longest, int(lengths.sum()), lengths.size) and not any(
+        map(methodcaller("endswith", "\x00"), values)
+    ):
+        return np.asarray(values, dtype=f"U{max(longest, 1)}")
     return np.fromiter(values, dtype=object, count=len(values))
 
 

@@ -1,0 +1,238 @@
+"""The ids of the readers' fast path: the bytes of arrow string arrays, a 64-bit hash of
+each id, item ids as numpy's fixed-width str built from the bytes, query numbers, and the
+check for a (query, item) pair listed twice.
+
+Everything here works on the buffers of arrow arrays (offsets and bytes) with numpy, which
+releases the GIL: the fast path runs it on threads, one batch of a file each. Nothing here
+imports pyarrow.
+"""
+
+import numpy as np
+
+from ..utils._ids import _fits_fixed_width, _str_array
+from ..utils._threads import _block_runner
+
+
+def _text_bytes(texts):
+    """The bytes of the strings of an arrow string array, end to end."""
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
+    first, last = offsets[texts.offset], offsets[texts.offset + len(texts)]
+    data = texts.buffers()[2]
+    return b"" if data is None else bytes(memoryview(data)[first:last])
+
+
+def _lengths(texts):
+    """The length in bytes of each string of an arrow string array."""
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
+    return np.diff(offsets[texts.offset : texts.offset + len(texts) + 1])
+
+
+def _longest(texts):
+    return int(_lengths(texts).max(initial=0))
+
+
+def _shortest(texts):
+    lengths = _lengths(texts)
+    return int(lengths.min()) if lengths.size else 1
+
+
+def _text_size(texts):
+    """The number of bytes of the strings of an arrow string array, end to end."""
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
+    return int(offsets[texts.offset + len(texts)] - offsets[texts.offset])
+
+
+# Hashes: each id's length, then its bytes 8 at a time, multiplied and shifted into one
+# 64-bit word.
+_LENGTH_MIX = np.uint64(0x9E3779B97F4A7C15)
+_WORD_MIX = np.uint64(0xFF51AFD7ED558CCD)
+_QUERY_MIX = np.uint64(0xC4CEB9FE1A85EC53)
+_SHIFT = np.uint64(31)
+# _LOW_BYTES[n]: a mask of the n low bytes of a 64-bit word.
+_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+
+
+def _hashes(offsets, data):
+    """A 64-bit hash of each string ``data[offsets[i]:offsets[i + 1]]``, equal for equal
+    strings (of bytes), whatever the other strings.
+
+    The bytes of each string are read 8 at a time, as little-endian words at any offset of
+    a padded copy of the data, the bytes past its end masked out.
+    """
+    first, last = int(offsets[0]), int(offsets[-1])
+    padded = np.zeros(last - first + 8, dtype=np.uint8)
+    padded[: last - first] = data[first:last]
+    words = np.ndarray((last - first + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    starts = (offsets[:-1] - first).astype(np.intp)
+    lengths = np.diff(offsets).astype(np.intp)
+    hashes = lengths.astype(np.uint64) * _LENGTH_MIX
+    for at in range(0, int(lengths.max(initial=0)), 8):
+        # Only strings longer than ``at`` take a step.
+        rows = None if lengths.min() > at else np.flatnonzero(lengths > at)
+        part = hashes if rows is None else hashes[rows]
+        left = lengths - at if rows is None else lengths[rows] - at
+        word = words[(starts if rows is None else starts[rows]) + at]
+        word &= _LOW_BYTES[np.minimum(left, 8)]
+        part ^= word
+        part *= _WORD_MIX
+        part ^= part >> _SHIFT
+        if rows is not None:
+            hashes[rows] = part
+    return hashes
+
+
+def _offsets_and_data(texts):
+    """The offsets (``len(texts) + 1``) and the data buffer (uint8) of an arrow string or
+    binary array."""
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
+    data = texts.buffers()[2]
+    return (
+        offsets[texts.offset : texts.offset + len(texts) + 1],
+        np.zeros(0, np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8),
+    )
+
+
+def _arrow_hashes(array):
+    """`_hashes` of the strings of an arrow string array."""
+    return _hashes(*_offsets_and_data(array))
+
+
+def _padded_words(texts, n_words):
+    """The bytes of each string of an arrow string array, as ``n_words`` little-endian
+    64-bit words (at least the longest string's bytes), zeros past the string's end: an
+    array of shape (n_strings, n_words), and the length of each string."""
+    offsets, data = _offsets_and_data(texts)
+    first, last = int(offsets[0]), int(offsets[-1])
+    padded = np.zeros(last - first + 8, dtype=np.uint8)
+    padded[: last - first] = data[first:last]
+    unaligned = np.ndarray((last - first + 1,), dtype="<u8", buffer=padded, strides=(1,))
+    starts = (offsets[:-1] - first).astype(np.intp)
+    lengths = np.diff(offsets)
+    words = np.empty((lengths.size, n_words), dtype="<u8")
+    for column in range(n_words):
+        # (Past the data, a string's word is masked out whole: any position will do.)
+        word = unaligned[np.minimum(starts + 8 * column, last - first)]
+        word &= _LOW_BYTES[np.clip(lengths - 8 * column, 0, 8)]
+        words[:, column] = word
+    return words, lengths
+
+
+def _word_hashes(words, lengths):
+    """A 64-bit hash of each string of `_padded_words`, equal for equal strings: its
+    length, then every word, zeros past the string's end included (which `_hashes`
+    skips, at the cost of a selection of rows per word)."""
+    hashes = lengths.astype(np.uint64) * _LENGTH_MIX
+    for column in range(words.shape[1]):
+        hashes ^= words[:, column]
+        hashes *= _WORD_MIX
+        hashes ^= hashes >> _SHIFT
+    return hashes
+
+
+def _has_repeats(query_codes, item_hashes, n_threads=1):
+    """Whether some (query, item) pair may appear twice: True for every repeated pair, and
+    for the rare pairs whose hashes collide (the caller then reads the file line by line).
+
+    Each key is the query's number in its high bits and the item's hash below, so that
+    only items of one query can collide. Queries usually come in blocks of lines: the keys
+    are then sorted blocks of random keys, which a stable sort (timsort) sorts fast, and
+    parts of whole queries are sorted on ``n_threads`` threads.
+    """
+    query_bits = int(query_codes.max(initial=0)).bit_length()
+    in_blocks = bool(np.all(query_codes[1:] >= query_codes[:-1]))
+
+    def repeats(rows):
+        keys = item_hashes[rows].copy()
+        codes = query_codes[rows].astype(np.uint64)
+        if query_bits <= 32:
+            keys >>= np.uint64(query_bits)
+            codes <<= np.uint64(64 - query_bits)
+            keys |= codes
+        else:  # over 4 billion queries
+            codes *= _QUERY_MIX
+            keys ^= codes
+        keys.sort(kind="stable" if in_blocks else None)
+        return bool(np.any(keys[1:] == keys[:-1]))
+
+    n_parts = min(n_threads, query_codes.size // _PART_ROWS) if in_blocks else 1
+    if n_parts <= 1:
+        return repeats(slice(None))
+    # Each part ends where a query ends (the codes do not decrease): pairs of one query
+    # are all in one part.
+    cuts = np.searchsorted(
+        query_codes, query_codes[np.arange(1, n_parts) * query_codes.size // n_parts]
+    )
+    bounds = np.unique(np.concatenate([[0], cuts, [query_codes.size]]))
+    with _block_runner(bounds.size - 1, n_threads) as run:
+        found = run(repeats, [slice(a, b) for a, b in zip(bounds[:-1], bounds[1:])])
+    return any(found)
+
+
+_PART_ROWS = 1 << 17  # rows per part of the repeated-pairs check, at least
+
+
+def _query_codes(encoded):
+    """The number of each row's query id, in order of first appearance, and the ids (an
+    object array of str), from the batches' dictionary-encoded query ids. Each distinct
+    query id becomes one str: a file has far fewer queries than lines."""
+    numbers = {}
+    codes = []
+    for batch in encoded:
+        names = batch.dictionary.to_pylist()
+        local = np.fromiter(
+            (numbers.setdefault(name, len(numbers)) for name in names), np.int64, len(names)
+        )
+        codes.append(local[batch.indices.to_numpy()])
+    ids = np.empty(len(numbers), dtype=object)
+    ids[:] = list(numbers)
+    return np.concatenate(codes), ids
+
+
+class _ItemIds:
+    """The item ids of a file's batches as one numpy array, with `_str_array`'s rule
+    (fixed-width str where that takes no more memory than Python strings), and a 64-bit
+    hash of each for the check of repeated pairs.
+
+    ``add(index)`` does one batch's rows, on any thread. Fixed-width ids are built from the
+    bytes, 4 bytes per ASCII character, in numpy's loops, which release the GIL; Python
+    strings (ids not all ASCII, or of very different lengths) are made by ``ids()``.
+    """
+
+    def __init__(self, columns, ascii):
+        # (Columns of pyarrow's string type: a binary column of ASCII viewed as one.)
+        self._columns, self._ascii = columns, ascii
+        self._starts = np.cumsum([0] + [len(column) for column in columns])
+        n_ids = int(self._starts[-1])
+        self._longest = max(_longest(column) for column in columns)
+        n_characters = sum(_text_size(column) for column in columns)
+        self._fixed = ascii and _fits_fixed_width(max(self._longest, 1), n_characters, n_ids)
+        self._ends_with_nul = False
+        self.hashes = np.empty(n_ids, dtype=np.uint64)
+        if self._fixed:
+            self._ids = np.empty(n_ids, dtype=f"U{max(self._longest, 1)}")
+            self._characters = self._ids.view(np.uint32).reshape(n_ids, -1)
+
+    def add(self, index):
+        """The hashes (and fixed-width ids) of batch ``index``'s rows."""
+        column = self._columns[index]
+        rows = slice(self._starts[index], self._starts[index + 1])
+        if not self._fixed:
+            self.hashes[rows] = _arrow_hashes(column)
+            return
+        words, lengths = _padded_words(column, -(-self._longest // 8))
+        characters = words.view(np.uint8)
+        self._characters[rows] = characters[:, : self._longest]
+        # numpy's fixed-width strings drop trailing NUL characters ("a\x00" would be "a").
+        last = characters[np.arange(lengths.size), np.maximum(lengths - 1, 0)]
+        if np.any((last == 0) & (lengths > 0)):
+            self._ends_with_nul = True
+        self.hashes[rows] = _word_hashes(words, lengths)
+
+    def ids(self):
+        if self._fixed and not self._ends_with_nul:
+            return self._ids
+        strings = np.concatenate(
+            [column.to_numpy(zero_copy_only=False) for column in self._columns]
+        )
+        # All ASCII without a trailing NUL: `_fits_fixed_width` said Python strings.
+        return strings if self._ascii and not self._ends_with_nul else _str_array(strings)
