@@ -348,6 +348,12 @@ READ_BY_PYARROW = [
         RUN_VALUES,
         float,
     ),
+    (
+        "table",
+        "other,item,query,score,more\nz,d1,q1,2.5,x\nz,d2,q1,-3e2,\nw,d1,q2,0,y\n",
+        RUN_VALUES,
+        float,
+    ),
 ]
 
 
@@ -445,6 +451,19 @@ BAD = [
     ("table", TABLE.replace("-3e2", "x"), 3, "score (column 'score') must be a finite number"),
     ("table", TABLE.replace("q1,d2", '"q1,d2'), 3, "a quote opened in this row is never"),
     ("table", "query,item\nq1,d1\n", 1, "no column 'score' (the score column) in the header"),
+    # A column nobody asked for is still checked (the fast path drops it block by block).
+    (
+        "table",
+        "query,item,score,note\nq1,d1,1,ok\nq1,d2,2," + "x" * 131073 + "\n",
+        3,
+        "not a valid CSV/TSV line (field larger than field limit (131072))",
+    ),
+    (
+        "table",
+        "query,item,score,note\nq1,d1,1,ok\nq1,d2,2,caf\xe9\n",
+        3,
+        "not UTF-8 text (invalid continuation byte",
+    ),
 ]
 
 

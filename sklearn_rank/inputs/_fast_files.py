@@ -36,7 +36,7 @@ import zlib
 
 import numpy as np
 
-from ..utils._threads import _block_runner, _usable_cores
+from ..utils._threads import _block_runner, _check_n_jobs
 from ._fast_ids import (
     _has_repeats,
     _ItemIds,
@@ -211,60 +211,83 @@ def _stream(source, forbidden, pattern, count_lines):
     return (None, None) if stream.declined else (pa, stream)
 
 
-def _read_fields(pa, stream, delimiter, n_columns, skip_rows=0, floats=()):
+def _read_fields(pa, stream, delimiter, n_columns, skip_rows=0, floats=(), keep=None):
     """The record batches of every field as bytes (null for an empty one), the columns
-    numbered in ``floats`` as float64, one batch per block of `_BLOCK` bytes, parsed on
-    pyarrow's threads; None when pyarrow or the checks refuse a block (another number of
-    fields on a line, text that is not UTF-8, a number pyarrow does not read...).
+    numbered in ``floats`` as float64, one batch per block of `_BLOCK` bytes; None when
+    pyarrow or the checks refuse a block (another number of fields on a line, text that
+    is not UTF-8, a number pyarrow does not read...).
 
     Fields are read as bytes, which pyarrow parses without a UTF-8 check; text that is not
     all ASCII is then checked as UTF-8, every field of it, as the line-by-line reader
     decodes whole lines. Numbers are read as `_floats` reads them (pyarrow's CSV reader
     and its cast from strings share one parser), in the parsing threads.
+
+    The whole file is parsed at once, on pyarrow's threads, and its fields are held until
+    the caller is done. With ``keep(batch)`` (the batch's checked columns the caller
+    uses, or None to decline), the file is streamed instead, parsed on one thread, and
+    only what ``keep`` returns is held: for tables with columns nobody asked for.
     """
     names = [str(i) for i in range(n_columns)]
     types = {name: pa.float64() if i in floats else pa.binary() for i, name in enumerate(names)}
+    as_text = pa.schema(
+        [(name, pa.string() if i not in floats else pa.float64()) for i, name in enumerate(names)]
+    )
+    options = {
+        "read_options": pa.csv.ReadOptions(
+            column_names=names, skip_rows=skip_rows, block_size=_BLOCK
+        ),
+        "parse_options": pa.csv.ParseOptions(
+            delimiter=delimiter,
+            quote_char=False,
+            double_quote=False,
+            escape_char=False,
+            newlines_in_values=False,
+            ignore_empty_lines=True,
+        ),
+        "convert_options": pa.csv.ConvertOptions(
+            column_types=types,
+            null_values=[""],
+            strings_can_be_null=True,
+            quoted_strings_can_be_null=True,
+        ),
+    }
     try:
-        table = pa.csv.read_csv(
-            stream,
-            read_options=pa.csv.ReadOptions(
-                column_names=names, skip_rows=skip_rows, block_size=_BLOCK
-            ),
-            parse_options=pa.csv.ParseOptions(
-                delimiter=delimiter,
-                quote_char=False,
-                double_quote=False,
-                escape_char=False,
-                newlines_in_values=False,
-                ignore_empty_lines=True,
-            ),
-            convert_options=pa.csv.ConvertOptions(
-                column_types=types,
-                null_values=[""],
-                strings_can_be_null=True,
-                quoted_strings_can_be_null=True,
-            ),
-        )
-        if stream.declined:
-            return None
-        if not stream.ascii:
-            table = table.cast(
-                pa.schema(
-                    [
-                        (name, pa.string() if i not in floats else pa.float64())
-                        for i, name in enumerate(names)
-                    ]
-                )
-            )
+        if keep is None:
+            table = pa.csv.read_csv(stream, **options)
+            if stream.declined:
+                return None
+            if not stream.ascii:
+                table = table.cast(as_text)
+            return [batch for batch in table.to_batches() if batch.num_rows]
+        kept = []
+        for batch in pa.csv.open_csv(stream, **options):
+            # (A batch is parsed from bytes that were read, so checked, before it.)
+            if stream.declined:
+                return None
+            if not batch.num_rows:
+                continue
+            if not stream.ascii:
+                batch = pa.Table.from_batches([batch]).cast(as_text).to_batches()[0]
+            part = keep(batch)
+            if part is None:
+                return None
+            kept.append(part)
+        return None if stream.declined else kept
     except pa.ArrowException:
         return None
-    return [batch for batch in table.to_batches() if batch.num_rows]
+
+
+def _every_core():
+    """The threads a reader uses: ``n_jobs=-1``, every core this process may use, fewer
+    inside ``threadpoolctl.threadpool_limits`` or a joblib worker (pyarrow parses on its
+    own pool of threads)."""
+    return _check_n_jobs(-1)
 
 
 def _each_batch(function, batches):
-    """``[function(batch) for batch in batches]``, on as many threads as this process
-    may use (pyarrow parsed on as many); None when ``function`` declined one."""
-    with _block_runner(len(batches), _usable_cores()) as run:
+    """``[function(batch) for batch in batches]``, on `_every_core` threads; None when
+    ``function`` declined one."""
+    with _block_runner(len(batches), _every_core()) as run:
         done = run(function, batches)
     return None if any(result is None for result in done) else done
 
@@ -362,7 +385,7 @@ def _trec_columns(pa, stream, n_columns, columns, integer):
     if converted is None:
         return None
     codes, names = _query_codes([encoded for _numbers, encoded in converted])
-    if _has_repeats(codes, items.hashes, _usable_cores()):
+    if _has_repeats(codes, items.hashes, _every_core()):
         return None
     return names[codes], items.ids(), np.concatenate([numbers for numbers, _ in converted])
 
@@ -374,8 +397,8 @@ def _trec_columns(pa, stream, n_columns, columns, integer):
 
 @_or_decline
 def _fast_table(source, roles, header_fields, *, progress, every):
-    """``{role: column}`` of a table (ids as object arrays of str, numbers as float64), or
-    None (read it line by line).
+    """``{role: column}`` of a table (query ids as objects, item ids as `_str_array` makes
+    them, numbers as float64), or None (read it line by line).
 
     ``roles``: ``{role: column name}`` with ``query`` and ``item``;
     ``header_fields(line)``: ``(column names, delimiter)`` of a header line, as the
@@ -407,16 +430,30 @@ def _fast_table(source, roles, header_fields, *, progress, every):
 
 def _table_columns(pa, stream, delimiter, n_columns, indices):
     """``{role: column}`` of the stream, or None."""
-    batches = _read_fields(pa, stream, delimiter, n_columns, skip_rows=1)
+    limit = csv.field_size_limit()  # the csv module refuses a field over it
+
+    def fits(batch):
+        # (Characters in the csv module, bytes here: as many or more.)
+        return all(_longest(column) <= limit for column in batch.columns)
+
+    used = sorted(set(indices.values()))
+    if len(used) < n_columns:
+        # Other columns are checked block by block and dropped: never held whole.
+        def keep(batch):
+            return batch.select(used) if fits(batch) else None
+
+        batches = _read_fields(pa, stream, delimiter, n_columns, skip_rows=1, keep=keep)
+        indices = {role: used.index(index) for role, index in indices.items()}
+    else:
+        batches = _read_fields(pa, stream, delimiter, n_columns, skip_rows=1)
     if not batches:
         return None
-    limit = csv.field_size_limit()  # the csv module refuses a field over it
     number_roles = [role for role in indices if role not in ("query", "item")]
     string = pa.string()
 
     def convert(batch):  # on a thread: None declines
-        if any(_longest(column) > limit for column in batch.columns):
-            return None  # (characters in the csv module, bytes here: as many or more)
+        if not fits(batch):
+            return None
         picked = {}
         for role, index in indices.items():
             column = batch.column(index).view(string)
@@ -437,10 +474,10 @@ def _table_columns(pa, stream, delimiter, n_columns, indices):
     if converted is None:
         return None
     items = _ItemIds([item for _numbers, _query, item in converted], stream.ascii)
-    with _block_runner(len(batches), _usable_cores()) as run:
+    with _block_runner(len(batches), _every_core()) as run:
         run(items.add, range(len(batches)))
     codes, names = _query_codes([query for _numbers, query, _item in converted])
-    if _has_repeats(codes, items.hashes, _usable_cores()):
+    if _has_repeats(codes, items.hashes, _every_core()):
         return None
     result = {
         role: np.concatenate([numbers[role] for numbers, _query, _item in converted])

@@ -2,9 +2,10 @@
 each id, item ids as numpy's fixed-width str built from the bytes, query numbers, and the
 check for a (query, item) pair listed twice.
 
-Everything here works on the buffers of arrow arrays (offsets and bytes) with numpy, which
-releases the GIL: the fast path runs it on threads, one batch of a file each. Nothing here
-imports pyarrow.
+The hashes and fixed-width ids are numpy work on the buffers of arrow arrays (offsets and
+bytes), which releases the GIL: the fast path runs it on threads, one batch of a file
+each. Query numbers and Python strings (`_query_codes`, `_ItemIds.ids`) are made on the
+calling thread. Nothing here imports pyarrow.
 """
 
 import numpy as np
@@ -195,7 +196,8 @@ class _ItemIds:
 
     ``add(index)`` does one batch's rows, on any thread. Fixed-width ids are built from the
     bytes, 4 bytes per ASCII character, in numpy's loops, which release the GIL; Python
-    strings (ids not all ASCII, or of very different lengths) are made by ``ids()``.
+    strings (ids not all ASCII, of very different lengths, or one ending with NUL) are
+    made by ``ids()``.
     """
 
     def __init__(self, columns, ascii):
@@ -231,6 +233,7 @@ class _ItemIds:
     def ids(self):
         if self._fixed and not self._ends_with_nul:
             return self._ids
+        self._ids = self._characters = None  # (ids ending with NUL: not kept beside)
         strings = np.concatenate(
             [column.to_numpy(zero_copy_only=False) for column in self._columns]
         )
