@@ -284,10 +284,10 @@ def _every_core():
     return _check_n_jobs(-1)
 
 
-def _each_batch(function, batches):
-    """``[function(batch) for batch in batches]``, on `_every_core` threads; None when
+def _each_batch(function, batches, n_threads):
+    """``[function(batch) for batch in batches]``, on ``n_threads`` threads; None when
     ``function`` declined one."""
-    with _block_runner(len(batches), _every_core()) as run:
+    with _block_runner(len(batches), n_threads) as run:
         done = run(function, batches)
     return None if any(result is None for result in done) else done
 
@@ -381,11 +381,12 @@ def _trec_columns(pa, stream, n_columns, columns, integer):
         items.add(index)
         return numbers, pa.compute.dictionary_encode(queries)
 
-    converted = _each_batch(convert, range(len(batches)))
+    n_threads = _every_core()
+    converted = _each_batch(convert, range(len(batches)), n_threads)
     if converted is None:
         return None
     codes, names = _query_codes([encoded for _numbers, encoded in converted])
-    if _has_repeats(codes, items.hashes, _every_core()):
+    if _has_repeats(codes, items.hashes, n_threads):
         return None
     return names[codes], items.ids(), np.concatenate([numbers for numbers, _ in converted])
 
@@ -437,7 +438,8 @@ def _table_columns(pa, stream, delimiter, n_columns, indices):
         return all(_longest(column) <= limit for column in batch.columns)
 
     used = sorted(set(indices.values()))
-    if len(used) < n_columns:
+    streamed = len(used) < n_columns
+    if streamed:
         # Other columns are checked block by block and dropped: never held whole.
         def keep(batch):
             return batch.select(used) if fits(batch) else None
@@ -452,7 +454,7 @@ def _table_columns(pa, stream, delimiter, n_columns, indices):
     string = pa.string()
 
     def convert(batch):  # on a thread: None declines
-        if not fits(batch):
+        if not streamed and not fits(batch):  # (a streamed batch was checked whole)
             return None
         picked = {}
         for role, index in indices.items():
@@ -470,14 +472,15 @@ def _table_columns(pa, stream, delimiter, n_columns, indices):
             return None
         return numbers, pa.compute.dictionary_encode(picked["query"]), picked["item"]
 
-    converted = _each_batch(convert, batches)
+    n_threads = _every_core()
+    converted = _each_batch(convert, batches, n_threads)
     if converted is None:
         return None
     items = _ItemIds([item for _numbers, _query, item in converted], stream.ascii)
-    with _block_runner(len(batches), _every_core()) as run:
+    with _block_runner(len(batches), n_threads) as run:
         run(items.add, range(len(batches)))
     codes, names = _query_codes([query for _numbers, query, _item in converted])
-    if _has_repeats(codes, items.hashes, _every_core()):
+    if _has_repeats(codes, items.hashes, n_threads):
         return None
     result = {
         role: np.concatenate([numbers[role] for numbers, _query, _item in converted])

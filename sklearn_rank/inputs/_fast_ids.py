@@ -14,18 +14,30 @@ from ..utils._ids import _fits_fixed_width, _str_array
 from ..utils._threads import _block_runner
 
 
+def _offsets(texts):
+    """The ``len(texts) + 1`` offsets of the strings of an arrow string or binary array
+    into its data buffer."""
+    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
+    return offsets[texts.offset : texts.offset + len(texts) + 1]
+
+
+def _offsets_and_data(texts):
+    """`_offsets` and the data buffer (uint8) of an arrow string or binary array."""
+    data = texts.buffers()[2]
+    return _offsets(texts), (
+        np.zeros(0, np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8)
+    )
+
+
 def _text_bytes(texts):
     """The bytes of the strings of an arrow string array, end to end."""
-    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
-    first, last = offsets[texts.offset], offsets[texts.offset + len(texts)]
-    data = texts.buffers()[2]
-    return b"" if data is None else bytes(memoryview(data)[first:last])
+    offsets, data = _offsets_and_data(texts)
+    return data[offsets[0] : offsets[-1]].tobytes()
 
 
 def _lengths(texts):
     """The length in bytes of each string of an arrow string array."""
-    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
-    return np.diff(offsets[texts.offset : texts.offset + len(texts) + 1])
+    return np.diff(_offsets(texts))
 
 
 def _longest(texts):
@@ -39,8 +51,8 @@ def _shortest(texts):
 
 def _text_size(texts):
     """The number of bytes of the strings of an arrow string array, end to end."""
-    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
-    return int(offsets[texts.offset + len(texts)] - offsets[texts.offset])
+    offsets = _offsets(texts)
+    return int(offsets[-1] - offsets[0])
 
 
 # Hashes: each id's length, then its bytes 8 at a time, multiplied and shifted into one
@@ -80,17 +92,6 @@ def _hashes(offsets, data):
         if rows is not None:
             hashes[rows] = part
     return hashes
-
-
-def _offsets_and_data(texts):
-    """The offsets (``len(texts) + 1``) and the data buffer (uint8) of an arrow string or
-    binary array."""
-    offsets = np.frombuffer(texts.buffers()[1], dtype=np.int32)
-    data = texts.buffers()[2]
-    return (
-        offsets[texts.offset : texts.offset + len(texts) + 1],
-        np.zeros(0, np.uint8) if data is None else np.frombuffer(data, dtype=np.uint8),
-    )
 
 
 def _arrow_hashes(array):

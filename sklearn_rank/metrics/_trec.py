@@ -232,7 +232,7 @@ def unjudged_at_k(r, k=None):
 # O(a^2 n^2) for one large group of tied relevant items.
 
 ELEVEN_POINTS = np.arange(11) / 10.0  # 0.0, 0.1, ..., 1.0 as trec_eval's literals
-_BLOCK = 1 << 20  # cells of one batch of the dynamic programme
+_DP_CELLS = 1 << 20  # cells of one batch of the dynamic programme
 
 
 def _recall_cut(level, count, rounding):
@@ -287,7 +287,7 @@ def _interpolated_values(r, levels, rounding, threshold, reduce=None):
     once for all of them and dropped after the last (their columns that are one value,
     as on one-item queries, take no memory)."""
     order = np.argsort(levels, kind="stable")
-    ascending = levels[order]
+    ascending, inverse = levels[order], np.argsort(order)
     relevant = r.relevant_count(threshold)
     in_group = r.relevant_in_group(threshold)
     whole = None
@@ -310,10 +310,7 @@ def _interpolated_values(r, levels, rounding, threshold, reduce=None):
         if reduce is None:
             out[lo:hi, order] = values
         else:
-            unsorted = np.empty_like(values)
-            unsorted[:, order] = values
-            del values
-            out[lo:hi] = reduce(unsorted)
+            out[lo:hi] = reduce(values[:, inverse])  # (the columns in the order of levels)
     return out
 
 
@@ -527,11 +524,12 @@ def _probability_below(n, a, before, start, lowest_j, numerator, denominator):
         rows = order[first:last]
         size, relevant = int(n[rows[0]]), int(a[rows[0]])
         j = np.arange(1, relevant + 1)
-        lower = (before[rows, None] + j) * denominator[rows, None] // numerator[rows, None]
-        lower = np.where(j >= lowest_j[rows, None], lower - start[rows, None] + 1, 0)
-        step = max(1, _BLOCK // (relevant + 1))
+        step = max(1, _DP_CELLS // (relevant + 1))
         for block in range(0, rows.size, step):
-            out[rows[block : block + step]] = _subsets_above(size, lower[block : block + step])
+            part = rows[block : block + step, None]  # (each block's (row, j) arrays only)
+            lower = (before[part] + j) * denominator[part] // numerator[part]
+            lower = np.where(j >= lowest_j[part], lower - start[part] + 1, 0)
+            out[part[:, 0]] = _subsets_above(size, lower)
     return out
 
 
