@@ -253,3 +253,44 @@ def test_rounding_guard_leaves_real_excursions_visible():
 
     values, _ = _Guarded(reduce, (0.0, 1.0))(None, None)
     assert values.tolist() == [1.0, 1.5, 0.0, -0.5]
+
+
+@pytest.mark.parametrize(
+    "levels, k, items_per_query",
+    [
+        ([1.0, 2.0, 3.0, 4.0], 10, 30),  # a cut-off: few distinct lists, counted
+        ([1.0, 2.0, 3.0, 4.0], 3, 30),
+        ([1.0, 2.0, 3.0, 4.0], None, 6),  # no cut-off, short queries: counted
+        ([0.5, 1.5, 2.5, 7.0, 9.0, 11.0, 12.0, 15.0], None, 5),  # many levels: sorted keys
+    ],
+)
+def test_queries_sharing_an_ideal_list_get_the_ideal_dcg_of_their_own_terms(
+    levels, k, items_per_query, monkeypatch
+):
+    # Many queries: the ideal DCG is computed once per distinct ideal list. Each value must
+    # still be the sum, in position order, of that query's own terms.
+    from sklearn_rank.metrics import _counting
+
+    shared = []
+    original = _counting._shared_ideal_lists
+    monkeypatch.setattr(
+        _counting,
+        "_shared_ideal_lists",
+        lambda *args: shared.append(original(*args)) or shared[-1],
+    )
+    rng = np.random.default_rng(11)
+    n_queries = 3000
+    sizes = rng.integers(0, items_per_query + 1, n_queries)
+    query = np.repeat(np.arange(n_queries), sizes)
+    weights = np.linspace(2, 1, len(levels))  # higher levels rarer, as in real judgments
+    rel = rng.choice(levels, query.size, p=weights / weights.sum())
+    for gain in (lambda r: r, lambda r: np.exp2(r) - 1):
+        got = _counting._ideal_dcg(query, rel, n_queries, k, gain)
+        for q in range(n_queries):
+            ideal = np.sort(rel[query == q])[::-1][:k]
+            terms = gain(ideal) * (np.log(2.0) / np.log(np.arange(ideal.size) + 2.0))
+            expected = 0.0
+            for term in terms:
+                expected += term
+            assert got[q] == expected
+    assert shared and all(s is not None for s in shared)  # the shared lists were used

@@ -210,5 +210,65 @@ def _ideal_dcg(query, rel, n_queries, k, gain):
     levels, level = _relevance_levels(rel)
     if levels.size == 1:  # binary relevance: every query's ideal list is one run of one gain
         return _one_level_ideal_dcg(query, float(levels[0]), n_queries, k, gain)
+    shared = _shared_ideal_lists(query, level, levels.size, n_queries, k)
+    if shared is not None:
+        # Each distinct ideal list's DCG, from the very terms a query of that list sums,
+        # in the same order: the same value, to the bit, with work per distinct list.
+        list_of_query, n_lists, query, level = shared
+        dcg = _dcg_of_ideal_lists(query, levels[level], levels, level, n_lists, k, gain)
+        return dcg[list_of_query]
+    return _dcg_of_ideal_lists(query, rel, levels, level, n_queries, k, gain)
+
+
+def _dcg_of_ideal_lists(query, rel, levels, level, n_queries, k, gain):
     query, position, rel = _ideal_positions(query, rel, levels, level, n_queries, k)
     return _sum_by(query, gain(rel) * (np.log(2.0) / np.log(position + 2.0)), n_queries)
+
+
+def _shared_ideal_lists(query, level, n_levels, n_queries, k):
+    """The distinct ideal lists of the queries, when there are far fewer than queries.
+
+    A query's ideal DCG@k depends only on how many of its first k ideal positions each
+    relevance level fills; queries with the same counts share it (under a cut-off, even
+    thousands of graded queries have a few hundred distinct lists). Returns, per query,
+    its list's number, the number of lists, and the items of each list (list number,
+    level number) to score as queries; None when the lists are not few.
+    """
+    if n_queries < 64 or n_queries * n_levels > max(4 * query.size, 1 << 20):
+        return None
+    # Highest level first: row j counts each query's items of the j-th highest level.
+    key = (n_levels - 1 - level) * np.int64(n_queries) + query
+    count = np.bincount(key, minlength=n_levels * n_queries).reshape(n_levels, n_queries)
+    del key
+    if k is not None:  # items past position k are not in the list
+        end = np.minimum(np.cumsum(count, axis=0), k)
+        count = np.diff(end, axis=0, prepend=0)
+        del end
+    # A list's key: its counts as the digits of one number, level j's in base radix[j].
+    radix = count.max(axis=1) + 1
+    n_keys = float(np.prod(radix.astype(np.float64)))
+    if n_keys >= 2**62:
+        return None
+    digit = np.cumprod(np.append(1, radix[:-1]))
+    list_key = np.zeros(n_queries, dtype=np.int64)
+    for row, base in zip(count, digit):
+        list_key += row * base
+    del count
+    if n_keys <= 4 * n_queries:  # few enough keys to count: no sort
+        present = np.bincount(list_key, minlength=int(n_keys)) > 0
+        distinct = np.flatnonzero(present)
+        list_of_query = (np.cumsum(present) - 1)[list_key]
+    else:
+        distinct, list_of_query = np.unique(list_key, return_inverse=True)
+    if 4 * distinct.size > n_queries:
+        return None
+    # Back from keys to counts per (list, level), then one item per count.
+    counts = (distinct[:, None] // digit) % radix
+    lists, row = np.nonzero(counts)
+    n_items = counts[lists, row]
+    return (
+        list_of_query.ravel(),
+        distinct.size,
+        np.repeat(lists, n_items),
+        np.repeat(n_levels - 1 - row, n_items),
+    )
