@@ -260,3 +260,38 @@ def test_compare_is_the_same_on_several_threads(small_blocks):
         np.testing.assert_array_equal(one.per_query[metric], many.per_query[metric])
     for column, values in one.pairs.items():
         np.testing.assert_array_equal(values, many.pairs[column])
+
+
+def test_the_block_runner_keeps_block_order_and_uses_the_calling_thread():
+    import threading
+    import time
+
+    caller = threading.get_ident()
+    seen = []
+
+    def work(block):
+        time.sleep(0.002 * (block % 3))  # blocks end out of order
+        seen.append(threading.get_ident())
+        return block * block
+
+    with _threads._block_runner(9, 3) as run:
+        assert run(work, range(9)) == [b * b for b in range(9)]
+        assert run(work, range(9, 12)) == [b * b for b in range(9, 12)]  # the pool is reused
+    assert caller in seen  # the calling thread took blocks
+    assert 1 < len(set(seen)) <= 3
+
+
+def test_the_block_runner_raises_the_first_error_in_block_order():
+    import time
+
+    def work(block):
+        if block == 1:
+            time.sleep(0.05)  # fails after block 4 has failed
+            raise ValueError("block 1")
+        if block == 4:
+            raise KeyError("block 4")
+        return block
+
+    with _threads._block_runner(6, 2) as run:
+        with pytest.raises(ValueError, match="block 1"):
+            run(work, range(6))
