@@ -69,8 +69,10 @@ def _from_items(
     matrix, list positions), so that exclusion never renumbers them; ``query_set`` then
     keeps a subset of them in the same order.
     """
-    if not judged_only and _topn_applies(truth, run, known_queries, exclude, query_set, n_threads):
-        return _from_topn(truth, run._topn, n_threads), known_queries
+    if not judged_only:
+        largest = _topn_applies(truth, run, known_queries, exclude, query_set, n_threads)
+        if largest is not None:
+            return _from_topn(truth, run._topn, largest, n_threads), known_queries
     run_q, run_i, score = run.queries, run.items, run.scores
     if score is None:
         score = -np.arange(run_q.size, dtype=np.float64)  # row order is rank order
@@ -161,28 +163,32 @@ def _from_items(
 
 
 def _topn_applies(truth, run, known_queries, exclude, query_set, n_threads=1):
-    """Whether a top-N matrix of integer ids meets truth on the same row-numbered queries.
+    """Whether a top-N matrix of integer ids meets truth on the same row-numbered queries:
+    then the largest item id of both (a Python int: the largest id of a narrow or
+    unsigned type must not wrap), else None.
 
     Then the ranking is the matrix itself (queries x ranks) and only the truth needs
     joining; exclusion and query subsets take the general path.
     """
     top = run._topn
     if top is None or exclude is not None or query_set != "all" or known_queries is None:
-        return False
+        return None
     if known_queries.size != top.shape[0] or truth.items.dtype.kind not in "iu":
-        return False
+        return None
     if top.size == 0:  # no ranked item at all: the general path says so
-        return False
+        return None
     if not _are_row_numbers(known_queries, truth.queries):
-        return False
-    return all(
-        bounds is None or (bounds[0] >= 0 and bounds[1] < 2**31)
-        for bounds in (_value_range(top, n_threads), _value_range(truth.items, n_threads))
-    )
+        return None
+    # top holds ids (checked above); the truth may hold none.
+    ranges = [r for r in (_value_range(top, n_threads), _value_range(truth.items, n_threads)) if r]
+    if not all(low >= 0 and high < 2**31 for low, high in ranges):
+        return None
+    return max(int(high) for _, high in ranges)
 
 
-def _from_topn(truth, top, n_threads=1):
-    """A `_Queries` of rank-ordered columns from a top-N id matrix and its judgments.
+def _from_topn(truth, top, largest, n_threads=1):
+    """A `_Queries` of rank-ordered columns from a top-N id matrix and its judgments,
+    whose item ids are at most ``largest`` (`_topn_applies`).
 
     Each block of rows joins its (row, item) keys with that block's judgments only, so
     no array of one value per ranked item is ever made; blocks run on ``n_threads``.
@@ -190,10 +196,7 @@ def _from_topn(truth, top, n_threads=1):
     n_queries, width = top.shape
     true_q = truth.queries.astype(np.int64, copy=False)
     rel = truth.relevance
-    # Python ints: the largest id of a narrow or unsigned type must not wrap.
-    # The ranges were checked (_topn_applies): top holds ids, the truth may hold none.
-    largest = [int(b[1]) for b in (_value_range(top, n_threads), _value_range(truth.items)) if b]
-    n_items = np.int64(max(largest, default=0) + 1)
+    n_items = np.int64(largest + 1)
     true_key = true_q * n_items + truth.items
     if true_key.size > 1 and not np.all(true_key[1:] > true_key[:-1]):
         _refuse_duplicates(true_key, truth.queries, truth.items, "y_true judges")
