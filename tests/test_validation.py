@@ -1,5 +1,7 @@
 """Bad input gets a clear error naming the parameter and the value; nothing returns NaN."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.sparse
@@ -32,6 +34,26 @@ Y_SCORE = [[0.3, 0.2, 0.1], [0.5, 0.6, 0.7]]
 def test_bad_arrays(y_true, y_score, groups, message):
     with pytest.raises(ValueError, match=message):
         sr.ndcg_score(y_true, y_score, groups=groups)
+
+
+@pytest.mark.parametrize("n_jobs", [None, 2])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16])
+def test_huge_finite_scores_are_finite_and_one_bad_value_is_found(dtype, n_jobs):
+    # The finite check sums the scores first: a sum that overflows must not be taken
+    # for a non-finite score, and a sum that stays finite must not hide one.
+    huge = np.finfo(dtype).max
+    y_score = np.array([[huge, huge / 2, -huge, huge / 4]] * 3, dtype=dtype)
+    with np.errstate(over="ignore"):
+        assert not np.isfinite(y_score.sum())
+    y_true = [[1, 1, 0, 0]] * 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the overflowing sum warns nobody
+        assert sr.ndcg_score(y_true, y_score, n_jobs=n_jobs) == 1.0
+    for bad in (np.nan, np.inf, -np.inf):
+        scores = np.zeros((3, 4), dtype=dtype)
+        scores[2, 1] = bad
+        with pytest.raises(ValueError, match=rf"got {bad!r} at index \(2, 1\)"):
+            sr.ndcg_score(y_true, scores, n_jobs=n_jobs)
 
 
 @pytest.mark.parametrize("k", [0, -1, 2.5, True, "3", np.float64(2.0)])

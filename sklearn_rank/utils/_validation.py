@@ -55,6 +55,12 @@ def _check_finite(name, array, n_threads=1):
 
 
 def _all_finite(array, n_threads):
+    # A sum is finite only if every term is (inf and NaN propagate through it), and it
+    # reads the array once with no temporary; one that overflows (huge finite values)
+    # proves nothing, and the values are then checked one by one.
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.add.reduce(array, axis=None)):
+            return True
     if n_threads <= 1 or not array.flags.c_contiguous:
         return bool(np.isfinite(array).all())
     return all(_over_chunks(lambda part: bool(np.isfinite(part).all()), array.ravel(), n_threads))
