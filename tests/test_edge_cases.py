@@ -215,6 +215,15 @@ def test_perfect_binary_ranking_ndcg_is_exactly_one(gain, k):
         assert np.all(values == 1.0)
 
 
+def _ideal_dcg_term_by_term(rel, k, gain):
+    """One query's ideal DCG@k: its terms added one by one, in position order."""
+    ideal = np.sort(rel)[::-1][:k]
+    total = 0.0
+    for term in gain(ideal) * (np.log(2.0) / np.log(np.arange(ideal.size) + 2.0)):
+        total += term
+    return total
+
+
 @pytest.mark.parametrize("levels", [[1.0], [3.0], [0.5], [1.0, 2.0, 4.0]])
 @pytest.mark.parametrize("k", [None, 1, 5])
 def test_ideal_dcg_adds_its_terms_in_position_order(levels, k):
@@ -228,12 +237,7 @@ def test_ideal_dcg_adds_its_terms_in_position_order(levels, k):
     for gain in (lambda r: r, lambda r: np.exp2(r) - 1):
         got = _ideal_dcg(query, rel, 32, k, gain)
         for q in range(32):
-            ideal = np.sort(rel[query == q])[::-1][:k]
-            terms = gain(ideal) * (np.log(2.0) / np.log(np.arange(ideal.size) + 2.0))
-            expected = 0.0
-            for term in terms:
-                expected += term
-            assert got[q] == expected
+            assert got[q] == _ideal_dcg_term_by_term(rel[query == q], k, gain)
 
 
 def test_tie_averaged_ap_over_hits_never_exceeds_one():
@@ -287,10 +291,5 @@ def test_queries_sharing_an_ideal_list_get_the_ideal_dcg_of_their_own_terms(
     for gain in (lambda r: r, lambda r: np.exp2(r) - 1):
         got = _counting._ideal_dcg(query, rel, n_queries, k, gain)
         for q in range(n_queries):
-            ideal = np.sort(rel[query == q])[::-1][:k]
-            terms = gain(ideal) * (np.log(2.0) / np.log(np.arange(ideal.size) + 2.0))
-            expected = 0.0
-            for term in terms:
-                expected += term
-            assert got[q] == expected
+            assert got[q] == _ideal_dcg_term_by_term(rel[query == q], k, gain)
     assert shared and all(s is not None for s in shared)  # the shared lists were used

@@ -222,7 +222,8 @@ def test_trec_eval_version_is_a_deprecated_iprec_rounding(version, rounding):
     from sklearn.linear_model import LinearRegression
 
     model = LinearRegression().fit(X, y)
-    with pytest.warns(FutureWarning, match="trec_eval_version is deprecated"):
+    deprecated = "trec_eval_version is deprecated in version 0.2 and will be removed in 0.4"
+    with pytest.warns(FutureWarning, match=deprecated):
         old = sr.InterpolatedPrecisionRecallDisplay.from_estimator(
             model, X, y, groups=groups, trec_eval_version=version
         )

@@ -151,9 +151,12 @@ class InterpolatedPrecisionRecallDisplay:
         recall_levels : array-like of shape (n_levels,), default=None
             Recall levels in [0, 1]; None uses trec_eval's 11: 0.0, 0.1, ..., 1.0.
         trec_eval_version : {"10", "9"} or None, default=None
-            Deprecated (a FutureWarning says so; it will be removed): use the
-            convention ``iprec_rounding``. "10" stands for ``iprec_rounding="nearest"``,
-            "9" for ``iprec_rounding="plus_0.9"``.
+            Use the convention ``iprec_rounding``. "10" stands for
+            ``iprec_rounding="nearest"``, "9" for ``iprec_rounding="plus_0.9"``.
+
+            .. deprecated:: 0.2
+                ``trec_eval_version`` is deprecated in 0.2 and will be removed in 0.4
+                (a FutureWarning says so).
         name : str, default=None
             Name of the system in the legend.
         ax : matplotlib Axes, default=None
@@ -263,7 +266,7 @@ def _with_rounding(trec_eval_version, conventions):
             f"but iprec_rounding={given!r} was given; pass iprec_rounding only."
         )
     warnings.warn(
-        f"trec_eval_version is deprecated and will be removed in a future release; pass "
+        f"trec_eval_version is deprecated in version 0.2 and will be removed in 0.4; pass "
         f"iprec_rounding={rounding!r} (trec_eval_version={trec_eval_version!r}) instead.",
         FutureWarning,
         stacklevel=3,
