@@ -120,10 +120,13 @@ def _kept_dense(queries, k, stable, first_relevant=False, threshold=None, judged
             reach = np.flatnonzero(value >= kth[row])
             entry, row, col, value = entry[reach], row[reach], col[reach], value[reach]
             start, size = _tie_groups(np.sort(part[:, width - k :], axis=1), row, value)
-            # The partition may leave copies of the k-th largest score on its left.
+            # The partition may leave copies of the k-th largest score on its left: only
+            # where the largest score there equals it (a maximum reads those scores
+            # without copying them; only rows with such a tie are counted).
             at_kth = np.flatnonzero(value == kth[row])
             if at_kth.size:
                 rows = np.unique(row[at_kth])
+                rows = rows[part[rows, : width - k].max(axis=1) == kth[rows]]
                 left = np.zeros(block.shape[0], dtype=np.int64)
                 left[rows] = np.count_nonzero(part[rows, : width - k] == kth[rows, None], axis=1)
                 size[at_kth] += left[row[at_kth]]
