@@ -295,3 +295,25 @@ def test_the_block_runner_raises_the_first_error_in_block_order():
     with _threads._block_runner(6, 2) as run:
         with pytest.raises(ValueError, match="block 1"):
             run(work, range(6))
+
+
+@pytest.mark.parametrize("error", [ValueError, KeyboardInterrupt])
+def test_no_block_starts_after_a_block_failed(error):
+    # Blocks after the first failure are not started: an error (or Ctrl-C, which lands in
+    # the calling thread) does not wait for the rest of the job.
+    import time
+
+    started = []
+
+    def work(block):
+        started.append(block)
+        if block == 2:
+            raise error("stop")
+        time.sleep(0.01)
+        return block
+
+    with _threads._block_runner(200, 2) as run:
+        with pytest.raises(error, match="stop"):
+            run(work, range(200))
+    assert set(range(3)) <= set(started)  # every block before the failure ran
+    assert len(started) < 10  # and almost none after it (those already taken)

@@ -10,6 +10,7 @@ import contextlib
 import itertools
 import numbers
 import os
+import threading
 
 
 def _check_n_jobs(n_jobs):
@@ -65,7 +66,8 @@ def _block_runner(n_blocks, n_threads):
     steps freed, where a new thread's starts empty and pays a page fault for each page
     it touches first. With one block or one thread no pool is started: a small call
     costs what it costs without ``n_jobs``. The first error raised by a block (in block
-    order) is raised.
+    order) is raised, and no block after it is started; an interruption (Ctrl-C) stops
+    every thread after its current block.
     """
     if n_threads <= 1 or n_blocks <= 1:
         yield _run_here
@@ -79,16 +81,28 @@ def _block_runner(n_blocks, n_threads):
             blocks = list(blocks)
             results = [None] * len(blocks)
             errors = {}
-            taken = itertools.count()  # next() is atomic: each block is taken once
+            # Blocks are taken in order, each once (next() on a count is atomic). After a
+            # block fails, no later block is started: the blocks before it were taken
+            # already, and the first error in block order is among theirs or is its own.
+            taken = itertools.count()
+            stop_at = [len(blocks)]
+            lock = threading.Lock()
 
             def work():
                 for at in iter(taken.__next__, None):
-                    if at >= len(blocks):
+                    if at >= stop_at[0]:
                         return
                     try:
                         results[at] = function(blocks[at])
-                    except BaseException as error:  # noqa: BLE001 - raised below, in order
-                        errors[at] = error
+                    except Exception as error:
+                        with lock:
+                            errors[at] = error
+                            stop_at[0] = min(stop_at[0], at)
+                        return
+                    except BaseException:  # KeyboardInterrupt, SystemExit: stop every block
+                        with lock:
+                            stop_at[0] = -1
+                        raise
 
             helpers = [pool.submit(work) for _ in range(min(n_helpers, len(blocks) - 1))]
             work()
