@@ -292,6 +292,16 @@ def _each_batch(function, batches, n_threads):
     return None if any(result is None for result in done) else done
 
 
+def _ids_once_each(encoded_queries, items, n_threads):
+    """``(query ids, item ids)`` of every row, from the batches' dictionary-encoded query
+    ids and the `_ItemIds` of their items; None when a (query, item) pair may repeat
+    (the line-by-line reader then says which)."""
+    codes, names = _query_codes(encoded_queries)
+    if _has_repeats(codes, items.hashes, n_threads):
+        return None
+    return names[codes], items.ids()
+
+
 def _floats(pa, texts):
     try:
         return _finite(pa.compute.cast(texts, pa.float64()).to_numpy())
@@ -385,10 +395,10 @@ def _trec_columns(pa, stream, n_columns, columns, integer):
     converted = _each_batch(convert, range(len(batches)), n_threads)
     if converted is None:
         return None
-    codes, names = _query_codes([encoded for _numbers, encoded in converted])
-    if _has_repeats(codes, items.hashes, n_threads):
+    ids = _ids_once_each([encoded for _numbers, encoded in converted], items, n_threads)
+    if ids is None:
         return None
-    return names[codes], items.ids(), np.concatenate([numbers for numbers, _ in converted])
+    return *ids, np.concatenate([numbers for numbers, _ in converted])
 
 
 # --------------------------------------------------------------------------------------
@@ -479,12 +489,12 @@ def _table_columns(pa, stream, delimiter, n_columns, indices):
     items = _ItemIds([item for _numbers, _query, item in converted], stream.ascii)
     with _block_runner(len(batches), n_threads) as run:
         run(items.add, range(len(batches)))
-    codes, names = _query_codes([query for _numbers, query, _item in converted])
-    if _has_repeats(codes, items.hashes, n_threads):
+    ids = _ids_once_each([query for _numbers, query, _item in converted], items, n_threads)
+    if ids is None:
         return None
     result = {
         role: np.concatenate([numbers[role] for numbers, _query, _item in converted])
         for role in number_roles
     }
-    result["query"], result["item"] = names[codes], items.ids()
+    result["query"], result["item"] = ids
     return result

@@ -65,18 +65,25 @@ _SHIFT = np.uint64(31)
 _LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
 
 
-def _hashes(offsets, data):
-    """A 64-bit hash of each string ``data[offsets[i]:offsets[i + 1]]``, equal for equal
-    strings (of bytes), whatever the other strings.
-
-    The bytes of each string are read 8 at a time, as little-endian words at any offset of
-    a padded copy of the data, the bytes past its end masked out.
-    """
+def _unaligned_words(offsets, data):
+    """The strings' bytes as little-endian 64-bit words that start at any byte: a view of
+    a copy of the bytes padded with 8 zeros (``words[i]`` holds bytes i to i + 7), and
+    where each string starts in it."""
     first, last = int(offsets[0]), int(offsets[-1])
     padded = np.zeros(last - first + 8, dtype=np.uint8)
     padded[: last - first] = data[first:last]
     words = np.ndarray((last - first + 1,), dtype="<u8", buffer=padded, strides=(1,))
-    starts = (offsets[:-1] - first).astype(np.intp)
+    return words, (offsets[:-1] - first).astype(np.intp)
+
+
+def _hashes(offsets, data):
+    """A 64-bit hash of each string ``data[offsets[i]:offsets[i + 1]]``, equal for equal
+    strings (of bytes), whatever the other strings.
+
+    The bytes of each string are read 8 at a time (`_unaligned_words`), the bytes past
+    its end masked out.
+    """
+    words, starts = _unaligned_words(offsets, data)
     lengths = np.diff(offsets).astype(np.intp)
     hashes = lengths.astype(np.uint64) * _LENGTH_MIX
     for at in range(0, int(lengths.max(initial=0)), 8):
@@ -104,16 +111,12 @@ def _padded_words(texts, n_words):
     64-bit words (at least the longest string's bytes), zeros past the string's end: an
     array of shape (n_strings, n_words), and the length of each string."""
     offsets, data = _offsets_and_data(texts)
-    first, last = int(offsets[0]), int(offsets[-1])
-    padded = np.zeros(last - first + 8, dtype=np.uint8)
-    padded[: last - first] = data[first:last]
-    unaligned = np.ndarray((last - first + 1,), dtype="<u8", buffer=padded, strides=(1,))
-    starts = (offsets[:-1] - first).astype(np.intp)
+    unaligned, starts = _unaligned_words(offsets, data)
     lengths = np.diff(offsets)
     words = np.empty((lengths.size, n_words), dtype="<u8")
     for column in range(n_words):
         # (Past the data, a string's word is masked out whole: any position will do.)
-        word = unaligned[np.minimum(starts + 8 * column, last - first)]
+        word = unaligned[np.minimum(starts + 8 * column, unaligned.size - 1)]
         word &= _LOW_BYTES[np.clip(lengths - 8 * column, 0, 8)]
         words[:, column] = word
     return words, lengths

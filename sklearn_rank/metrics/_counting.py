@@ -148,20 +148,16 @@ def _ideal_positions(query, rel, levels, level, n_queries, k):
     Relevance takes few distinct levels in practice, so a query's ideal list is runs of
     equal levels: counting the items per (query, level) gives every run's positions, and
     no item is sorted. Many distinct levels fall back to one sort by a composite (query,
-    level) key. Positions come in position order within each query, so that terms summed
-    in that order are summed as the DCG of that ranking is (a perfect ranking scores
-    exactly 1).
+    level) key. Each query's items come in position order (those of other queries may
+    come between them), so that its terms, summed in array order, are summed as the DCG
+    of that ranking is (a perfect ranking scores exactly 1).
     """
     n_levels = levels.size
-    # Highest level first, so a query's runs follow its ideal order.
-    key = query * np.int64(n_levels) + (n_levels - 1 - level)
-    if n_queries * n_levels <= max(4 * rel.size, 1 << 20):
-        count = np.bincount(key, minlength=n_queries * n_levels).reshape(n_queries, n_levels)
-        end = np.cumsum(count, axis=1)
-        begin = end - count
-        if k is not None:
-            begin, end = np.minimum(begin, k), np.minimum(end, k)
+    runs = _ideal_runs(query, level, n_levels, n_queries, k)
+    if runs is not None:
+        begin, end = runs
         length = end - begin
+        # Level by level (highest first): each query's runs come in its ideal order.
         row, column = np.nonzero(length)
         count = length[row, column]
         position = (
@@ -170,10 +166,12 @@ def _ideal_positions(query, rel, levels, level, n_queries, k):
             - np.repeat(np.cumsum(count) - count, count)
         )
         return (
-            np.repeat(row, count),
+            np.repeat(column, count),
             position,
-            levels[::-1].astype(np.float64)[np.repeat(column, count)],
+            levels[::-1].astype(np.float64)[np.repeat(row, count)],
         )
+    # Highest level first, so a query's runs follow its ideal order.
+    key = query * np.int64(n_levels) + (n_levels - 1 - level)
     order = np.argsort(key)
     query, rel = query[order], rel[order]
     position = np.arange(rel.size) - _run_heads(query)
@@ -181,6 +179,24 @@ def _ideal_positions(query, rel, levels, level, n_queries, k):
         inside = position < k
         query, position, rel = query[inside], position[inside], rel[inside]
     return query, position, rel
+
+
+def _ideal_runs(query, level, n_levels, n_queries, k):
+    """Where each query's run of each level begins and ends in its ideal list, cut at
+    position ``k`` (None: not cut): two arrays of shape (n_levels, n_queries), row j for
+    the j-th highest level; None when that many cells would outweigh the items."""
+    if n_queries * n_levels > max(4 * query.size, 1 << 20):
+        return None
+    key = (n_levels - 1 - level) * np.int64(n_queries) + query
+    count = np.bincount(key, minlength=n_levels * n_queries).reshape(n_levels, n_queries)
+    del key
+    end = np.cumsum(count, axis=0)  # (row by row: fast in this layout)
+    begin = end - count
+    del count
+    if k is not None:
+        np.minimum(begin, k, out=begin)
+        np.minimum(end, k, out=end)
+    return begin, end
 
 
 def _one_level_ideal_dcg(query, level, n_queries, k, gain):
@@ -234,16 +250,11 @@ def _shared_ideal_lists(query, level, n_levels, n_queries, k):
     its list's number, the number of lists, and the items of each list (list number,
     level number) to score as queries; None when the lists are not few.
     """
-    if n_queries < 64 or n_queries * n_levels > max(4 * query.size, 1 << 20):
+    runs = None if n_queries < 64 else _ideal_runs(query, level, n_levels, n_queries, k)
+    if runs is None:
         return None
-    # Highest level first: row j counts each query's items of the j-th highest level.
-    key = (n_levels - 1 - level) * np.int64(n_queries) + query
-    count = np.bincount(key, minlength=n_levels * n_queries).reshape(n_levels, n_queries)
-    del key
-    if k is not None:  # items past position k are not in the list
-        end = np.minimum(np.cumsum(count, axis=0), k)
-        count = np.diff(end, axis=0, prepend=0)
-        del end
+    count = runs[1] - runs[0]
+    del runs
     # A list's key: its counts as the digits of one number, level j's in base radix[j].
     radix = count.max(axis=1) + 1
     n_keys = float(np.prod(radix.astype(np.float64)))
