@@ -10,8 +10,8 @@ import scipy.stats
 from numpy.testing import assert_allclose, assert_array_equal
 from statsmodels.stats.multitest import multipletests
 
-from sklearn_rank.compare import _resampling, _stats
-from sklearn_rank.compare._resampling import (
+from sklearn_rank.comparison import _resampling, _stats
+from sklearn_rank.comparison._resampling import (
     _bootstrap_ci,
     _bootstrap_index_blocks,
     _bootstrap_p,
@@ -23,7 +23,7 @@ from sklearn_rank.compare._resampling import (
     _tukey_exceedances,
     _tukey_hsd_randomised,
 )
-from sklearn_rank.compare._stats import (
+from sklearn_rank.comparison._stats import (
     _adjust_p,
     _check_confidence,
     _check_correction,

@@ -160,7 +160,7 @@ def run(args, stdout, helpers):
     ``helpers``: the ``evaluate`` command's (usage error class, metric names parser,
     conventions of the parsed options, warning printer).
     """
-    from ..compare import compare
+    from ..comparison import compare
     from ..inputs._files import _parse_trec_qrels, _parse_trec_run
     from ..inputs._tables import ItemJudgments, ItemRanking
     from ._output import _as_options

@@ -543,7 +543,7 @@ def _tukey_hsd_randomised(X, n_resamples, rng, *, block_size=None):
     Parameters
     ----------
     X : array-like of shape (n_topics, n_systems)
-        Complete rows only (see :func:`~sklearn_rank.compare._stats._complete_rows`).
+        Complete rows only (see :func:`~sklearn_rank.comparison._stats._complete_rows`).
     n_resamples : int
         Number of draws B.
     rng : numpy.random.Generator

@@ -558,7 +558,7 @@ def _adjust_p(p, method):
 
     Examples
     --------
-    >>> from sklearn_rank.compare._stats import _adjust_p
+    >>> from sklearn_rank.comparison._stats import _adjust_p
     >>> _adjust_p([0.01, 0.04, 0.03, float("nan")], "holm")
     array([0.03, 0.06, 0.06,  nan])
     """
