@@ -12,7 +12,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from statsmodels.stats.multitest import multipletests
 
 import sklearn_rank as sr
-from sklearn_rank import ItemJudgments, ItemRanking, compare, evaluate
+from sklearn_rank import Comparison, ItemJudgments, ItemRanking, compare, evaluate
 from sklearn_rank.comparison import _resampling
 from sklearn_rank.comparison._core import _seeds
 
@@ -607,3 +607,78 @@ def test_decimals_rounds_the_differences_the_tests_read():
     assert rounded.pairs["diff"][0] == plain.pairs["diff"][0]  # the mean keeps every digit
     with pytest.raises(ValueError, match="decimals must be None or an integer; got 1.5"):
         sr.compare(y_true, runs, "precision@5", decimals=1.5)
+
+
+# --- scipy's names for p-values ----------------------------------------------------------------
+
+DEPRECATED = r"deprecated in version 0\.2 and will be removed in 0\.4; use .*\['pvalue"
+
+
+def test_p_values_have_scipys_names():
+    y_true, runs = _runs()
+    result = compare(y_true, runs, ["map"], baseline="run0", test="t", correction="bonferroni")
+    pairs = result.pairs
+    assert "pvalue" in pairs and "pvalue_adjusted" in pairs
+    assert not {"p_value", "p_adjusted"} & set(pairs)
+    assert list(result.to_frame().columns) == list(pairs)
+    per_query = result.per_query["map"]
+    for row, run in enumerate(pairs["run"]):
+        column = result.run_names.index(run)
+        expected = scipy.stats.ttest_rel(per_query[:, column], per_query[:, 0]).pvalue
+        assert_allclose(pairs["pvalue"][row], expected, rtol=1e-13)
+    assert_array_equal(pairs["pvalue_adjusted"], np.minimum(2 * pairs["pvalue"], 1.0))
+
+
+def test_old_p_value_names_read_the_same_columns_with_a_future_warning():
+    y_true, runs = _runs()
+    result = compare(y_true, runs, ["map", "mrr"], test="t")
+    pairs = result.pairs
+    for old, new in (("p_value", "pvalue"), ("p_adjusted", "pvalue_adjusted")):
+        with pytest.warns(FutureWarning, match=DEPRECATED) as caught:
+            assert pairs[old] is pairs[new]
+        assert caught[0].filename == __file__  # the warning points at the caller
+        with pytest.warns(FutureWarning, match=DEPRECATED):
+            assert pairs.get(old) is pairs[new]
+    assert pairs.get("p_values", "absent") == "absent"
+    with pytest.raises(KeyError, match="p_values"):
+        pairs["p_values"]  # noqa: B018
+    frame = result.to_frame()
+    with pytest.warns(FutureWarning, match=r"Comparison\.to_frame\(\)\['p_value'\]"):
+        assert_array_equal(frame["p_value"], pairs["pvalue"])
+    with pytest.warns(FutureWarning, match=r"Comparison\.to_frame\(\)\['p_adjusted'\]"):
+        assert_array_equal(frame.p_adjusted, pairs["pvalue_adjusted"])
+    with pytest.raises(KeyError):
+        frame["p_values"]  # noqa: B018
+
+
+def test_new_names_and_derived_frames_give_no_warning():
+    import pickle
+    import warnings
+
+    y_true, runs = _runs(n_queries=8)
+    result = compare(y_true, runs, ["map"], test="t")
+    frame = result.to_frame()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result.pairs["pvalue"], frame["pvalue"], frame.pvalue_adjusted  # noqa: B018
+        again = pickle.loads(pickle.dumps(frame))
+        pickle.loads(pickle.dumps(result))
+    assert again.equals(frame) and type(again).__name__ == "DataFrame"
+    assert type(frame[["run", "pvalue"]]).__name__ == "DataFrame"
+
+
+def test_a_comparison_built_with_the_old_names_is_renamed_with_a_future_warning():
+    y_true, runs = _runs(n_queries=8)
+    result = compare(y_true, runs, ["map"], test="t")
+    renamed = {"pvalue": "p_value", "pvalue_adjusted": "p_adjusted"}
+    old_pairs = {renamed.get(name, name): values for name, values in result.pairs.items()}
+    fields = ("runs", "per_query", "run_names", "query_ids", "baseline", "test", "correction")
+    fields += ("confidence", "n_resamples")
+    with pytest.warns(FutureWarning) as caught:
+        rebuilt = Comparison(pairs=old_pairs, **{name: getattr(result, name) for name in fields})
+    assert [str(w.message).split(" is ")[0] for w in caught] == [
+        "Comparison(pairs=...)['p_value']",
+        "Comparison(pairs=...)['p_adjusted']",
+    ]
+    assert list(rebuilt.pairs) == list(result.pairs)
+    assert rebuilt.to_markdown() == result.to_markdown()

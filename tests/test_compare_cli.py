@@ -143,3 +143,19 @@ def test_usage_errors(files, capsys):
     assert "n_resamples must be a positive integer; got 0" in capsys.readouterr().err
     assert main(["compare", qrels, paths[0], paths[0]]) == 2
     assert "each run must be given once" in capsys.readouterr().err
+
+
+def test_csv_and_json_write_scipys_names_and_the_old_ones_until_0_4(files, capsys):
+    qrels, paths = files
+    expected = _library(qrels, paths, test="t")
+    assert main(["compare", qrels, *paths, "--test", "t", "--format", "csv"]) == 0
+    reader = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    rows = list(reader)
+    assert reader.fieldnames == [*expected.pairs, "p_value", "p_adjusted"]
+    for old, new in (("p_value", "pvalue"), ("p_adjusted", "pvalue_adjusted")):
+        assert [row[old] for row in rows] == [row[new] for row in rows]
+        assert_allclose([float(row[new]) for row in rows], expected.pairs[new], rtol=1e-15)
+    assert main(["compare", qrels, *paths, "--test", "t", "--format", "json"]) == 0
+    pairs = json.loads(capsys.readouterr().out)["pairs"]
+    assert list(pairs) == [*expected.pairs, "p_value", "p_adjusted"]
+    assert pairs["p_value"] == pairs["pvalue"] and pairs["p_adjusted"] == pairs["pvalue_adjusted"]

@@ -245,7 +245,7 @@ def _print(result, args, stdout):
     elif args.format == "latex":
         stdout.write(result.to_latex(alpha=args.alpha, decimals=decimals))
     elif args.format == "csv":
-        _print_csv(result.pairs, stdout, args.precision)
+        _print_csv(_with_old_names(result.pairs), stdout, args.precision)
     elif args.format == "json":
         _print_json(result, stdout, args.precision)
     else:
@@ -261,6 +261,15 @@ def _plain(value, precision=None):
             return None
         return value if precision is None else round(value, precision)
     return value
+
+
+def _with_old_names(pairs):
+    """The pairs' columns, then those renamed to scipy's names in 0.2 under their old names
+    again (``p_value``, ``p_adjusted``): files have no warning to give, so scripts that read
+    the old columns keep working until they are removed in 0.4."""
+    from ..comparison._result import _RENAMED_COLUMNS
+
+    return {**pairs, **{old: pairs[new] for old, new in _RENAMED_COLUMNS.items()}}
 
 
 def _print_csv(table, stdout, precision):
@@ -282,7 +291,7 @@ def _print_json(result, stdout, precision):
         "baseline": result.baseline,
         "n_queries": int(len(result.query_ids)),
         "runs": columns(result.runs),
-        "pairs": columns(result.pairs),
+        "pairs": columns(_with_old_names(result.pairs)),
     }
     stdout.write(json.dumps(document, indent=2, allow_nan=False) + "\n")
 
@@ -313,7 +322,7 @@ def _print_text(result, alpha, decimals, stdout):
                     f"{pairs[key][i]:.{decimals}f}"
                     for key in ("diff", "diff_ci_low", "diff_ci_high", "effect_size")
                 ),
-                *(_p_text(pairs[key][i], decimals) for key in ("p_value", "p_adjusted")),
+                *(_p_text(pairs[key][i], decimals) for key in ("pvalue", "pvalue_adjusted")),
                 f"{pairs['wins'][i]}/{pairs['ties'][i]}/{pairs['losses'][i]}",
             ]
         )
