@@ -15,16 +15,11 @@ import numpy as np
 
 from ..metrics._aggregate import _mean
 from ._intervals import _bootstrap_intervals, _t_intervals
-from ._resampling import _bootstrap_p, _randomization, _tukey_hsd_randomised
+from ._resampling import _bootstrap_p, _randomization
 from ._result import Comparison
-from ._stats import (
-    _adjust_p,
-    _corrected_t,
-    _effect_size_dz,
-    _paired_t,
-    _wilcoxon,
-    _win_tie_loss,
-)
+from ._signed_rank import _wilcoxon
+from ._stats import _adjust_p, _corrected_t, _effect_size_dz, _paired_t, _win_tie_loss
+from ._tukey import _tukey_hsd_randomised
 
 RUN_COLUMNS = ("run", "metric", "mean", "ci_low", "ci_high", "n_queries", "n_missing")
 PAIR_COLUMNS = (

@@ -7,10 +7,10 @@ systems on one metric over the same queries (``x - y``). Results are arrays of s
 (:func:`_complete_rows` helps); nothing here looks at NaN beyond what each function says.
 
 The reference for each function is named in its docstring; tests compare against it.
-The resampling tests live in ``_resampling``.
+The signed-rank test is in ``_signed_rank``, the resampling tests in ``_resampling`` and
+``_tukey``.
 """
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -19,11 +19,6 @@ from scipy import stats
 TESTS = ("randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd", "corrected_t")
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
 BOOTSTRAP_METHODS = ("percentile", "basic", "BCa")
-
-# scipy's Wilcoxon picks its method per call from the whole array (ties or zeros anywhere),
-# so these cut-offs reproduce, per column, what a one-column call would pick.
-_WILCOXON_ASYMPTOTIC_ABOVE = 50
-_WILCOXON_PERMUTATION_UP_TO = 13
 
 
 def _shown(value):
@@ -291,127 +286,6 @@ def _paired_t(d, confidence=0.95):
     ci_low = quantile_low * standard_error + mean
     ci_high = quantile_high * standard_error + mean
     return statistic, p_value, ci_low, ci_high
-
-
-def _wilcoxon_methods(columns):
-    """Return the method ``scipy.stats.wilcoxon(method="auto")`` picks for each column alone.
-
-    scipy decides from n including zeros: n > 50 asymptotic; otherwise no zeros and no
-    tied |d| exact; otherwise n <= 13 a permutation test over all 2**n sign vectors, else
-    asymptotic.
-
-    Parameters
-    ----------
-    columns : ndarray of shape (n, n_comparisons)
-
-    Returns
-    -------
-    ndarray of object, shape (n_comparisons,)
-        ``"exact"``, ``"asymptotic"`` or ``"permutation"``.
-    """
-    n, n_comparisons = columns.shape
-    if n > _WILCOXON_ASYMPTOTIC_ABOVE:
-        return np.full(n_comparisons, "asymptotic", dtype=object)
-    magnitudes = np.sort(np.abs(columns), axis=0)
-    tied = np.any(magnitudes[1:] == magnitudes[:-1], axis=0)
-    has_zero = np.any(columns == 0, axis=0)
-    fallback = "permutation" if n <= _WILCOXON_PERMUTATION_UP_TO else "asymptotic"
-    return np.where(tied | has_zero, fallback, "exact").astype(object)
-
-
-def _wilcoxon_all_sign_vectors(columns):
-    """Compute scipy's permutation branch of the Wilcoxon test for every column at once.
-
-    Under H0 each non-zero difference is positive with probability 1/2 whatever its rank,
-    so the null distribution of R+ is sum_i b_i r_i over all 2**n bit vectors b (zeros have
-    rank weight 0, as scipy drops them). p = 2 min(P(R+_s <= R+), P(R+_s >= R+)), clipped
-    to 1: what ``scipy.stats.permutation_test`` computes when it enumerates, to the bit,
-    without its cost (0.7 s per column at n = 13). Ranks are half-integers, so every sum
-    is exact and scipy's tolerance for rounding (100 eps R+) changes nothing.
-
-    Parameters
-    ----------
-    columns : ndarray of shape (n, n_comparisons)
-        Differences, n <= 13 (2**n sign vectors are built).
-
-    Returns
-    -------
-    statistic, p_value : ndarray of shape (n_comparisons,)
-    """
-    n = columns.shape[0]
-    zero = columns == 0
-    # Zeros have the smallest |d| and tie among themselves: the ranks of the others among
-    # the non-zero values are their ranks among all, minus the number of zeros.
-    ranks = stats.rankdata(np.abs(columns), axis=0) - np.count_nonzero(zero, axis=0)
-    ranks[zero] = 0.0
-    r_plus = np.sum(ranks * (columns > 0), axis=0)
-    r_minus = np.sum(ranks * (columns < 0), axis=0)
-    positive = ((np.arange(1 << n)[:, np.newaxis] >> np.arange(n)) & 1).astype(np.float64)
-    null = positive @ ranks
-    n_vectors = float(1 << n)
-    at_most = np.count_nonzero(null <= r_plus, axis=0) / n_vectors
-    at_least = np.count_nonzero(null >= r_plus, axis=0) / n_vectors
-    return np.minimum(r_plus, r_minus), np.clip(2 * np.minimum(at_most, at_least), 0, 1)
-
-
-def _wilcoxon(d, *, decimals=None):
-    """Wilcoxon signed-rank test per column, as ``scipy.stats.wilcoxon(x, y)`` by default.
-
-    Defaults of scipy: ``zero_method="wilcox"`` (zero differences dropped),
-    ``correction=False``, two-sided, ``method="auto"``. The statistic is min(R+, R-).
-
-    Float ties: ranks tie only on exactly equal |d|, and differences of decimal scores
-    rarely are (0.7 - 0.5 != 0.3 - 0.1 in binary), so scipy sees distinct values where a
-    person sees ties; that changes the ranks, the tie correction and, for n <= 50, the
-    method. ``decimals`` rounds d first (12 is a safe choice for scores with a few
-    decimals); the default keeps scipy's behaviour.
-
-    Columns are grouped by the method scipy would pick for each alone (its ``auto`` looks
-    for ties and zeros in the whole array) and each group is one vectorised scipy call,
-    except the permutation branch (n <= 13 with ties or zeros), where scipy enumerates
-    all 2**n sign vectors at 0.7 s per column for n = 13: that enumeration is done here for
-    all columns at once (:func:`_wilcoxon_all_sign_vectors`), equal to scipy's to the bit.
-    Degenerate columns return scipy's values without its warnings: all differences zero
-    gives p 1.0 if n <= 13 but NaN from n = 14 on (also p 1.0 for d = [0], where scipy
-    raises); n = 0 gives NaN.
-
-    Parameters
-    ----------
-    d : array-like of shape (n_queries, n_comparisons) or (n_queries,)
-        Per-query differences ``x - y``.
-    decimals : int or None, default=None
-        Round the differences to this many decimals before ranking.
-
-    Returns
-    -------
-    statistic, p_value : ndarray of shape (n_comparisons,)
-
-    References
-    ----------
-    T. Sakai, "Statistical reform in information retrieval?", SIGIR Forum 48(1), 2014.
-    """
-    columns = _as_columns(d)
-    if decimals is not None:
-        columns = np.round(columns, decimals)
-    n, n_comparisons = columns.shape
-    statistic = np.full(n_comparisons, np.nan)
-    p_value = np.full(n_comparisons, np.nan)
-    if n == 0 or n_comparisons == 0:
-        return statistic, p_value
-    methods = _wilcoxon_methods(columns)
-    with warnings.catch_warnings():
-        # All-zero columns of n >= 14 divide 0 by 0 inside scipy; its NaN is the answer.
-        warnings.simplefilter("ignore")
-        for method in ("exact", "asymptotic"):
-            chosen = np.flatnonzero(methods == method)
-            if chosen.size:
-                result = stats.wilcoxon(columns[:, chosen], axis=0, method=method)
-                statistic[chosen] = result.statistic
-                p_value[chosen] = result.pvalue
-    chosen = np.flatnonzero(methods == "permutation")
-    if chosen.size:
-        statistic[chosen], p_value[chosen] = _wilcoxon_all_sign_vectors(columns[:, chosen])
-    return statistic, p_value
 
 
 def _effect_size_dz(d, *, small_sample_correction=False):
