@@ -682,3 +682,93 @@ def test_a_comparison_built_with_the_old_names_is_renamed_with_a_future_warning(
     ]
     assert list(rebuilt.pairs) == list(result.pairs)
     assert rebuilt.to_markdown() == result.to_markdown()
+
+
+# --- alternative= ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+@pytest.mark.parametrize("test", ["t", "wilcoxon"])
+def test_one_sided_t_and_wilcoxon_equal_scipy_on_run_minus_baseline(test, alternative):
+    y_true, runs = _runs(n_queries=25)
+    reference = {"t": scipy.stats.ttest_rel, "wilcoxon": scipy.stats.wilcoxon}[test]
+    for baseline in ("run1", None):  # every pair: the later run minus the earlier one
+        result = compare(
+            y_true, runs, METRICS, baseline=baseline, test=test, alternative=alternative
+        )
+        assert result.alternative == alternative
+        for metric in METRICS:
+            values = result.per_query[metric]
+            for (run, base), row in _rows(result, metric).items():
+                x, y = values[:, int(run[-1])], values[:, int(base[-1])]
+                expected = reference(x, y, alternative=alternative).pvalue
+                assert_allclose(result.pairs["pvalue"][row], expected, rtol=1e-13)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_one_sided_randomization_is_scipys_exact_permutation_test(alternative):
+    y_true, runs = _runs(n_queries=9)
+    result = compare(
+        y_true, runs, ["ndcg@5"], test="randomization", n_resamples=2**9, alternative=alternative
+    )
+    assert "exact" in result.to_markdown()
+    values = result.per_query["ndcg@5"]
+    for (run, base), row in _rows(result, "ndcg@5").items():
+        d = values[:, int(run[-1])] - values[:, int(base[-1])]
+        expected = scipy.stats.permutation_test(
+            (d[d != 0] if np.any(d != 0) else d,),  # zero differences flip nothing
+            np.mean,
+            permutation_type="samples",
+            n_resamples=np.inf,
+            alternative=alternative,
+        ).pvalue
+        assert result.pairs["pvalue"][row] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("test", ["randomization", "bootstrap", "t", "wilcoxon"])
+def test_greater_for_a_pair_is_less_for_the_pair_reversed(test):
+    """The orientation is run - baseline: swapping the runs swaps the alternatives, with
+    the same draws; a clearly better run has a small p above and a large one below."""
+    y_true, runs = _runs(n_queries=40, noises=(2.0, 0.5))
+    kwargs = dict(test=test, n_resamples=2000, random_state=3, correction=None)
+    forward = compare(y_true, runs, ["map"], baseline="run0", alternative="greater", **kwargs)
+    backward = compare(y_true, runs, ["map"], baseline="run1", alternative="less", **kwargs)
+    assert forward.pairs["run"][0] == "run1" and backward.pairs["run"][0] == "run0"
+    assert_allclose(forward.pairs["pvalue"], backward.pairs["pvalue"], rtol=1e-14)
+    two_sided = compare(y_true, runs, ["map"], baseline="run0", **kwargs).pairs["pvalue"][0]
+    against = compare(y_true, runs, ["map"], baseline="run0", alternative="less", **kwargs)
+    assert forward.pairs["diff"][0] > 0
+    assert forward.pairs["pvalue"][0] < 0.01 and forward.pairs["pvalue"][0] <= two_sided
+    assert against.pairs["pvalue"][0] > 0.99
+
+
+def test_alternative_is_checked_up_front_and_tukey_hsd_refuses_one_side():
+    y_true, runs = _runs(n_queries=6)
+    with pytest.raises(
+        ValueError, match=r"^alternative must be one of 'two-sided', 'greater', 'less'; got 'up'"
+    ):
+        compare(y_true, {"only": runs["run0"]}, ["map"], alternative="up")
+    with pytest.raises(
+        ValueError, match=r"alternative='less' cannot be used with test='tukey_hsd'"
+    ):
+        compare(y_true, runs, ["map"], test="tukey_hsd", alternative="less")
+    result = compare(y_true, runs, ["map"], test="tukey_hsd", n_resamples=50, random_state=0)
+    assert result.alternative == "two-sided"
+
+
+def test_one_sided_tables_say_which_side():
+    y_true, runs = _runs()
+    result = compare(y_true, runs, ["map"], baseline="run0", test="t", alternative="greater")
+    markdown = result.to_markdown()
+    assert "Paired t-test, one-sided (alternative: each run greater than the baseline);" in (
+        markdown
+    )
+    assert "* is greater than run0 at adjusted p <= 0.05." in markdown
+    assert r"$^{*}$ is greater than run0" in result.to_latex()
+    assert repr(result).startswith(
+        "<Comparison of 3 runs on 30 queries: test='t', correction='holm', baseline='run0', "
+        "alternative='greater'>"
+    )
+    every = compare(y_true, runs, ["map"], test="t", alternative="less")
+    assert "one-sided (alternative: each run less than each earlier run)" in every.to_markdown()
+    assert "Paired t-test, two-sided;" in compare(y_true, runs, ["map"], test="t").to_markdown()

@@ -159,3 +159,21 @@ def test_csv_and_json_write_scipys_names_and_the_old_ones_until_0_4(files, capsy
     pairs = json.loads(capsys.readouterr().out)["pairs"]
     assert list(pairs) == [*expected.pairs, "p_value", "p_adjusted"]
     assert pairs["p_value"] == pairs["pvalue"] and pairs["p_adjusted"] == pairs["pvalue_adjusted"]
+
+
+def test_alternative_option_is_the_librarys(files, capsys):
+    qrels, paths = files
+    common = ["compare", qrels, *paths, "--baseline", "bm25.run", "--test", "t"]
+    assert main([*common, "--alternative", "greater", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    expected = _library(qrels, paths, baseline="bm25.run", test="t", alternative="greater")
+    assert document["alternative"] == "greater"
+    assert_allclose(document["pairs"]["pvalue"], expected.pairs["pvalue"], rtol=1e-15)
+    two_sided = _library(qrels, paths, baseline="bm25.run", test="t")
+    assert not np.allclose(expected.pairs["pvalue"], two_sided.pairs["pvalue"])
+    assert main([*common, "--alternative", "less", "--format", "markdown"]) == 0
+    assert "one-sided (alternative: each run less than the baseline)" in capsys.readouterr().out
+    assert main([*common, "--alternative", "above"]) == 2
+    assert "--alternative: invalid choice: 'above'" in capsys.readouterr().err
+    assert main(["compare", qrels, *paths, "--test", "tukey_hsd", "--alternative", "less"]) == 2
+    assert "--alternative less cannot be used with --test tukey_hsd" in capsys.readouterr().err

@@ -19,6 +19,7 @@ _EPILOG = """\
 examples:
   sklearn-rank compare qrels.txt bm25.run dense.run -m ndcg@10 map --baseline bm25.run
   sklearn-rank compare qrels.txt a.run b.run c.run --test tukey_hsd --format markdown
+  sklearn-rank compare qrels.txt bm25.run dense.run --baseline bm25.run --alternative greater
   sklearn-rank compare qrels.txt bm25.run dense.run --baseline bm25.run --plot diff.png
 
 The runs are named by their file names (the paths as given when two share a name).
@@ -75,6 +76,14 @@ def _add_options(parser, convention_options, precision):
         default="randomization",
         choices=("randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd"),
         help="paired test (default: randomization)",
+    )
+    tests.add_argument(
+        "--alternative",
+        default="two-sided",
+        choices=("two-sided", "greater", "less"),
+        help="alternative hypothesis, as in scipy (default: two-sided): greater, each run's "
+        "values are greater than its baseline's (every pair: a later run than an earlier "
+        "one); less, lower; tukey_hsd is two-sided only",
     )
     tests.add_argument(
         "--correction",
@@ -198,6 +207,7 @@ def run(args, stdout, helpers):
             metrics,
             baseline=baseline,
             test=args.test,
+            alternative=args.alternative,
             correction=None if args.correction == "none" else args.correction,
             confidence=args.confidence,
             n_resamples=args.n_resamples,
@@ -285,6 +295,7 @@ def _print_json(result, stdout, precision):
 
     document = {
         "test": result.test,
+        "alternative": result.alternative,
         "correction": result.correction,
         "confidence": result.confidence,
         "n_resamples": result.n_resamples,

@@ -89,8 +89,9 @@ def _all_sign_blocks(n_rows, block_size):
         yield signs
 
 
-def _sign_flip_counts(d, sign_blocks):
-    """Count, per column, the sign vectors s with |sum(s * d)| >= |sum(d)| - tolerance.
+def _sign_flip_counts(d, sign_blocks, *, one_sided=False):
+    """Count, per column, the sign vectors s with |sum(s * d)| >= |sum(d)| - tolerance
+    (``one_sided``: sum(s * d) >= sum(d) - tolerance).
 
     Parameters
     ----------
@@ -98,28 +99,34 @@ def _sign_flip_counts(d, sign_blocks):
         Per-query differences.
     sign_blocks : iterable of ndarray of shape (rows, n_queries)
         Sign vectors (+/-1), one per row.
+    one_sided : bool, default=False
+        Count the sums at least the observed one, not their absolute values.
 
     Returns
     -------
     ndarray of int64, shape (n_comparisons,)
     """
-    observed = np.abs(np.ones((1, d.shape[0])) @ d)[0]
-    threshold = observed - _RELATIVE_TOLERANCE * observed
+    observed = (np.ones((1, d.shape[0])) @ d)[0]
+    observed = observed if one_sided else np.abs(observed)
+    threshold = observed - _RELATIVE_TOLERANCE * np.abs(observed)
     counts = np.zeros(d.shape[1], dtype=np.int64)
     for signs in sign_blocks:
         # One matrix product flips the signs for every column of d at once.
-        counts += np.count_nonzero(np.abs(signs @ d) >= threshold, axis=0)
+        sums = signs @ d
+        counts += np.count_nonzero((sums if one_sided else np.abs(sums)) >= threshold, axis=0)
     return counts
 
 
-def _randomization(d, n_resamples, rng, *, block_size=None):
-    """Paired two-sided randomization (sign-flip) test of the mean difference, per column.
+def _randomization(d, n_resamples, rng, *, alternative="two-sided", block_size=None):
+    """Paired randomization (sign-flip) test of the mean difference, per column.
 
     Under H0 the two systems' values on a query are exchangeable, so each difference is
     equally likely +d_i or -d_i. With T = |mean(s * d)| and T_obs = |mean(d)|, a sign
     vector counts when T_s >= T_obs - tau, tau = 100 eps T_obs (scipy's
     ``permutation_test`` tolerance, so sums equal in exact arithmetic count). One set of
-    sign vectors serves every column.
+    sign vectors serves every column. ``alternative="greater"`` counts mean(s * d) >=
+    mean(d) - tau instead, ``"less"`` mean(s * d) <= mean(d) + tau (scipy's one-sided
+    comparisons), as ``permutation_test(..., alternative=alternative)``.
 
     - Exact when 2**n' <= ``n_resamples``, where n' counts the queries with a non-zero
       difference in at least one column (other queries flip nothing): all 2**n' vectors
@@ -130,7 +137,8 @@ def _randomization(d, n_resamples, rng, *, block_size=None):
       p = (1 + b) / (1 + B) (Phipson and Smyth): the observed assignment is one of the
       equally likely ones, so p is valid and never 0.
 
-    Edge cases: n = 0 gives NaN; all differences zero, or n' = 1, give p = 1.
+    Edge cases: n = 0 gives NaN; all differences zero give p = 1, and so does n' = 1
+    for the two-sided test.
 
     Parameters
     ----------
@@ -140,6 +148,8 @@ def _randomization(d, n_resamples, rng, *, block_size=None):
         Number of random sign vectors (B), and the budget for exact enumeration.
     rng : numpy.random.Generator
         Source of the sign vectors; not used when the test is exact.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        scipy's meaning: ``"greater"``, the mean of ``x - y`` is greater than 0.
     block_size : int or None, default=None
         Sign vectors per block; by default about 32 MB of float64 per block. Results do
         not depend on it.
@@ -157,20 +167,29 @@ def _randomization(d, n_resamples, rng, *, block_size=None):
     T. Sakai, "Statistical reform in information retrieval?", SIGIR Forum 48(1), 2014.
     """
     columns = _as_columns(d)
+    one_sided = alternative != "two-sided"
+    if alternative == "less":  # "less" for d is "greater" for -d: every sum negates exactly
+        columns = -columns
     n, n_comparisons = columns.shape
     if n == 0:
         return np.full(n_comparisons, np.nan), True
     informative = columns[np.any(columns != 0, axis=1)]
     n_informative = informative.shape[0]
-    if n_informative <= 1:
+    if n_informative <= (0 if one_sided else 1):
         return np.ones(n_comparisons), True
     rows = _rows_per_block(block_size, n_informative)
     if n_informative <= _MAX_EXACT_ROWS and (1 << n_informative) <= n_resamples:
-        counts = _sign_flip_counts(informative, _all_sign_blocks(n_informative, rows))
-        return counts / float(1 << (n_informative - 1)), True
+        if not one_sided:
+            counts = _sign_flip_counts(informative, _all_sign_blocks(n_informative, rows))
+            return counts / float(1 << (n_informative - 1)), True
+        # A leading zero row takes the sign the enumeration holds at +1, so that the other
+        # rows run over all 2**n' sign vectors (s and -s count apart one-sided).
+        padded = np.vstack([np.zeros((1, n_comparisons)), informative])
+        signs = _all_sign_blocks(n_informative + 1, rows)
+        return _sign_flip_counts(padded, signs, one_sided=True) / float(1 << n_informative), True
     rng = np.random.default_rng(rng)
     signs = _random_sign_blocks(rng, n_informative, n_resamples, rows)
-    counts = _sign_flip_counts(informative, signs)
+    counts = _sign_flip_counts(informative, signs, one_sided=one_sided)
     return (1 + counts) / (1 + n_resamples), False
 
 
@@ -384,8 +403,9 @@ def _resample_counts(indices, n):
     return np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
 
 
-def _studentized_bootstrap_counts(d, index_blocks):
-    """Count, per column, #{b : |t*_b| >= |t_obs| - tau} (shifted studentized bootstrap).
+def _studentized_bootstrap_counts(d, index_blocks, *, one_sided=False):
+    """Count, per column, #{b : |t*_b| >= |t_obs| - tau} (shifted studentized bootstrap;
+    ``one_sided``: #{b : t*_b >= t_obs - tau}).
 
     w = d - mean(d) makes H0 true; t*_b = mean(w*) / (s(w*) / sqrt(n)) on w* = w[I_b].
     A resample with s* = 0 has t* = +/-inf (counted) unless mean(w*) = 0, where t* = 0/0
@@ -399,6 +419,8 @@ def _studentized_bootstrap_counts(d, index_blocks):
         Per-query differences, n_queries >= 2.
     index_blocks : iterable of int ndarray of shape (rows, n_queries)
         Bootstrap index vectors, one per row.
+    one_sided : bool, default=False
+        Count the statistics at least the observed one, not their absolute values.
 
     Returns
     -------
@@ -409,8 +431,9 @@ def _studentized_bootstrap_counts(d, index_blocks):
     centred = d - mean
     standard_error = np.sqrt(((centred**2).sum(axis=0) / (n - 1)) / n)
     with np.errstate(divide="ignore", invalid="ignore"):
-        observed = np.abs(mean / standard_error)
-        threshold = observed - _RELATIVE_TOLERANCE * observed
+        observed = mean / standard_error
+        observed = observed if one_sided else np.abs(observed)
+        threshold = observed - _RELATIVE_TOLERANCE * np.abs(observed)
     moments = np.concatenate([centred, centred**2], axis=1)
     counts = np.zeros(d.shape[1], dtype=np.int64)
     for indices in index_blocks:
@@ -422,20 +445,23 @@ def _studentized_bootstrap_counts(d, index_blocks):
         variance = np.maximum(sum_w2 - sum_w * resample_mean, 0.0) / (n - 1)
         with np.errstate(divide="ignore", invalid="ignore"):
             statistic = resample_mean / np.sqrt(variance / n)
-            counts += np.count_nonzero(np.abs(statistic) >= threshold, axis=0)
+            statistic = statistic if one_sided else np.abs(statistic)
+            counts += np.count_nonzero(statistic >= threshold, axis=0)
     return counts
 
 
-def _bootstrap_p(d, n_resamples, rng, *, block_size=None):
-    """Two-sided p of the shifted studentized paired bootstrap test, per column.
+def _bootstrap_p(d, n_resamples, rng, *, alternative="two-sided", block_size=None):
+    """p of the shifted studentized paired bootstrap test, per column.
 
     p = (1 + #{|t*_b| >= |t_obs| - tau}) / (1 + B), tau = 100 eps |t_obs|; see
     :func:`_studentized_bootstrap_counts`. Sakai and elinor report #/B (0.0509 on
     section 9's data, where this gives 510 / 10001). Index vectors are drawn as in
     :func:`_bootstrap_ci` (``rng.integers(0, n, (B, n))``) and shared by every column.
+    ``alternative="greater"`` counts t*_b >= t_obs - tau, ``"less"`` t*_b <= t_obs + tau.
 
     Edge cases: n < 2 gives NaN; all differences zero gives 1; equal non-zero differences
-    (s = 0) give 1 / (1 + B): every t* is 0/0 there while |t_obs| is infinite.
+    (s = 0) give 1 / (1 + B): every t* is 0/0 there while |t_obs| is infinite (one-sided:
+    1 / (1 + B) when their sign is the alternative's, else 1).
 
     Parameters
     ----------
@@ -445,6 +471,8 @@ def _bootstrap_p(d, n_resamples, rng, *, block_size=None):
         Number of bootstrap samples B.
     rng : numpy.random.Generator
         Source of the index vectors.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        scipy's meaning: ``"greater"``, the mean of ``x - y`` is greater than 0.
     block_size : int or None, default=None
         Resamples per block. Results do not depend on it.
 
@@ -459,6 +487,9 @@ def _bootstrap_p(d, n_resamples, rng, *, block_size=None):
     1993, section 16.4.
     """
     columns = _as_columns(d)
+    one_sided = alternative != "two-sided"
+    if alternative == "less":  # "less" for d is "greater" for -d: t_obs and t* negate exactly
+        columns = -columns
     n, n_comparisons = columns.shape
     if n < 2:
         return np.full(n_comparisons, np.nan)
@@ -466,9 +497,9 @@ def _bootstrap_p(d, n_resamples, rng, *, block_size=None):
     # Four (rows, n) arrays live at once: indices, flat indices, counts and their floats.
     block_rows = _rows_per_block(block_size, 4 * n)
     indices = _bootstrap_index_blocks(rng, n, n_resamples, block_rows)
-    p_value = (1 + _studentized_bootstrap_counts(columns, indices)) / (1 + n_resamples)
+    counts = _studentized_bootstrap_counts(columns, indices, one_sided=one_sided)
+    p_value = (1 + counts) / (1 + n_resamples)
     constant = np.ptp(columns, axis=0) == 0
-    p_value[constant] = np.where(
-        np.all(columns[:, constant] == 0, axis=0), 1.0, 1 / (1 + n_resamples)
-    )
+    against = columns[0, constant] <= 0 if one_sided else columns[0, constant] == 0
+    p_value[constant] = np.where(against, 1.0, 1 / (1 + n_resamples))
     return p_value

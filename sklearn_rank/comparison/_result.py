@@ -178,6 +178,9 @@ class Comparison:
         How the numbers were computed, printed under the tables.
     lower_is_better : tuple of str, default=()
         Metrics for which a lower mean is better (``"arp"``).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        The alternative hypothesis of ``pvalue``: ``"greater"``, the ``run``'s values are
+        greater than the ``baseline``'s (``"less"``: lower).
 
     See Also
     --------
@@ -217,6 +220,7 @@ class Comparison:
         n_resamples,
         notes=(),
         lower_is_better=(),
+        alternative="two-sided",
     ):
         self.runs = runs
         self.pairs = _pair_columns(pairs)
@@ -230,6 +234,7 @@ class Comparison:
         self.n_resamples = n_resamples
         self.notes = tuple(notes)
         self.lower_is_better = tuple(lower_is_better)
+        self.alternative = alternative
 
     @property
     def metrics(self):
@@ -301,7 +306,7 @@ class Comparison:
 
     def _caption(self, alpha):
         """What was tested and how, in one paragraph."""
-        parts = [f"{_TEST_NAMES[self.test]}, two-sided"]
+        parts = [f"{_TEST_NAMES[self.test]}, {self._sides()}"]
         n_comparisons = len(self.pairs["pvalue"])
         if self.test == "tukey_hsd":
             parts.append(
@@ -326,10 +331,21 @@ class Comparison:
             text += f" {note}"
         alpha = self._alpha(alpha)
         if self.baseline is not None:
-            text += f" * differs from {self.baseline} at adjusted p <= {alpha:g}."
+            relation = {"greater": "is greater than", "less": "is less than"}
+            text += (
+                f" * {relation.get(self.alternative, 'differs from')} {self.baseline} at "
+                f"adjusted p <= {alpha:g}."
+            )
         else:
             text += f" Letters: better than the run with that letter at adjusted p <= {alpha:g}."
         return text
+
+    def _sides(self):
+        """The alternative of the caption, in words."""
+        if self.alternative == "two-sided":
+            return "two-sided"
+        than = "the baseline" if self.baseline is not None else "each earlier run"
+        return f"one-sided (alternative: each run {self.alternative} than {than})"
 
     def to_markdown(self, *, alpha=None, decimals=4):
         """The table of means as Markdown, significant differences marked.
@@ -450,14 +466,18 @@ class Comparison:
         return (
             f"<Comparison of {_count(len(self.run_names), 'run')} on "
             f"{_count(len(self.query_ids), 'query', 'queries')}: test={self.test!r}, "
-            f"correction={self.correction!r}, baseline={self.baseline!r}>\n" + self._text()
+            f"correction={self.correction!r}, baseline={self.baseline!r}"
+            + ("" if self.alternative == "two-sided" else f", alternative={self.alternative!r}")
+            + ">\n"
+            + self._text()
         )
 
 
 def _latex_caption(text):
     """The caption in LaTeX: special characters escaped, markers and <= typeset."""
     text = _latex_escape(text).replace("<=", r"$\leq$")
-    text = text.replace(" * differs", r" $^{*}$ differs")
+    for relation in ("differs", "is greater", "is less"):
+        text = text.replace(f" * {relation}", f" $^{{*}}$ {relation}")
     return text.replace(" Letters: better", " Superscript letters: better")
 
 

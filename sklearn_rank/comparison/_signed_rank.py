@@ -44,20 +44,22 @@ def _wilcoxon_methods(columns):
     return np.where(tied | has_zero, fallback, "exact").astype(object)
 
 
-def _wilcoxon_all_sign_vectors(columns):
+def _wilcoxon_all_sign_vectors(columns, alternative="two-sided"):
     """Compute scipy's permutation branch of the Wilcoxon test for every column at once.
 
     Under H0 each non-zero difference is positive with probability 1/2 whatever its rank,
     so the null distribution of R+ is sum_i b_i r_i over all 2**n bit vectors b (zeros have
     rank weight 0, as scipy drops them). p = 2 min(P(R+_s <= R+), P(R+_s >= R+)), clipped
-    to 1: what ``scipy.stats.permutation_test`` computes when it enumerates, to the bit,
-    without its cost (0.7 s per column at n = 13). Ranks are half-integers, so every sum
+    to 1 (``"greater"``: P(R+_s >= R+), ``"less"``: P(R+_s <= R+), statistic R+): what
+    ``scipy.stats.permutation_test`` computes when it enumerates, to the bit, without its
+    cost (0.7 s per column at n = 13). Ranks are half-integers, so every sum
     is exact and scipy's tolerance for rounding (100 eps R+) changes nothing.
 
     Parameters
     ----------
     columns : ndarray of shape (n, n_comparisons)
         Differences, n <= 13 (2**n sign vectors are built).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
 
     Returns
     -------
@@ -76,14 +78,19 @@ def _wilcoxon_all_sign_vectors(columns):
     n_vectors = float(1 << n)
     at_most = np.count_nonzero(null <= r_plus, axis=0) / n_vectors
     at_least = np.count_nonzero(null >= r_plus, axis=0) / n_vectors
+    if alternative == "greater":
+        return r_plus, at_least
+    if alternative == "less":
+        return r_plus, at_most
     return np.minimum(r_plus, r_minus), np.clip(2 * np.minimum(at_most, at_least), 0, 1)
 
 
-def _wilcoxon(d, *, decimals=None):
+def _wilcoxon(d, *, decimals=None, alternative="two-sided"):
     """Wilcoxon signed-rank test per column, as ``scipy.stats.wilcoxon(x, y)`` by default.
 
     Defaults of scipy: ``zero_method="wilcox"`` (zero differences dropped),
-    ``correction=False``, two-sided, ``method="auto"``. The statistic is min(R+, R-).
+    ``correction=False``, two-sided, ``method="auto"``. The statistic is min(R+, R-), or
+    R+ for a one-sided ``alternative``, as scipy's.
 
     Float ties: ranks tie only on exactly equal |d|, and differences of decimal scores
     rarely are (0.7 - 0.5 != 0.3 - 0.1 in binary), so scipy sees distinct values where a
@@ -106,6 +113,8 @@ def _wilcoxon(d, *, decimals=None):
         Per-query differences ``x - y``.
     decimals : int or None, default=None
         Round the differences to this many decimals before ranking.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        scipy's meaning: ``"greater"``, the differences tend to be positive.
 
     Returns
     -------
@@ -130,10 +139,14 @@ def _wilcoxon(d, *, decimals=None):
         for method in ("exact", "asymptotic"):
             chosen = np.flatnonzero(methods == method)
             if chosen.size:
-                result = stats.wilcoxon(columns[:, chosen], axis=0, method=method)
+                result = stats.wilcoxon(
+                    columns[:, chosen], axis=0, method=method, alternative=alternative
+                )
                 statistic[chosen] = result.statistic
                 p_value[chosen] = result.pvalue
     chosen = np.flatnonzero(methods == "permutation")
     if chosen.size:
-        statistic[chosen], p_value[chosen] = _wilcoxon_all_sign_vectors(columns[:, chosen])
+        statistic[chosen], p_value[chosen] = _wilcoxon_all_sign_vectors(
+            columns[:, chosen], alternative
+        )
     return statistic, p_value

@@ -18,6 +18,7 @@ from scipy import stats
 
 TESTS = ("randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd", "corrected_t")
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
+ALTERNATIVES = ("two-sided", "greater", "less")
 BOOTSTRAP_METHODS = ("percentile", "basic", "BCa")
 
 
@@ -153,6 +154,46 @@ def _check_correction(correction):
     return _check_choice("correction", correction, CORRECTIONS, none_allowed=True)
 
 
+def _check_alternative(alternative, test):
+    """Return ``alternative`` if it is one of :data:`ALTERNATIVES` and ``test`` has it.
+
+    Parameters
+    ----------
+    alternative : {"two-sided", "greater", "less"}
+        The alternative hypothesis, as scipy's tests name it.
+    test : str
+        The test it is for (already checked).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter and the value given, or the test without a one-sided form.
+    """
+    alternative = _check_choice("alternative", alternative, ALTERNATIVES)
+    if alternative != "two-sided" and test == "tukey_hsd":
+        raise ValueError(
+            f"alternative={alternative!r} cannot be used with test='tukey_hsd': the randomised "
+            "Tukey HSD tests the range of all runs' means, which has no one-sided form; use "
+            "alternative='two-sided', or a paired test such as test='randomization' with a "
+            "correction."
+        )
+    return alternative
+
+
+def _t_pvalue(statistic, df, alternative):
+    """p of t statistics with ``df`` degrees of freedom, as scipy's t-tests compute it:
+    ``"two-sided"`` 2 T_df.sf(|t|), ``"greater"`` T_df.sf(t), ``"less"`` T_df.cdf(t)."""
+    if alternative == "greater":
+        return stats.t.sf(statistic, df)
+    if alternative == "less":
+        return stats.t.cdf(statistic, df)
+    return 2 * stats.t.sf(np.abs(statistic), df)
+
+
 def _check_bootstrap_method(method):
     """Return ``method`` if it is ``"percentile"``, ``"basic"`` or ``"BCa"``.
 
@@ -240,13 +281,14 @@ def _mean_and_variance(columns):
     return mean, variance
 
 
-def _paired_t(d, confidence=0.95):
+def _paired_t(d, confidence=0.95, *, alternative="two-sided"):
     """Paired t-test and confidence interval of the mean difference, per column.
 
     t = mean(d) / (s / sqrt(n)) with s the sample standard deviation (ddof=1),
     df = n - 1, two-sided p = 2 * T_df.sf(|t|); CI = mean(d) +/- T_df.ppf(1 - alpha/2) * SE.
-    Column by column equal to ``scipy.stats.ttest_rel(x, y)`` and its
-    ``confidence_interval(confidence)``, edge cases included:
+    Column by column equal to ``scipy.stats.ttest_rel(x, y, alternative=alternative)``
+    (one-sided p: T_df.sf(t) or T_df.cdf(t)) and the ``confidence_interval(confidence)`` of
+    its two-sided test, edge cases included:
 
     - n < 2: every output NaN;
     - all differences zero: statistic and p NaN, interval [0, 0];
@@ -261,6 +303,8 @@ def _paired_t(d, confidence=0.95):
         Per-query differences ``x - y``.
     confidence : float, default=0.95
         Confidence level of the interval, in (0, 1).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        scipy's meaning: ``"greater"``, the mean of ``x - y`` is greater than 0.
 
     Returns
     -------
@@ -279,7 +323,7 @@ def _paired_t(d, confidence=0.95):
     with np.errstate(divide="ignore", invalid="ignore"):
         statistic = mean / standard_error
     df = n - 1
-    p_value = 2 * stats.t.sf(np.abs(statistic), df)
+    p_value = _t_pvalue(statistic, df, alternative)
     # The same operations as scipy's confidence_interval, so the bounds agree to the bit.
     tail = (1 - confidence) / 2
     quantile_low, quantile_high = stats.t.ppf(np.array([tail, 1 - tail]), df)
@@ -347,7 +391,7 @@ def _win_tie_loss(d):
     )
 
 
-def _corrected_t(d, n_train, n_test):
+def _corrected_t(d, n_train, n_test, *, alternative="two-sided"):
     """Nadeau and Bengio's corrected resampled t-test over repeated cross-validation.
 
     For J paired scores from the same splits: sigma^2 = var(d, ddof=1),
@@ -366,6 +410,8 @@ def _corrected_t(d, n_train, n_test):
         Score differences of the two models on each split.
     n_train, n_test : int
         Number of training and test units (queries) of one split.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        As for :func:`_paired_t`: one-sided p T_df.sf(t) or T_df.cdf(t).
 
     Returns
     -------
@@ -387,7 +433,7 @@ def _corrected_t(d, n_train, n_test):
     corrected_sd = np.sqrt((1 / n_splits + n_test / n_train) * variance)
     with np.errstate(divide="ignore", invalid="ignore"):
         statistic = mean / corrected_sd
-    p_value = 2 * stats.t.sf(np.abs(statistic), n_splits - 1)
+    p_value = _t_pvalue(statistic, n_splits - 1, alternative)
     return statistic, p_value
 
 
