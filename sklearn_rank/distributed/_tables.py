@@ -29,6 +29,7 @@ from ..metrics._evaluate import (
     _requests,
     _warn_skipped,
 )
+from ..metrics._plan import _filled, _needed
 from ..utils._ids import _concat_ids, _factorize
 from ..utils._validation import _check_per_query, _python_value
 
@@ -97,25 +98,17 @@ class _Spec:
         return any(r.metric.needs_judged for r in self.requests)
 
     @property
-    def needs_top_grade(self):
-        """Whether ERR is asked for without ``max_grade``: its grade scale is then the
-        largest grade of the whole truth, one number the engine finds first."""
-        return any(
-            r.metric.name == "err" and r.params.get("max_grade") is None for r in self.requests
-        )
+    def statistics(self):
+        """The statistics over the whole input the requests need (ERR's top grade without
+        ``max_grade``): the engine computes each over every partition first."""
+        return _needed(self.requests)
 
-    def with_top_grade(self, highest):
-        """This spec with ERR's ``max_grade`` set to the largest grade found in the
-        kept queries' judgments (``highest``; None or NaN: none), as `evaluate` sets it."""
-        highest = None if highest is None else float(highest)
-        top = max(highest, 1.0) if highest is not None and np.isfinite(highest) else 1.0
-        requests = [
-            dataclasses.replace(r, params={**r.params, "max_grade": top})
-            if r.metric.name == "err" and r.params.get("max_grade") is None
-            else r
-            for r in self.requests
-        ]
-        return dataclasses.replace(self, requests=requests)
+    def with_statistics(self, values):
+        """This spec with the statistics' values filled in (``values``: name -> the value
+        an engine found over the judgments of the queries `evaluate` keeps; None or NaN:
+        none found), as `evaluate` fills them."""
+        merged = {s.name: s.merge([values.get(s.name)]) for s in self.statistics}
+        return dataclasses.replace(self, requests=_filled(self.requests, merged))
 
     def partition_conventions(self):
         # Every partition marks a query without a relevant item by NaN ("skip"); the

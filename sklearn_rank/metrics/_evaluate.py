@@ -4,7 +4,6 @@ import functools
 import os
 import sys
 import warnings
-from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -12,14 +11,16 @@ import numpy as np
 from ..conventions import _fill_doc, check_k, resolve
 from ..inputs._normalise import _is_list_form, _normalise
 from ..inputs._tables import ItemJudgments, ItemRanking
-from ..utils._threads import _block_runner, _check_n_jobs, _value_range
+from ..utils._threads import _block_runner, _check_n_jobs
 from ..utils._validation import _check_per_query, _python_value
 from ._aggregate import _aggregate, _query_weights
 from ._blocks import _split_queries
 from ._kernel import _rank
-from ._names import _parse_requests, _Request
+from ._names import _Request
+from ._plan import _requests, _with_statistics_of
 from ._registry import METRICS
 from ._signatures import _with_conventions
+from ._statistics import _relevance_range
 
 
 def _linear(rel):
@@ -122,25 +123,6 @@ def _outside_stacklevel():
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
         frame, level = frame.f_back, level + 1
     return level
-
-
-def _relevance_range(queries, n_threads=1):
-    """The least and the greatest relevance judged non-zero (0.0 and 0.0 if none), as far
-    as a check of their sign and size needs: zeros may be counted in."""
-    stored = queries.rel if queries.excluded is None else None
-    if queries.rel is None:
-        stored = queries.truth_rel  # a matrix's stored judgments, zeros apart
-    # One thread reads the judged list the kernel builds and caches anyway; on several,
-    # blocks build their own lists, so the whole one would be made for this check alone.
-    if n_threads > 1 and stored is not None:
-        # Every judged relevance is there (or in extra_rel): no list of them is made.
-        parts = [stored] if queries.extra_rel is None else [stored, queries.extra_rel]
-        ranges = [r for r in (_value_range(values, n_threads) for values in parts) if r]
-        if ranges:
-            return float(min(low for low, _ in ranges)), float(max(high for _, high in ranges))
-        return 0.0, 0.0
-    _codes, judged = queries.judged()
-    return (float(judged.min()), float(judged.max())) if judged.size else (0.0, 0.0)
 
 
 def _check_relevance(requests, queries, conventions, n_threads=1):
@@ -272,6 +254,8 @@ def _compute_queries(
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     if not checked:
         _check_relevance(requests, queries, conventions)
+    # Statistics over the whole input (ERR's top grade) before it is cut into blocks.
+    requests = _with_statistics_of(requests, queries, n_threads)
     threshold = conventions["relevance_threshold"]
 
     cut_offs = [r.k for r in requests]
@@ -486,40 +470,3 @@ def evaluate(
     if table:
         return {"query": computed.ids, **computed.values}
     return computed
-
-
-def _requests(metrics, conventions):
-    """Parse metric names and resolve the conventions, as `evaluate` takes them.
-
-    Returns the requests, (label, registry entry, k), and the resolved conventions.
-    """
-    if isinstance(metrics, (bytes, Mapping)) or not (
-        isinstance(metrics, str) or hasattr(metrics, "__iter__")
-    ):
-        raise ValueError(
-            "metrics must be a metric name or a list of names such as ['ndcg@10', 'map']; "
-            f"got {metrics!r}."
-        )
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
-    if not names:
-        raise ValueError("metrics must name at least one metric; got an empty list.")
-    requests = [request for name in names for request in _parse_requests(name)]
-    unique = {}
-    for request in requests:  # a name given twice is computed once
-        unique.setdefault(request.label, request)
-    requests = list(unique.values())
-    conventions = dict(conventions)
-    conventions = resolve(conventions.pop("convention", None), conventions)
-    default_k = conventions["default_k"]
-    if default_k is not None:
-        requests = [
-            _Request(
-                r.label,
-                r.metric,
-                default_k if r.k is None and r.metric.takes_k else r.k,
-                r.params,
-                r.overrides,
-            )
-            for r in requests
-        ]
-    return requests, conventions
