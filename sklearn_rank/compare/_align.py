@@ -17,6 +17,7 @@ import scipy.sparse
 from ..inputs._queries import _scores_as
 from ..inputs._tables import ItemRanking
 from ..metrics._evaluate import _compute_queries, _has_item_ids, _prepare
+from ..metrics._plan import _filled, _merged, _needed, _statistics_of
 from ..utils._ids import _concat_ids, _factorize
 from ..utils._validation import _as_score_array, _check_finite, _python_value
 
@@ -67,12 +68,13 @@ def _with_scores(prepared, y_score, shape, conventions):
     return reused, ids, weights, item_ids
 
 
-def _run_tables(y_true, runs, requests, groups, conventions, n_threads=1):
-    """Evaluate every run: a `_Table` (per-query values with ids) per run name.
+def _prepared_runs(y_true, runs, requests, groups, conventions, n_threads=1):
+    """Each run's prepared input, as (name, prepared) pairs, made when asked for: the
+    judgments are prepared once where the runs differ only by their scores.
 
     Errors name the run: ``runs['bm25']: y_score must contain only finite numbers...``.
     """
-    tables, prepared, shape = {}, None, None
+    prepared, shape = None, None
     for name, y_score in runs.items():
         try:
             if prepared is not None and _reusable_truth(y_true, y_score):
@@ -83,7 +85,29 @@ def _run_tables(y_true, runs, requests, groups, conventions, n_threads=1):
                 )
                 if prepared is None and _reusable_truth(y_true, y_score):
                     prepared, shape = current, np.shape(y_score)
-            queries, ids, weights, item_ids = current
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"runs[{name!r}]: {exc}") from None
+        yield name, current
+
+
+def _run_tables(y_true, runs, requests, groups, conventions, n_threads=1):
+    """Evaluate every run: a `_Table` (per-query values with ids) per run name.
+
+    The statistics over the whole input that the requests need (ERR's top grade) are
+    those of the judgments of every query any run is evaluated on, the same for every
+    run: a run that leaves out the query holding the top grade is measured on the same
+    scale as the others. Only then are the runs prepared all at once; otherwise one by
+    one, each freed after its values.
+    """
+    statistics = _needed(requests)
+    runs_prepared = _prepared_runs(y_true, runs, requests, groups, conventions, n_threads)
+    if statistics:
+        runs_prepared = list(runs_prepared)
+        parts = [_statistics_of(statistics, current[0], n_threads) for _, current in runs_prepared]
+        requests = _filled(requests, _merged(statistics, parts))
+    tables = {}
+    for name, (queries, ids, weights, item_ids) in runs_prepared:
+        try:
             tables[name] = _compute_queries(
                 requests,
                 queries,
