@@ -1,17 +1,25 @@
-"""The plan of one call site: the parsed requests, the resolved conventions, and the
-statistics over the whole input that the requested metrics need.
+"""The seam between the metrics and everything above them: one plan per call site.
 
-`evaluate`, the scorers, a comparison and the engines' specs each make one plan; the
-statistics it needs (`_statistics`) are computed once over the whole input, before the
-input is cut into blocks, partitions or runs, and filled into the requests' measure
-parameters, so that every part computes with the same numbers.
+A plan holds what one call computes: the parsed requests, the resolved conventions, and
+(once an input is known) the statistics over the whole input that the requested metrics
+need (`_statistics`). `evaluate`, the scorers, a comparison, the training-time adapters
+and the engines' specs each make one plan, prepare their input once through it
+(`inputs._prepared`), and compute through it; none of them reaches into the pipeline's
+stages (`_evaluate`). docs/architecture.md draws it.
 """
 
 import dataclasses
-from collections.abc import Mapping
 
-from ..conventions import resolve
-from ._names import _parse_requests, _Request
+from ._evaluate import (
+    _compute,
+    _compute_queries,
+    _no_relevant_rule,
+    _prepare,
+    _table_means,
+    _warn_skipped,
+)
+from ._names import _Request, _requests
+from ._statistics import _filled, _needed, _with_statistics_of
 
 
 @dataclasses.dataclass(frozen=True)
@@ -25,16 +33,23 @@ class _Plan:
     requests: tuple
     conventions: dict
 
+    def __post_init__(self):
+        requests = tuple(r if isinstance(r, _Request) else _Request(*r) for r in self.requests)
+        object.__setattr__(self, "requests", requests)
+
     @classmethod
-    def from_names(cls, metrics, conventions):
+    def from_names(cls, metrics, conventions, canonical_labels=False):
         """Parse metric names and resolve conventions as `evaluate` takes them (a name
-        given twice is computed once; a preset's default cut-off fills names without one)."""
-        requests, resolved = _requests(metrics, conventions)
+        given twice is computed once; a preset's default cut-off fills names without one).
+        ``canonical_labels``: label requests ``"ndcg@10"`` whatever the spelling given."""
+        requests, resolved = _requests(metrics, conventions, canonical_labels)
         return cls(tuple(requests), resolved)
 
     @property
     def labels(self):
         return [r.label for r in self.requests]
+
+    # --- statistics over the whole input ----------------------------------------------
 
     @property
     def statistics(self):
@@ -53,82 +68,79 @@ class _Plan:
             self, requests=tuple(_with_statistics_of(self.requests, queries, n_threads))
         )
 
+    # --- preparing and computing ------------------------------------------------------
 
-def _needed(requests):
-    needed = {}
-    for request in requests:
-        for statistic in request.metric.statistics:
-            if request.params.get(statistic.parameter) is None:
-                needed.setdefault(statistic.name, statistic)
-    return tuple(needed.values())
-
-
-def _filled(requests, values):
-    """``requests`` with each statistic's parameter set where a request left it None."""
-    filled = []
-    for request in requests:
-        params = dict(request.params)
-        for statistic in request.metric.statistics:
-            if params.get(statistic.parameter) is None and statistic.name in values:
-                params[statistic.parameter] = statistic.value(values[statistic.name])
-        if params != request.params:
-            request = dataclasses.replace(request, params=params)
-        filled.append(request)
-    return filled
-
-
-def _statistics_of(statistics, queries, n_threads=1):
-    """Each statistic's value over ``queries``."""
-    return {s.name: s.of_queries(queries, n_threads) for s in statistics}
-
-
-def _merged(statistics, parts):
-    """The whole input's values from its parts' (a list of name -> value dicts)."""
-    return {s.name: s.merge(part.get(s.name) for part in parts) for s in statistics}
-
-
-def _with_statistics_of(requests, queries, n_threads=1):
-    """``requests`` with the statistics they need computed over ``queries`` (the whole
-    input, before it is cut into blocks)."""
-    statistics = _needed(requests)
-    if not statistics:
-        return list(requests)
-    values = _merged(statistics, [_statistics_of(statistics, queries, n_threads)])
-    return _filled(requests, values)
-
-
-def _requests(metrics, conventions):
-    """Parse metric names and resolve the conventions, as `evaluate` takes them.
-
-    Returns the requests, (label, registry entry, k), and the resolved conventions.
-    """
-    if isinstance(metrics, (bytes, Mapping)) or not (
-        isinstance(metrics, str) or hasattr(metrics, "__iter__")
+    def prepare(
+        self, y_true, y_score, *, groups=None, exclude=None, sample_weight=None, n_threads=1
     ):
-        raise ValueError(
-            "metrics must be a metric name or a list of names such as ['ndcg@10', 'map']; "
-            f"got {metrics!r}."
+        """The input normalised once and checked for these requests: a `_Prepared`."""
+        return _prepare(
+            self.requests,
+            y_true,
+            y_score,
+            groups,
+            exclude,
+            sample_weight,
+            self.conventions,
+            n_threads,
         )
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
-    if not names:
-        raise ValueError("metrics must name at least one metric; got an empty list.")
-    requests = [request for name in names for request in _parse_requests(name)]
-    unique = {}
-    for request in requests:  # a name given twice is computed once
-        unique.setdefault(request.label, request)
-    requests = list(unique.values())
-    conventions = dict(conventions)
-    conventions = resolve(conventions.pop("convention", None), conventions)
-    default_k = conventions["default_k"]
-    if default_k is not None:
-        requests = [
-            _Request(
-                r.label,
-                r.metric,
-                default_k if r.k is None and r.metric.takes_k else r.k,
-                r.params,
-                r.overrides,
-            )
-            for r in requests
-        ]
-    return requests, conventions
+
+    def run(self, prepared, *, per_query=False, table=False, n_threads=1, checked=True):
+        """Every request on a prepared input (`prepare`, or queries whose scores
+        `inputs._prepared._with_scores` replaced): label -> mean, or per-query values, or
+        a `_Table` with ``table=True``. ``checked=False``: the relevance is checked for
+        these requests first (queries from `inputs._prepared._queries_of_sizes`)."""
+        return _compute_queries(
+            list(self.requests),
+            prepared.queries,
+            prepared.weights,
+            per_query,
+            self.conventions,
+            prepared.item_ids,
+            checked,
+            ids=prepared.ids,
+            table=table,
+            n_threads=n_threads,
+        )
+
+    def evaluate(
+        self,
+        y_true,
+        y_score,
+        *,
+        groups=None,
+        exclude=None,
+        sample_weight=None,
+        per_query=False,
+        table=False,
+        n_jobs=None,
+    ):
+        """`prepare` then `run`, as `evaluate` does (``n_jobs`` checked here)."""
+        return _compute(
+            list(self.requests),
+            y_true,
+            y_score,
+            groups=groups,
+            exclude=exclude,
+            sample_weight=sample_weight,
+            per_query=per_query,
+            conventions=self.conventions,
+            table=table,
+            n_jobs=n_jobs,
+        )
+
+    def no_relevant_rule(self, metric, item_ids=False):
+        """The ``no_relevant`` value of ``metric`` (a registry entry) under this plan's
+        conventions, for an input with or without item ids."""
+        return _no_relevant_rule(self.conventions, metric, item_ids)
+
+    @staticmethod
+    def means(table):
+        """The mean of each metric of a `_Table` (a sum or a geometric mean for the
+        metrics aggregated so), as `run` gives it without per_query."""
+        return _table_means(table)
+
+    @staticmethod
+    def warn_skipped(skipped, n_queries):
+        """Say which queries the recommender default left out of the mean."""
+        _warn_skipped(skipped, n_queries)

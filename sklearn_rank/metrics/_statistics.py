@@ -10,6 +10,7 @@ engine makes, or on which queries a run of a comparison ranks. A registry entry 
 statistics it needs (`_Metric.statistics`); the plan (`metrics._plan`) computes them once.
 """
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -82,3 +83,46 @@ TOP_GRADE = _Statistic(
     value=_grade_scale,
     column=("max", "relevance"),
 )
+
+
+def _needed(requests):
+    needed = {}
+    for request in requests:
+        for statistic in request.metric.statistics:
+            if request.params.get(statistic.parameter) is None:
+                needed.setdefault(statistic.name, statistic)
+    return tuple(needed.values())
+
+
+def _filled(requests, values):
+    """``requests`` with each statistic's parameter set where a request left it None."""
+    filled = []
+    for request in requests:
+        params = dict(request.params)
+        for statistic in request.metric.statistics:
+            if params.get(statistic.parameter) is None and statistic.name in values:
+                params[statistic.parameter] = statistic.value(values[statistic.name])
+        if params != request.params:
+            request = dataclasses.replace(request, params=params)
+        filled.append(request)
+    return filled
+
+
+def _statistics_of(statistics, queries, n_threads=1):
+    """Each statistic's value over ``queries``."""
+    return {s.name: s.of_queries(queries, n_threads) for s in statistics}
+
+
+def _merged(statistics, parts):
+    """The whole input's values from its parts' (a list of name -> value dicts)."""
+    return {s.name: s.merge(part.get(s.name) for part in parts) for s in statistics}
+
+
+def _with_statistics_of(requests, queries, n_threads=1):
+    """``requests`` with the statistics they need computed over ``queries`` (the whole
+    input, before it is cut into blocks)."""
+    statistics = _needed(requests)
+    if not statistics:
+        return list(requests)
+    values = _merged(statistics, [_statistics_of(statistics, queries, n_threads)])
+    return _filled(requests, values)
