@@ -217,6 +217,31 @@ def test_imports_follow_the_documented_direction():
     assert not wrong, "\n".join(wrong)
 
 
+# The seam: above `metrics`, callers compute through `metrics._plan` (one plan per call
+# site) and prepare inputs through `inputs._prepared`; the pipeline's stages are private.
+PIPELINE_STAGES = "sklearn_rank.metrics._evaluate"
+
+
+def test_nothing_above_metrics_reaches_into_the_pipeline_stages():
+    wrong = [
+        f"{name} imports {PIPELINE_STAGES}"
+        for name, targets in _graph().items()
+        if _area(name) not in ("metrics", "__init__") and PIPELINE_STAGES in targets
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_only_inputs_builds_the_query_structure():
+    builders = []
+    for name, path in _modules().items():
+        if _area(name) == "inputs":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_Queries":
+                builders.append(f"{name}:{node.lineno}")
+    assert not builders, "_Queries built outside inputs/: " + ", ".join(builders)
+
+
 def test_deferred_imports_are_seen():
     # cli/_main.py imports the metrics inside functions only: the walk must still see it.
     modules = _modules()

@@ -772,3 +772,27 @@ def test_one_sided_tables_say_which_side():
     every = compare(y_true, runs, ["map"], test="t", alternative="less")
     assert "one-sided (alternative: each run less than each earlier run)" in every.to_markdown()
     assert "Paired t-test, two-sided;" in compare(y_true, runs, ["map"], test="t").to_markdown()
+
+
+@pytest.mark.parametrize("convention", [None, "trec_eval9"])
+def test_err_has_one_grade_scale_for_every_run(convention):
+    # Query "a" holds the only grade 4; run B does not rank it. Both runs rank "b" and "c"
+    # alike, so their ERR there is equal: the top grade is one statistic of the judgments
+    # of the compared queries, not of each run's own queries.
+    judgments = sr.ItemJudgments(["a", "a", "b", "b", "c"], [1, 2, 1, 2, 1], [4, 0, 1, 0, 1])
+    a = sr.ItemRanking(["a", "a", "b", "b", "c"], [1, 2, 1, 2, 1], [2, 1, 2, 1, 1.0])
+    b = sr.ItemRanking(["b", "b", "c"], [1, 2, 1], [2, 1, 1.0])
+    result = sr.compare(
+        judgments,
+        {"A": a, "B": b},
+        ["err", "err@1"],
+        baseline="A",
+        missing="drop",
+        convention=convention,
+    )
+    assert list(result.query_ids) == ["b", "c"]
+    for metric in ("err", "err@1"):
+        np.testing.assert_array_equal(result.per_query[metric][:, 0], [1 / 16, 1 / 16])
+        np.testing.assert_array_equal(result.per_query[metric][:, 1], [1 / 16, 1 / 16])
+    assert list(result.pairs["diff"]) == [0.0, 0.0]
+    assert list(result.pairs["wins"]) == [0, 0] and list(result.pairs["losses"]) == [0, 0]

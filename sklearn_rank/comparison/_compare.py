@@ -5,7 +5,7 @@ from numbers import Integral
 import numpy as np
 
 from ..conventions import _fill_doc
-from ..metrics._evaluate import _requests
+from ..metrics._plan import _Plan
 from ..metrics._signatures import _with_conventions
 from ..utils._threads import _check_n_jobs
 from ._align import _check_runs, _per_query_matrices
@@ -207,16 +207,16 @@ default="randomization"
     runs = _check_runs(runs)
     baseline = _check_baseline(baseline, list(runs))
     n_threads = _check_n_jobs(conventions.pop("n_jobs", None))
-    requests, resolved = _requests(metrics, conventions)
+    plan = _Plan.from_names(metrics, conventions)
     query_ids, values, n_missing = _per_query_matrices(
-        y_true, runs, requests, groups, resolved, missing, n_threads
+        y_true, runs, plan, groups, missing, n_threads
     )
     if query_ids.size < 2:
         raise ValueError(
             f"compare needs at least 2 queries to test; got {query_ids.size}"
             + (" after missing='drop'." if missing == "drop" else ".")
         )
-    lower = tuple(r.label for r in requests if not r.metric.greater_is_better)
+    lower = tuple(r.label for r in plan.requests if not r.metric.greater_is_better)
     return _comparison(
         values,
         list(runs),

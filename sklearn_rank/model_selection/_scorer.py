@@ -9,8 +9,8 @@ from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from ..conventions import check_k, resolve
-from ..metrics._evaluate import _compute, _no_relevant_rule, _table_means
 from ..metrics._names import _parse_request, _parse_requests, _Request
+from ..metrics._plan import _Plan
 from ..metrics._registry import METRICS
 from ..metrics._signatures import _applicable
 from ..utils._ids import _concat_ids, _factorize
@@ -166,21 +166,23 @@ def _signed_scores(
         (`_recording`): the scores then carry their per-query values.
     Returns label -> score, greater-is-better (negated for lower-is-better metrics).
     """
-    computed = _compute(
-        [
+    plan = _Plan(
+        tuple(
             _Request(label, METRICS[scorer.metric], scorer.k, scorer.params, scorer.overrides)
             for label, scorer in members
-        ],
+        ),
+        conventions,
+    )
+    computed = plan.evaluate(
         y_true,
         y_pred,
         groups=groups,
         sample_weight=sample_weight,
-        conventions=conventions,
         table=recordings is not None,
     )
     if recordings is None:
         return {label: scorer.sign * computed[label] for label, scorer in members}
-    means = _table_means(computed)
+    means = _Plan.means(computed)
     scores = {}
     for label, scorer in members:
         # Per-query values signed as the score is, so that they average to it.
@@ -370,7 +372,7 @@ def make_ranking_scorer(metric, **params):
     conventions = {key: resolved[key] for key in keys}
     if conventions["score_dtype"] == "float64":
         del conventions["score_dtype"]  # the default; kept out of the repr
-    conventions["no_relevant"] = _no_relevant_rule(resolved, entry)
+    conventions["no_relevant"] = _Plan((), resolved).no_relevant_rule(entry)
     return RankingScorer(name, entry.name, k, conventions, sign, request.params, request.overrides)
 
 
