@@ -69,9 +69,11 @@ _EXPORTS = {
     "read_trec_qrels": "inputs",
     "read_trec_run": "inputs",
     "recall_at_k_score": "metrics",
-    "unjudged_at_k_score": "metrics",
+    "unjudged_at_k": "metrics",
     "xgboost_metric": "integrations",
 }
+# Old spellings, deprecated (using them warns): reachable from here, not in __all__.
+_DEPRECATED = {"unjudged_at_k_score": "metrics"}
 _SUBPACKAGES = (
     "cli",
     "compare",
@@ -90,8 +92,9 @@ __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    if name in _EXPORTS or name in _DEPRECATED:
+        folder = _EXPORTS.get(name) or _DEPRECATED[name]
+        value = getattr(importlib.import_module(f".{folder}", __name__), name)
     elif name in _SUBPACKAGES:
         value = importlib.import_module(f".{name}", __name__)
     else:
