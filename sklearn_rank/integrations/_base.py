@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..conventions import resolve
+from ..conventions._declarations import resolve
 from ..inputs._queries import _Queries, _scores_as
 from ..metrics._evaluate import _compute_queries
 from ..metrics._names import _parse_name

@@ -9,7 +9,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..conventions import _fill_doc, check_k, resolve
+from ..conventions import _fill_doc
+from ..conventions._declarations import check_k, resolve
 from ..inputs._normalise import _is_list_form, _normalise
 from ..inputs._tables import ItemJudgments, ItemRanking
 from ..utils._threads import _block_runner, _check_n_jobs, _value_range
@@ -227,7 +228,7 @@ def _compute(
     """Compute several metrics on one input with one sort.
 
     requests : list of `_Request` (or (label, registry entry, k) tuples).
-    conventions : as `sklearn_rank.conventions.resolve` returns them (validated).
+    conventions : as `conventions._declarations.resolve` returns them (validated).
     table : return a `_Table` (per-query values with their ids) instead of a dict.
     n_jobs : threads, as scikit-learn's ``n_jobs`` (checked here).
     """

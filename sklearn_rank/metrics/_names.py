@@ -231,7 +231,7 @@ _REQUEST_CONVENTIONS = ("relevance_threshold", "gain")
 
 def _split_params(metric, given, name):
     """Measure parameters and per-request conventions of ``given``, validated."""
-    from ..conventions import CONVENTIONS
+    from ..conventions._declarations import CONVENTIONS
 
     declared = {p.name: p for p in metric.parameters}
     params, overrides = {}, {}

@@ -8,7 +8,7 @@ import sklearn.metrics
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ..conventions import check_k, resolve
+from ..conventions._declarations import check_k, resolve
 from ..metrics._evaluate import _compute, _no_relevant_rule, _table_means
 from ..metrics._names import _parse_request, _parse_requests, _Request
 from ..metrics._registry import METRICS

@@ -8,7 +8,7 @@ import textwrap
 import warnings
 from collections.abc import Mapping
 
-from ..conventions import CONVENTION, CONVENTIONS, resolve
+from ..conventions._declarations import CONVENTION, CONVENTIONS, resolve
 from ..utils._validation import _shown
 
 INSTALL = 'pip install "sklearn-rank[plot]"'

@@ -4,7 +4,7 @@ import warnings
 
 import numpy as np
 
-from ..conventions import resolve
+from ..conventions._declarations import resolve
 from ..metrics._interpolated import DEFAULT_RECALL_LEVELS, _interpolated_precision
 from ..model_selection._scorer import _ranking_scores
 from ._base import (
