@@ -113,6 +113,23 @@ def test_bad_styling_dict_is_named(display_name, method):
         call(**{parameter: "red"})
 
 
+class _NeverPredicts:
+    def predict(self, X):
+        raise AssertionError("the estimator was asked to predict")
+
+
+@pytest.mark.parametrize(
+    "display_class", [sr.MetricAtKDisplay, sr.InterpolatedPrecisionRecallDisplay]
+)
+def test_from_estimator_checks_ax_and_style_before_predicting(display_class):
+    X, y, groups = np.zeros((4, 2)), [1, 0, 1, 0], [0, 0, 1, 1]
+    caller = rf"{display_class.__name__}\.from_estimator"
+    with pytest.raises(TypeError, match=rf"{caller}: ax must be a matplotlib Axes"):
+        display_class.from_estimator(_NeverPredicts(), X, y, groups=groups, ax="x")
+    with pytest.raises(TypeError, match=rf"{caller}: line_kwargs must be a dict"):
+        display_class.from_estimator(_NeverPredicts(), X, y, groups=groups, line_kwargs=["r"])
+
+
 def test_bad_ax_is_refused_before_any_computation():
     # With an unknown metric, which fails once the values are computed, the ax error
     # comes first.

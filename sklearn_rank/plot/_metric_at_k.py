@@ -218,7 +218,10 @@ class MetricAtKDisplay:
         -------
         display : MetricAtKDisplay
         """
-        _check_matplotlib(f"{cls.__name__}.from_estimator")
+        caller = f"{cls.__name__}.from_estimator"
+        _check_matplotlib(caller)
+        _check_ax(caller, ax)  # before the estimator scores every row
+        _check_style(caller, "line_kwargs", line_kwargs)
         return cls.from_predictions(
             y,
             _ranking_scores(estimator, X),

@@ -249,6 +249,8 @@ class InterpolatedPrecisionRecallDisplay:
         caller = f"{cls.__name__}.from_estimator"
         _check_matplotlib(caller)
         conventions = _with_rounding(trec_eval_version, _conventions(caller, conventions))
+        _check_ax(caller, ax)  # before the estimator scores every row
+        _check_style(caller, "line_kwargs", line_kwargs)
         return cls.from_predictions(
             y,
             _ranking_scores(estimator, X),
