@@ -10,6 +10,7 @@ import scipy.stats
 from numpy.testing import assert_allclose, assert_array_equal
 from statsmodels.stats.multitest import multipletests
 
+from sklearn_rank import compare
 from sklearn_rank.comparison import _resampling, _signed_rank, _stats, _tukey
 from sklearn_rank.comparison._resampling import (
     _bootstrap_ci,
@@ -991,3 +992,49 @@ def test_bootstrap_p_is_one_when_the_mean_difference_is_zero():
     assert _bootstrap_p(d, 5000, np.random.default_rng(2))[0] == 1.0
     indices = np.random.default_rng(2).integers(0, d.size, (5000, d.size))
     assert _slow_studentized_count(d, indices) == 5000
+
+
+def test_bootstrap_intervals_of_many_columns_take_bounded_memory(monkeypatch):
+    import tracemalloc
+
+    from sklearn_rank.comparison import _intervals
+
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(30, 400))
+    whole = _intervals._bootstrap_intervals(x, 2000, np.random.default_rng(1), 0.95)
+    # Columns a few at a time draw the same index vectors: the same intervals to the bit.
+    monkeypatch.setattr(_intervals, "_BLOCK_ELEMENTS", 2000 * 7)
+    tracemalloc.start()
+    chunked = _intervals._bootstrap_intervals(x, 2000, np.random.default_rng(1), 0.95)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert_array_equal(chunked[0], whole[0])
+    assert_array_equal(chunked[1], whole[1])
+    # 400 columns x 2000 means would be 6.4 MB at once; chunks of 7 columns hold 112 kB
+    # besides the index vectors' block (about 2 MB here).
+    assert peak < 3_000_000
+
+
+def test_too_many_resamples_for_intervals_are_refused_up_front():
+    y_true = np.eye(4)
+    runs = {"a": np.eye(4), "b": np.eye(4)[::-1]}
+    with pytest.raises(ValueError, match=r"n_resamples=100,000,000 is too many .* test='t'"):
+        compare(y_true, runs, "mrr", n_resamples=10**8)
+    assert compare(y_true, runs, "mrr", n_resamples=10**8, test="t").n_resamples == 10**8
+
+
+def test_bootstrap_resample_means_equal_scipys_also_on_discrete_values():
+    # What the docs claim against scipy.stats.bootstrap on discrete per-query values: the
+    # same resamples, each mean within a few ulps (BCa's bias count may still differ).
+    from sklearn_rank.comparison._intervals import _resample_means
+
+    x = np.array([1.0, 0, 0, 1, 1, 0, 1, 0, 0, 1])
+    ours = _resample_means(x[:, None], 3000, np.random.default_rng(4))[0]
+    theirs = scipy.stats.bootstrap(
+        (x,), np.mean, n_resamples=3000, rng=np.random.default_rng(4), method="percentile"
+    )
+    assert_allclose(ours, theirs.bootstrap_distribution, rtol=0, atol=4e-16)
+    for level in (0.025, 0.5, 0.975):
+        assert_allclose(
+            np.quantile(ours, level), np.quantile(theirs.bootstrap_distribution, level), atol=1e-15
+        )

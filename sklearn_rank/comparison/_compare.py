@@ -10,6 +10,7 @@ from ..metrics._signatures import _with_conventions
 from ..utils._threads import _check_n_jobs
 from ._align import _check_runs, _per_query_matrices
 from ._core import _check_random_state, _comparison
+from ._intervals import _check_interval_resamples
 from ._stats import (
     _check_alternative,
     _check_confidence,
@@ -198,6 +199,8 @@ default="randomization"
     test, alternative, correction, confidence, n_resamples, random_state = _check_common(
         test, alternative, correction, confidence, n_resamples, random_state
     )
+    if test != "t":  # bootstrap intervals keep n_resamples means each
+        _check_interval_resamples(n_resamples)
     if test == "corrected_t":
         raise ValueError(
             "test='corrected_t' compares fold scores of a cross-validation: use "
