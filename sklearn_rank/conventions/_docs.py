@@ -1,13 +1,15 @@
 """Parameter descriptions shared by every public docstring, written once.
 
 `_fill_doc` substitutes ``{name}`` placeholders in a docstring with the declaration of a
-convention (`_declarations.CONVENTIONS`) or with the entries below, indented to the
-docstring's level, so every function documents a parameter identically.
+convention (`_declarations.CONVENTIONS`), of a measure parameter
+(`_measures.MEASURE_PARAMETERS`: ``{p}``, ``{max_grade}``...) or with the entries below,
+indented to the docstring's level, so every function documents a parameter identically.
 """
 
 import textwrap
 
 from ._declarations import CONVENTION, CONVENTIONS
+from ._measures import MEASURE_PARAMETERS
 
 _PARAMETERS = {
     "y_true": """\
@@ -78,6 +80,7 @@ score : float or ndarray of shape (n_queries,)
 def _texts():
     texts = {name: parameter.numpydoc() for name, parameter in CONVENTIONS.items()}
     texts["convention"] = CONVENTION.numpydoc()
+    texts.update((name, parameter.numpydoc()) for name, parameter in MEASURE_PARAMETERS.items())
     texts.update(_PARAMETERS, returns=_RETURNS)
     return texts
 
