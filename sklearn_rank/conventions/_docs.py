@@ -85,10 +85,7 @@ def _texts():
     return texts
 
 
-def _fill_doc(function):
-    """Replace ``{name}`` placeholders in the docstring with the shared descriptions."""
-    doc = function.__doc__
-    texts = _texts()
+def _filled(doc, texts):
     lines = []
     for line in doc.splitlines():
         stripped = line.strip()
@@ -97,5 +94,22 @@ def _fill_doc(function):
             lines.append(textwrap.indent(texts[stripped[1:-1]], indent))
         else:
             lines.append(line)
-    function.__doc__ = "\n".join(lines)
+    return "\n".join(lines)
+
+
+def _fill_doc(function):
+    """Replace ``{name}`` placeholders in the docstring with the shared descriptions."""
+    function.__doc__ = _filled(function.__doc__, _texts())
     return function
+
+
+def _with_declarations(parameters):
+    """A decorator like `_fill_doc` that also fills the placeholders of ``parameters``
+    (`Parameter` declarations kept outside this folder, such as the comparison's)."""
+    own = {parameter.name: parameter.numpydoc() for parameter in parameters}
+
+    def fill(function):
+        function.__doc__ = _filled(function.__doc__, {**_texts(), **own})
+        return function
+
+    return fill
