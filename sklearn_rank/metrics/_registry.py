@@ -413,3 +413,20 @@ def _markdown_table():
             f"{'higher' if metric.greater_is_better else 'lower'} | {conventions} |"
         )
     return "\n".join(rows) + "\n"
+
+
+def _parameters_table():
+    """The measure parameters table of docs/metrics.md, generated from the declarations."""
+    rows = [
+        "| parameter | values | default | measures | meaning |",
+        "|---|---|---|---|---|",
+    ]
+    for parameter in MEASURE_PARAMETERS.values():
+        kind = parameter.type_text or parameter.check.describe()
+        users = [m for m in METRICS.values() if parameter in m.parameters]
+        measures = ", ".join(f"`{m.name}` (`{m.function}`)" for m in users)
+        meaning = " ".join(parameter.doc.split())
+        rows.append(
+            f"| `{parameter.name}` | {kind} | `{parameter.default!r}` | {measures} | {meaning} |"
+        )
+    return "\n".join(rows) + "\n"
