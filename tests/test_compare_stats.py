@@ -12,6 +12,7 @@ from statsmodels.stats.multitest import multipletests
 
 from sklearn_rank import compare
 from sklearn_rank.comparison import _resampling, _signed_rank, _stats, _tukey
+from sklearn_rank.comparison._parameters import CONFIDENCE, CORRECTION, N_RESAMPLES, TEST
 from sklearn_rank.comparison._resampling import (
     _bootstrap_ci,
     _bootstrap_index_blocks,
@@ -24,10 +25,6 @@ from sklearn_rank.comparison._resampling import (
 from sklearn_rank.comparison._signed_rank import _wilcoxon
 from sklearn_rank.comparison._stats import (
     _adjust_p,
-    _check_confidence,
-    _check_correction,
-    _check_n_resamples,
-    _check_test,
     _complete_rows,
     _corrected_t,
     _effect_size_dz,
@@ -146,42 +143,42 @@ def _awkward_columns(n, rng):
 @pytest.mark.parametrize("value", [0, 1, 1.5, -0.2, float("nan"), True, "0.9", None])
 def test_check_confidence_names_parameter_and_value(value):
     with pytest.raises(ValueError) as error:
-        _check_confidence(value)
+        CONFIDENCE.validate(value)
     assert str(error.value) == f"confidence must be in (0, 1); got {value!r}."
 
 
 def test_check_confidence_accepts_numpy_and_shows_numpy_values_plainly():
-    assert _check_confidence(np.float32(0.5)) == 0.5
+    assert CONFIDENCE.validate(np.float32(0.5)) == 0.5
     with pytest.raises(ValueError, match=r"^confidence must be in \(0, 1\); got 1.5\.$"):
-        _check_confidence(np.float64(1.5))
+        CONFIDENCE.validate(np.float64(1.5))
 
 
 @pytest.mark.parametrize("value", [0, -3, 2.0, 1e4, True, None, "100"])
 def test_check_n_resamples_rejects(value):
     with pytest.raises(ValueError) as error:
-        _check_n_resamples(value)
+        N_RESAMPLES.validate(value)
     assert str(error.value) == f"n_resamples must be a positive integer; got {value!r}."
 
 
 def test_check_n_resamples_accepts_integers():
-    assert _check_n_resamples(np.int64(9999)) == 9999
-    assert type(_check_n_resamples(np.int64(1))) is int
+    assert N_RESAMPLES.validate(np.int64(9999)) == 9999
+    assert type(N_RESAMPLES.validate(np.int64(1))) is int
 
 
 def test_check_test_and_correction():
     for test in ("t", "wilcoxon", "randomization", "bootstrap", "tukey_hsd", "corrected_t"):
-        assert _check_test(test) == test
+        assert TEST.validate(test) == test
     with pytest.raises(
         ValueError, match=r"^test must be one of 'randomization', .*; got 'student'\.$"
     ):
-        _check_test("student")
-    assert _check_correction(None) is None
-    assert _check_correction("holm") == "holm"
+        TEST.validate("student")
+    assert CORRECTION.validate(None) is None
+    assert CORRECTION.validate("holm") == "holm"
     with pytest.raises(
         ValueError,
         match=r"^correction must be None or one of 'holm', 'bonferroni', 'fdr_bh'; got 'hs'\.$",
     ):
-        _check_correction("hs")
+        CORRECTION.validate("hs")
 
 
 def test_complete_rows_drops_rows_with_any_nan():
@@ -803,7 +800,10 @@ ONE_SIDED = ["greater", "less"]
 
 
 def test_check_alternative_names_parameter_value_and_the_test_without_one_side():
-    from sklearn_rank.comparison._stats import _check_alternative
+    from sklearn_rank.comparison._parameters import _checked_shared
+
+    def _check_alternative(alternative, test):
+        return _checked_shared(test, alternative, "holm", 0.95, 1, None)[1]
 
     assert _check_alternative("less", "t") == "less"
     assert _check_alternative("two-sided", "tukey_hsd") == "two-sided"

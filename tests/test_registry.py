@@ -9,6 +9,7 @@ import pytest
 
 import sklearn_rank as sr
 from sklearn_rank.conventions._declarations import CONVENTION, CONVENTIONS, PRESETS
+from sklearn_rank.conventions._measures import MEASURE_PARAMETERS
 from sklearn_rank.metrics._registry import METRICS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -53,6 +54,33 @@ def test_function_signature_matches_declarations(name):
         assert parameters[own.name].default == own.default, own.name
     shown = repr(metric.no_relevant_default).replace("'", '"')
     assert f"None (default): {shown}" in doc
+
+
+def test_measure_parameters_are_declared_once():
+    # Every metric's own parameter is the one declaration of its name: the same object
+    # (so one check, one default and one text for ``p`` of rbp and of rbp_residual).
+    used = {}
+    for metric in METRICS.values():
+        for parameter in metric.parameters:
+            assert parameter is MEASURE_PARAMETERS[parameter.name], (metric.name, parameter)
+            used.setdefault(parameter.name, set()).add(id(parameter))
+    assert set(used) == set(MEASURE_PARAMETERS)
+    assert all(len(ids) == 1 for ids in used.values())
+    assert not set(MEASURE_PARAMETERS) & set(CONVENTIONS)
+
+
+@pytest.mark.parametrize(
+    "name", sorted(name for name, metric in METRICS.items() if metric.parameters)
+)
+def test_measure_parameters_are_documented_from_their_declaration(name):
+    metric = METRICS[name]
+    doc = inspect.cleandoc(getattr(sr, metric.function).__doc__)
+    for parameter in metric.parameters:
+        text = parameter.numpydoc()
+        assert text.splitlines()[1].strip(), parameter.name  # a description, not a blank
+        assert text in doc, (metric.function, parameter.name)
+        # documented once: no second, hand-written entry of the same name
+        assert doc.count(f"\n{parameter.name} : ") == 1, (metric.function, parameter.name)
 
 
 def test_evaluate_takes_every_declared_convention():

@@ -9,8 +9,6 @@ bootstrap resamples every interval with the same queries. A query with NaN (left
 mean, and of every pair of its metric for the randomised Tukey HSD (listwise).
 """
 
-from numbers import Integral
-
 import numpy as np
 
 from ..metrics._aggregate import _GEOMETRIC_FLOOR, _aggregate
@@ -37,22 +35,6 @@ PAIR_COLUMNS = (
     "losses",
     "significant",
 )
-
-
-def _check_random_state(random_state):
-    """Return ``random_state`` if numpy can seed a Generator from it reproducibly."""
-    if random_state is None or isinstance(random_state, np.random.Generator):
-        return random_state
-    if (
-        isinstance(random_state, Integral)
-        and not isinstance(random_state, (bool, np.bool_))
-        and random_state >= 0
-    ):
-        return int(random_state)
-    raise ValueError(
-        "random_state must be None, a non-negative int or a numpy.random.Generator; got "
-        f"{random_state!r}."
-    )
 
 
 def _seeds(random_state):

@@ -5,8 +5,9 @@ from numbers import Integral
 import numpy as np
 
 from ..metrics._registry import METRICS
-from ._compare import _check_common, _check_decimals
+from ..utils._validation import _is_bool
 from ._core import _comparison
+from ._parameters import DECIMALS, _checked_shared, _fill_declared
 
 
 def _checked_search(search):
@@ -76,7 +77,7 @@ def _checked_candidates(candidates, search, label):
     n_candidates = len(search.cv_results_["params"])
     if candidates is None:
         return list(range(n_candidates))
-    if isinstance(candidates, Integral) and not isinstance(candidates, (bool, np.bool_)):
+    if isinstance(candidates, Integral) and not _is_bool(candidates):
         if not 2 <= candidates:
             raise ValueError(
                 f"candidates must be None, an int of at least 2 (the best k) or a list of "
@@ -143,6 +144,7 @@ def _fold_scores(search, metrics, chosen):
     }
 
 
+@_fill_declared
 def compare_search(
     search,
     metric=None,
@@ -187,20 +189,23 @@ def compare_search(
     candidates : int, list of int or None, default=None
         The candidates to compare: None every one, an int k the k best ranked on the
         first metric, a list rows of ``cv_results_``.
-    test : {"randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd", \
-"corrected_t"}, default="randomization"
-        The paired test; see `compare`. ``"corrected_t"`` works on the split scores of
-        ``cv_results_``, counting training and test sets in queries (``n_train`` and
-        ``n_test`` of the first split, from ``split_n_queries_``); the pairs' columns
-        (difference, interval, effect size, wins/ties/losses) are then over splits and
-        each candidate's mean is its ``mean_test_<metric>``.
-    alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        As in `compare`: ``"greater"``, each candidate's values are greater than the
+    {test}
+
+        With ``"corrected_t"`` the test works on the split scores of ``cv_results_``,
+        counting training and test sets in queries (``n_train`` and ``n_test`` of the
+        first split, from ``split_n_queries_``); the pairs' columns (difference, interval,
+        effect size, wins/ties/losses) are then over splits and each candidate's mean is
+        its ``mean_test_<metric>``.
+    {alternative}
+        For candidates: ``"greater"``, each candidate's values are greater than the
         baseline's (every pair: a later row of ``cv_results_`` than an earlier one). With
         ``"corrected_t"``, the one-sided corrected t-test (scikit-learn's example reports
         ``"greater"``'s p for the better model).
-    correction, confidence, n_resamples, random_state, decimals
-        As in `compare`.
+    {correction}
+    {confidence}
+    {n_resamples}
+    {random_state}
+    {decimals}
 
     Returns
     -------
@@ -232,9 +237,10 @@ def compare_search(
     >>> result.per_query["ndcg@10"].shape
     (60, 2)
     """
-    test, alternative, correction, confidence, n_resamples, random_state = _check_common(
+    test, alternative, correction, confidence, n_resamples, random_state = _checked_shared(
         test, alternative, correction, confidence, n_resamples, random_state
     )
+    decimals = DECIMALS.validate(decimals)
     labels = _checked_search(search)
     metrics = _checked_metrics(metric, labels, search)
     chosen = _checked_candidates(candidates, search, metrics[0])
@@ -248,7 +254,7 @@ def compare_search(
                     f"baseline='best' is candidate {best}, which candidates leaves out."
                 )
             baseline = names[chosen.index(best)]
-        elif isinstance(baseline, Integral) and not isinstance(baseline, (bool, np.bool_)):
+        elif isinstance(baseline, Integral) and not _is_bool(baseline):
             if int(baseline) not in chosen:
                 raise ValueError(
                     f"baseline must be 'best', None, one of the compared candidates' rows "
@@ -285,7 +291,7 @@ def compare_search(
         n_resamples=n_resamples,
         random_state=random_state,
         folds=folds,
-        decimals=_check_decimals(decimals),
+        decimals=decimals,
         alternative=alternative,
         aggregates=_aggregates(search, metrics),
     )

@@ -9,6 +9,8 @@ Internal: users meet the conventions as the ``convention=`` and convention keywo
 public functions, documented in docs/metrics.md (a table generated from here). The package
 reads the declarations from `._declarations`; the names this namespace exported before 0.2
 (``CONVENTIONS``, ``resolve``...) are deprecated aliases of its private names.
+The measures' own parameters (``p`` of RBP, ``max_grade`` of ERR...) are declared the
+same way (`_measures.MEASURE_PARAMETERS`).
 """
 
 import sys

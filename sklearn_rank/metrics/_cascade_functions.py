@@ -36,9 +36,7 @@ def err_score(
     {y_true}
     {y_score}
     {k}
-    max_grade : float or None, default=None
-        Top of the grade scale (4 on a 0-4 scale, gdeval's and ir_measures' value); None
-        uses the largest grade of the truth. A grade above it is refused.
+    {max_grade}
     {groups}
     {exclude}
     {sample_weight}
@@ -108,11 +106,8 @@ def rbp_score(
     {y_true}
     {y_score}
     {k}
-    p : float, default=0.8
-        Persistence, in (0, 1): ir_measures' default 0.8 (trec_eval's ``rbp``: 0.9).
-    gains : {"binary", "query_max"}, default="binary"
-        "binary": 1 for a relevant item (``relevance_threshold``). "query_max": the grade
-        divided by the query's largest grade when that exceeds 1, as trec_eval 10.0's ``rbp``.
+    {p}
+    {gains}
     {groups}
     {exclude}
     {sample_weight}
@@ -180,8 +175,7 @@ def rbp_residual(
     {y_true}
     {y_score}
     {k}
-    p : float, default=0.8
-        Persistence, in (0, 1).
+    {p}
     {groups}
     {exclude}
     {sample_weight}

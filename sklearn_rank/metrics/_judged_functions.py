@@ -38,8 +38,7 @@ def interpolated_precision_score(
     ----------
     {y_true}
     {y_score}
-    recall : float, default=0.0
-        The recall level, in [0, 1].
+    {recall}
     {groups}
     {exclude}
     {sample_weight}
