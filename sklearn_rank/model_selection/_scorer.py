@@ -14,7 +14,7 @@ from ..metrics._names import _parse_request, _parse_requests, _Request
 from ..metrics._registry import METRICS
 from ..metrics._signatures import _applicable
 from ..utils._ids import _concat_ids, _factorize
-from ._per_query import _recorded
+from ._per_query import _query_set_key, _recorded
 from ._ranker import QueryGroupRanker
 
 # A scorer takes its metric function's conventions (generated from the declarations) but
@@ -181,12 +181,13 @@ def _signed_scores(
     if recordings is None:
         return {label: scorer.sign * computed[label] for label, scorer in members}
     means = _table_means(computed)
+    key = _query_set_key(computed.ids, len(y_pred))  # which rows: a test set or not
     scores = {}
     for label, scorer in members:
         # Per-query values signed as the score is, so that they average to it.
         values = scorer.sign * computed.values[label]
         score = scorer.sign * means[label]
-        scores[label] = _recorded(recordings[label], estimator, computed.ids, values, score)
+        scores[label] = _recorded(recordings[label], estimator, key, computed.ids, values, score)
     return scores
 
 
