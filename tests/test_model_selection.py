@@ -234,6 +234,67 @@ def test_scikit_learn_scorer_names_stay_scikit_learns(data):
         assert result["test_precision@3"][fold] == pytest.approx(expected, abs=1e-12)
 
 
+ROWS_AT_ONCE = {
+    **{
+        f"{base}{how}": f"{base}@10"
+        for base in ("precision", "recall", "f1")
+        for how in ("", "_macro", "_micro", "_samples", "_weighted")
+    },
+    "average_precision": "map",
+    "roc_auc": "auc",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROWS_AT_ONCE))
+def test_scikit_learn_names_of_ranking_metrics_are_deprecated_in_grouped_helpers(data, name):
+    from sklearn.linear_model import LogisticRegression
+
+    X, y, groups = data
+    binary = (y > 1).astype(int)
+    message = (
+        rf"scoring='{name}' is scikit-learn's scorer of all the rows of a fold at once.*"
+        rf"Use '{ROWS_AT_ONCE[name]}' for the ranking metric of each query.*"
+        rf"sklearn.metrics.get_scorer\('{name}'\).*deprecated in 0.2 and will raise a "
+        r"ValueError in 0.4"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "samples" averages need multilabel y
+        with pytest.warns(FutureWarning, match=message) as caught:
+            result = sr.grouped_cross_validate(
+                LogisticRegression(), X, binary, groups=groups, scoring=[name, "mrr"], cv=3
+            )
+    assert [w.filename for w in caught if w.category is FutureWarning] == [__file__]
+    # Still scikit-learn's scorer until 0.4: the value of its own scorer on each fold.
+    expected = cross_validate(
+        LogisticRegression(), X, binary, groups=groups, cv=GroupKFold(3), scoring=name
+    )
+    np.testing.assert_array_equal(result[f"test_{name}"], expected["test_score"])
+    search = sr.GroupedGridSearchCV(
+        LogisticRegression(), {"C": [1.0]}, scoring={"mine": name}, refit=False, cv=3
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        with pytest.warns(FutureWarning, match=message) as caught:
+            search.fit(X, binary, groups=groups)
+    assert [w.filename for w in caught if w.category is FutureWarning] == [__file__]
+
+
+def test_scikit_learn_scorer_objects_and_ranking_names_do_not_warn(data):
+    from sklearn.linear_model import LogisticRegression
+
+    X, y, groups = data
+    binary = (y > 1).astype(int)
+    scoring = {"f1": sklearn.metrics.get_scorer("f1"), "p": "precision@3", "r2": "accuracy"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        sr.grouped_cross_validate(LogisticRegression(), X, binary, groups=groups, scoring=scoring)
+        search = sr.GroupedRandomizedSearchCV(
+            LogisticRegression(), {"C": [0.5, 1.0]}, n_iter=2, scoring="f1@5", cv=3
+        )
+        search.fit(X, binary, groups=groups)
+        search.get_metadata_routing()
+
+
 def test_sample_weight_per_query_through_the_scorer(data):
     X, y, groups = data
     model = Ridge().fit(X, y)

@@ -330,7 +330,7 @@ def grouped_cross_validate(
     )
     _refuse_bare_ranker(estimator, "grouped_cross_validate")
     folds = _checked_splits(cv, X, y, groups)
-    scoring = _one_prediction(_resolve_scoring(scoring), error_score)
+    scoring = _one_prediction(_resolve_scoring(scoring, stacklevel=2), error_score)
     params = dict(params or {})
     _check_row_weights(params, groups.shape[0])
     with _routing():
@@ -378,9 +378,10 @@ class _GroupedSearch:
     and this object's parameters never change.
     """
 
-    def _scoring(self):
+    def _scoring(self, warn=False):
         """``scoring`` with sklearn_rank names resolved and ranking scorers combined."""
-        return _one_prediction(_resolve_scoring(self.scoring), self.error_score)
+        resolved = _resolve_scoring(self.scoring, stacklevel=3 if warn else None)
+        return _one_prediction(resolved, self.error_score)
 
     def _check_refit(self, scoring):
         """scikit-learn checks ``refit`` against a combined scorer's keys only after
@@ -436,7 +437,7 @@ class _GroupedSearch:
         _check_row_weights(params, groups.shape[0])
         folds = _checked_splits(self.cv, X, y, groups)
         names = self._parameter_names()
-        combined = self._scoring()
+        combined = self._scoring(warn=True)
         self._check_refit(combined)
         test_keys = _test_keys(groups, folds)
         with _recording(combined, test_keys, names) as (scoring, records):
