@@ -295,6 +295,36 @@ def test_scikit_learn_scorer_objects_and_ranking_names_do_not_warn(data):
         search.get_metadata_routing()
 
 
+def test_make_scorer_of_a_metric_function_with_groups_requested_equals_our_scorer(data):
+    # The recipe of docs/model_selection.md, "A metric function as a scorer".
+    X, y, groups = data
+    with sklearn.config_context(enable_metadata_routing=True):
+        scorer = sklearn.metrics.make_scorer(sr.ndcg_score, k=10).set_score_request(groups=True)
+    ours = sr.grouped_cross_validate(Ridge(), X, y, groups=groups, scoring="ndcg@10", cv=3)
+    theirs = sr.grouped_cross_validate(Ridge(), X, y, groups=groups, scoring=scorer, cv=3)
+    np.testing.assert_array_equal(theirs["test_score"], ours["test_score"])
+    with sklearn.config_context(enable_metadata_routing=True):
+        plain = cross_validate(
+            Ridge(), X, y, scoring=scorer, cv=GroupKFold(3), params={"groups": groups}
+        )
+    np.testing.assert_array_equal(plain["test_score"], ours["test_score"])
+    searches = [
+        sr.GroupedGridSearchCV(Ridge(), {"alpha": [0.1, 100.0]}, scoring=scoring, cv=3)
+        for scoring in (scorer, "ndcg@10")
+    ]
+    theirs, ours = (search.fit(X, y, groups=groups) for search in searches)
+    for key in ("split0_test_score", "split2_test_score", "mean_test_score"):
+        np.testing.assert_array_equal(theirs.cv_results_[key], ours.cv_results_[key])
+    assert theirs.score(X, y, groups=groups) == ours.score(X, y, groups=groups)
+    # Without the request, scikit-learn refuses the routed query ids.
+    plain_scorer = sklearn.metrics.make_scorer(sr.ndcg_score, k=10)
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.raises(sklearn.exceptions.UnsetMetadataPassedError, match="groups"):
+            cross_validate(
+                Ridge(), X, y, scoring=plain_scorer, cv=GroupKFold(3), params={"groups": groups}
+            )
+
+
 def test_sample_weight_per_query_through_the_scorer(data):
     X, y, groups = data
     model = Ridge().fit(X, y)
