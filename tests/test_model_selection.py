@@ -588,3 +588,54 @@ def test_scorer_warns_only_for_other_rows_of_trained_queries():
         UserWarning, match=rf"Scorer 'ndcg@2' .*Ridge was fitted on.*{SPLIT_WARNING}"
     ):
         scorer(ranker, X[6:], y[6:], groups=groups[6:])  # rest of b, and c
+
+
+def test_each_test_fold_is_normalised_once_per_search(data, monkeypatch):
+    from sklearn_rank.model_selection import _prepared
+
+    X, y, groups = data
+    calls = []
+    prepare = _prepared._prepare
+    monkeypatch.setattr(_prepared, "_FOLDS", {})
+    monkeypatch.setattr(
+        _prepared, "_prepare", lambda *args: calls.append(args[1].size) or prepare(*args)
+    )
+    grid = {"alpha": [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0]}
+    search = sr.GroupedGridSearchCV(Ridge(), grid, scoring=["ndcg@10", "map"], refit="ndcg@10")
+    search.fit(X, y, groups=groups)
+    folds = list(GroupKFold(5).split(X, y, groups))
+    assert sorted(calls) == sorted(test.size for _, test in folds)  # 5 folds, not 30 calls
+    # The same values as a search whose every call normalises its fold afresh.
+    monkeypatch.setattr(_prepared, "_CACHE_SIZE", 0)
+    again = clone(search).fit(X, y, groups=groups)
+    assert len(calls) == 5
+    for key, values in search.cv_results_.items():
+        if "_test_" in key:
+            np.testing.assert_array_equal(values, again.cv_results_[key], err_msg=key)
+    for key, values in search.per_query_results_.items():
+        np.testing.assert_array_equal(values, again.per_query_results_[key], err_msg=key)
+
+
+def test_a_fold_changed_in_place_is_normalised_again(data, monkeypatch):
+    from sklearn_rank.model_selection import _prepared
+
+    X, y, groups = data
+    monkeypatch.setattr(_prepared, "_FOLDS", {})
+    model = Ridge().fit(X, y)
+    scorer = sr.make_ranking_scorers(["ndcg@10", "mrr"]).set_score_request(sample_weight=True)
+    rows = slice(0, 200)
+    scores = model.predict(X[rows])
+    truth, ids, weights = y[rows].copy(), groups[rows].copy(), np.ones(200)
+
+    def check(kept=slice(None)):
+        expected = sr.evaluate(truth[kept], scores[kept], ["ndcg@10", "mrr"], groups=ids[kept])
+        assert scorer(model, X[rows], truth, groups=ids, sample_weight=weights) == expected
+
+    check()
+    check()  # answered from the kept fold
+    truth[:50] = truth[50:100]  # other relevance, the same arrays
+    check()
+    ids[ids == ids[1]] = ids[0]  # two queries made one, the relevance unchanged
+    check()
+    weights[ids == ids[0]] = 0.0  # that query leaves the mean
+    check(ids != ids[0])

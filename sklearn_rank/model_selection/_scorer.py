@@ -9,12 +9,13 @@ from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from ..conventions import check_k, resolve
-from ..metrics._evaluate import _compute, _no_relevant_rule, _table_means
+from ..metrics._evaluate import _no_relevant_rule, _table_means
 from ..metrics._names import _parse_request, _parse_requests, _Request
 from ..metrics._registry import METRICS
 from ..metrics._signatures import _applicable
 from ..utils._ids import _concat_ids, _factorize
 from ._per_query import _query_set_key, _recorded
+from ._prepared import _compute_fold
 from ._ranker import QueryGroupRanker
 
 # A scorer takes its metric function's conventions (generated from the declarations) but
@@ -166,17 +167,17 @@ def _signed_scores(
         (`_recording`): the scores then carry their per-query values.
     Returns label -> score, greater-is-better (negated for lower-is-better metrics).
     """
-    computed = _compute(
+    computed = _compute_fold(
         [
             _Request(label, METRICS[scorer.metric], scorer.k, scorer.params, scorer.overrides)
             for label, scorer in members
         ],
         y_true,
         y_pred,
-        groups=groups,
-        sample_weight=sample_weight,
-        conventions=conventions,
-        table=recordings is not None,
+        groups,
+        sample_weight,
+        conventions,
+        recordings is not None,
     )
     if recordings is None:
         return {label: scorer.sign * computed[label] for label, scorer in members}
