@@ -7,7 +7,10 @@ normalised queries (`sklearn_rank.model_selection._prepared`), and the same sear
 that cache switched off (every call normalises its fold, as before). The two searches'
 ``cv_results_`` test scores and ``per_query_results_`` are checked equal to the bit.
 Each path runs ``--repeat`` times, alternating; the best time is kept. ``score`` is the
-scoring time scikit-learn measured (``mean_score_time`` times the folds, summed).
+scoring time scikit-learn measured (``mean_score_time`` times the folds, summed). On a
+shared machine the searches' times vary by tens of percent from run to run, so one scorer
+call on a test fold of about 27,000 rows is also timed alone (``call``: the best of 30,
+after a first call that keeps the fold): the difference is the normalisation saved.
 
     python benchmarks/prepared_folds.py               # about a minute on 2 cores
 """
@@ -38,6 +41,27 @@ def _search(X, y, groups):
     return seconds, scoring, search
 
 
+def _call(X, y, groups, cache):
+    """The best time of one scorer call on a test fold, the fold kept or not."""
+    _prepared._CACHE_SIZE = cache
+    _prepared._FOLDS.clear()
+    test = np.isin(groups, np.unique(groups)[::5])
+    model = Ridge().fit(X[~test], y[~test])
+    scorer = sr.make_ranking_scorers(["ndcg@10", "map"])
+    scorer(model, X[test], y[test], groups=groups[test])
+    times = []
+    for _ in range(30):
+        truth, ids = y[test], groups[test]  # new arrays each time, as in a search
+        start = time.perf_counter()
+        scorer(model, X[test], truth, groups=ids)
+        times.append(time.perf_counter() - start)
+    _prepared._CACHE_SIZE = _SIZE
+    return min(times)
+
+
+_SIZE = _prepared._CACHE_SIZE
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -66,11 +90,13 @@ def main():
             for key, values in before.per_query_results_.items():
                 np.testing.assert_array_equal(after.per_query_results_[key], values)
         _prepared._CACHE_SIZE = size
+        best["each call"] += (_call(X, y, groups, 0),)
+        best["once per fold"] += (_call(X, y, groups, size),)
         print(
             f"{kind}: "
             + "; ".join(
-                f"{label} {seconds:.2f} s (score {scoring:.2f} s)"
-                for label, (seconds, scoring) in best.items()
+                f"{label} {seconds:.2f} s (score {scoring:.2f} s, call {call * 1e3:.1f} ms)"
+                for label, (seconds, scoring, call) in best.items()
             )
         )
 

@@ -590,6 +590,14 @@ def test_scorer_warns_only_for_other_rows_of_trained_queries():
         scorer(ranker, X[6:], y[6:], groups=groups[6:])  # rest of b, and c
 
 
+def _assert_same_results(search, again):
+    for key, values in search.cv_results_.items():
+        if "_test_" in key:
+            np.testing.assert_array_equal(values, again.cv_results_[key], err_msg=key)
+    for key, values in search.per_query_results_.items():
+        np.testing.assert_array_equal(values, again.per_query_results_[key], err_msg=key)
+
+
 def test_each_test_fold_is_normalised_once_per_search(data, monkeypatch):
     from sklearn_rank.model_selection import _prepared
 
@@ -605,15 +613,16 @@ def test_each_test_fold_is_normalised_once_per_search(data, monkeypatch):
     search.fit(X, y, groups=groups)
     folds = list(GroupKFold(5).split(X, y, groups))
     assert sorted(calls) == sorted(test.size for _, test in folds)  # 5 folds, not 30 calls
-    # The same values as a search whose every call normalises its fold afresh.
-    monkeypatch.setattr(_prepared, "_CACHE_SIZE", 0)
+    assert _prepared._FOLDS == {}  # forgotten when the search ends
+    # The same values as a search whose every call normalises its fold afresh, or where
+    # a fold is larger than the memory the kept folds may take.
+    monkeypatch.setattr(_prepared, "_CACHE_BYTES", min(test.size for _, test in folds))
     again = clone(search).fit(X, y, groups=groups)
-    assert len(calls) == 5
-    for key, values in search.cv_results_.items():
-        if "_test_" in key:
-            np.testing.assert_array_equal(values, again.cv_results_[key], err_msg=key)
-    for key, values in search.per_query_results_.items():
-        np.testing.assert_array_equal(values, again.per_query_results_[key], err_msg=key)
+    assert len(calls) == 5 + 30
+    monkeypatch.setattr(_prepared, "_CACHE_SIZE", 0)
+    _assert_same_results(search, clone(search).fit(X, y, groups=groups))
+    assert len(calls) == 5 + 30
+    _assert_same_results(search, again)
 
 
 def test_a_fold_changed_in_place_is_normalised_again(data, monkeypatch):

@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..utils._ids import _concat_ids, _factorize
+from ._prepared import _forget
 
 _LOCK = threading.Lock()
 _SESSIONS = {}  # token -> list of records, in the process that runs the search
@@ -140,6 +141,7 @@ def _recording(scoring, test_keys, parameter_names=()):
     finally:
         with _LOCK:
             del _SESSIONS[token]
+        _forget()  # the folds this search's scorers kept in this process
         for scorer in recorded.values() if isinstance(recorded, dict) else [recorded]:
             if hasattr(scorer, "_record"):
                 scorer._record = None  # a later search.score records nothing

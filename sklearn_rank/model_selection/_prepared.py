@@ -24,8 +24,10 @@ from ..metrics._evaluate import _compute, _compute_queries, _prepare
 from ..utils._validation import _as_score_array, _check_finite
 
 _CACHE_SIZE = 16  # folds remembered per process: a few splits times a few conventions
+_CACHE_BYTES = 2**28  # and the memory they may hold: a larger fold is not kept
 _LOCK = threading.Lock()
-_FOLDS = {}  # digest -> list of (truth, groups, weights, (queries, ids, weights, item_ids))
+# digest -> list of (truth, groups, weights, (queries, ids, weights, item_ids), bytes)
+_FOLDS = {}
 
 # The conventions that shape the normalised fold (the others apply when computing).
 _SHAPING = ("tie_break", "query_set", "score_dtype", "judged_only")
@@ -55,7 +57,7 @@ def _digest(truth, conventions):
 
 def _prepared_fold(key, truth, groups, weights):
     with _LOCK:
-        for kept_truth, kept_groups, kept_weights, prepared in _FOLDS.get(key, ()):
+        for kept_truth, kept_groups, kept_weights, prepared, _bytes in _FOLDS.get(key, ()):
             same_weights = (kept_weights is None) == (weights is None) and (
                 weights is None or _same_ids(kept_weights, weights)
             )
@@ -68,11 +70,34 @@ def _prepared_fold(key, truth, groups, weights):
     return None
 
 
+def _size(entry):
+    """The bytes of the arrays a kept fold holds (object ids: their pointers only)."""
+    truth, groups, weights, (queries, ids, query_weights, _item_ids) = entry
+    arrays = [truth, groups, weights, ids, query_weights, queries.score, queries.rel]
+    arrays += [queries.codes, queries.n_cand]
+    owned = {id(a): a for a in arrays if isinstance(a, np.ndarray) and a.base is None}
+    return sum(a.nbytes for a in owned.values())
+
+
 def _keep(key, truth, groups, weights, prepared):
+    entry = (truth, groups, weights, prepared)
+    size = _size(entry)
+    if size > _CACHE_BYTES:
+        return
     with _LOCK:
-        if sum(map(len, _FOLDS.values())) >= _CACHE_SIZE:
+        kept = [e for entries in _FOLDS.values() for e in entries]
+        while _FOLDS and (
+            len(kept) >= _CACHE_SIZE or sum(e[-1] for e in kept) + size > _CACHE_BYTES
+        ):
             _FOLDS.pop(next(iter(_FOLDS)))  # the oldest digest
-        _FOLDS.setdefault(key, []).append((truth, groups, weights, prepared))
+            kept = [e for entries in _FOLDS.values() for e in entries]
+        _FOLDS.setdefault(key, []).append((*entry, size))
+
+
+def _forget():
+    """Drop every kept fold: a search that ends frees its folds' memory."""
+    with _LOCK:
+        _FOLDS.clear()
 
 
 def _compute_fold(requests, y_true, y_pred, groups, sample_weight, conventions, table):
