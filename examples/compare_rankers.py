@@ -59,7 +59,7 @@ for i in range(len(pairs["run"])):
     print(
         f"  {pairs['run'][i]} vs {pairs['baseline'][i]}, {pairs['metric'][i]}: "
         f"{pairs['diff'][i]:+.4f} [{pairs['diff_ci_low'][i]:+.4f}, {pairs['diff_ci_high'][i]:+.4f}]"
-        f", d_z {pairs['effect_size'][i]:+.2f}, p {pairs['p_adjusted'][i]:.4f}, "
+        f", d_z {pairs['effect_size'][i]:+.2f}, p {pairs['pvalue_adjusted'][i]:.4f}, "
         f"{pairs['wins'][i]}/{pairs['ties'][i]}/{pairs['losses'][i]}"
     )
 

@@ -2,19 +2,19 @@
 
 Every public name is importable from here, loaded on first use (PEP 562), so that
 ``import sklearn_rank`` and the command line start fast; the namespaces
-`sklearn_rank.metrics`, `sklearn_rank.model_selection`, `sklearn_rank.inputs` and
-`sklearn_rank.datasets` hold the same names by area. docs/architecture.md maps the folders.
+`sklearn_rank.metrics`, `sklearn_rank.model_selection`, `sklearn_rank.inputs`,
+`sklearn_rank.comparison` and `sklearn_rank.datasets` hold the same names by area.
+docs/architecture.md maps the folders. No folder is named as a public name: importing a
+folder sets the package's attribute of its name to the folder.
 """
 
 import importlib
-import sys
-import types
 
 from ._version import __version__ as __version__
 
 # Public name -> the folder that defines it.
 _EXPORTS = {
-    "Comparison": "compare",
+    "Comparison": "comparison",
     "GroupedGridSearchCV": "model_selection",
     "GroupedRandomizedSearchCV": "model_selection",
     "InterpolatedPrecisionRecallDisplay": "plot",
@@ -29,8 +29,8 @@ _EXPORTS = {
     "bpref_score": "metrics",
     "catboost_metric": "integrations",
     "cg_score": "metrics",
-    "compare": "compare",
-    "compare_search": "compare",
+    "compare": "comparison",
+    "compare_search": "comparison",
     "dcg_score": "metrics",
     "eleven_point_average_precision_score": "metrics",
     "err_score": "metrics",
@@ -74,7 +74,7 @@ _EXPORTS = {
 }
 _SUBPACKAGES = (
     "cli",
-    "compare",
+    "comparison",
     "conventions",
     "datasets",
     "distributed",
@@ -102,18 +102,3 @@ def __getattr__(name):
 
 def __dir__():
     return sorted(set(globals()) | set(_EXPORTS) | set(_SUBPACKAGES))
-
-
-class _Package(types.ModuleType):
-    """This package's module type. The function `compare` shares its name with the folder
-    that defines it: loading ``sklearn_rank.compare`` (the import system then sets the
-    package's attribute to the folder) must leave ``sklearn_rank.compare`` the function;
-    ``from sklearn_rank.compare import Comparison`` reads the folder as usual."""
-
-    def __setattr__(self, name, value):
-        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == name:
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -4,6 +4,7 @@ over 600 lines, and every public name stays where users import it from."""
 import ast
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,8 @@ ALLOWED = {
     "inputs": {"utils", "conventions"},
     "metrics": {"utils", "conventions", "inputs"},
     "model_selection": {"utils", "conventions", "inputs", "metrics"},
-    "compare": {"utils", "conventions", "inputs", "metrics", "model_selection"},
-    "plot": {"utils", "conventions", "inputs", "metrics", "model_selection", "compare"},
+    "comparison": {"utils", "conventions", "inputs", "metrics", "model_selection"},
+    "plot": {"utils", "conventions", "inputs", "metrics", "model_selection", "comparison"},
     "integrations": {"utils", "conventions", "inputs", "metrics", "model_selection"},
     "distributed": {"utils", "conventions", "inputs", "metrics"},
     "cli": {
@@ -32,7 +33,7 @@ ALLOWED = {
         "inputs",
         "metrics",
         "model_selection",
-        "compare",
+        "comparison",
         "plot",
         "integrations",
         "distributed",
@@ -216,6 +217,31 @@ def test_imports_follow_the_documented_direction():
     assert not wrong, "\n".join(wrong)
 
 
+# The seam: above `metrics`, callers compute through `metrics._plan` (one plan per call
+# site) and prepare inputs through `inputs._prepared`; the pipeline's stages are private.
+PIPELINE_STAGES = "sklearn_rank.metrics._evaluate"
+
+
+def test_nothing_above_metrics_reaches_into_the_pipeline_stages():
+    wrong = [
+        f"{name} imports {PIPELINE_STAGES}"
+        for name, targets in _graph().items()
+        if _area(name) not in ("metrics", "__init__") and PIPELINE_STAGES in targets
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+def test_only_inputs_builds_the_query_structure():
+    builders = []
+    for name, path in _modules().items():
+        if _area(name) == "inputs":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "_Queries":
+                builders.append(f"{name}:{node.lineno}")
+    assert not builders, "_Queries built outside inputs/: " + ", ".join(builders)
+
+
 def test_deferred_imports_are_seen():
     # cli/_main.py imports the metrics inside functions only: the walk must still see it.
     modules = _modules()
@@ -287,3 +313,41 @@ def test_each_convention_is_declared_once():
                 continue
             text = path.read_text()
             assert not any(s in text for s in spellings), (parameter.name, path)
+
+
+def test_the_package_is_a_plain_module_and_compare_the_function():
+    """Issue 26: no module class of the package's own; the folder `comparison` does not
+    share its name with the function `compare`, so loading it leaves the function in place."""
+    code = (
+        "import sys, types, sklearn_rank\n"
+        "assert type(sys.modules['sklearn_rank']) is types.ModuleType\n"
+        "before = sklearn_rank.compare\n"
+        "import sklearn_rank.comparison, sklearn_rank.comparison._align\n"
+        "from sklearn_rank.comparison import compare\n"
+        "assert sklearn_rank.compare is before is compare\n"
+        "assert compare.__module__ == 'sklearn_rank.comparison._compare'\n"
+        "assert sklearn_rank.comparison is sys.modules['sklearn_rank.comparison']\n"
+        "assert type(sys.modules['sklearn_rank']) is types.ModuleType\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
+
+
+def test_compare_is_the_function_after_the_folder_is_imported():
+    import sklearn_rank.comparison
+
+    assert callable(sklearn_rank.compare) and sklearn_rank.compare.__name__ == "compare"
+    assert sklearn_rank.compare is sklearn_rank.comparison.compare
+    assert type(sys.modules["sklearn_rank"]) is types.ModuleType
+
+
+def test_no_public_name_is_also_a_module_of_the_package():
+    # Importing sklearn_rank.<folder> sets the package's attribute <folder> to the folder:
+    # a public name spelled as a folder or module would be replaced by it.
+    modules = {name.split(".")[1] for name in _modules() if name.count(".") >= 1}
+    assert not modules & set(sklearn_rank._EXPORTS)
+    assert set(sklearn_rank._SUBPACKAGES) <= modules

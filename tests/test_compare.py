@@ -3,6 +3,7 @@ per-query values and their alignment by id, each test, the intervals, the correc
 reproducibility, bad input, and the tables."""
 
 import itertools
+import sys
 
 import numpy as np
 import pytest
@@ -11,9 +12,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 from statsmodels.stats.multitest import multipletests
 
 import sklearn_rank as sr
-from sklearn_rank import ItemJudgments, ItemRanking, compare, evaluate
-from sklearn_rank.compare import _resampling
-from sklearn_rank.compare._core import _seeds
+from sklearn_rank import Comparison, ItemJudgments, ItemRanking, compare, evaluate
+from sklearn_rank.comparison import _resampling
+from sklearn_rank.comparison._core import _seeds
 
 METRICS = ["ndcg@5", "map", "precision@3"]
 
@@ -567,15 +568,12 @@ def test_to_frame_without_pandas_says_what_to_install(monkeypatch):
         result.to_frame()
 
 
-def test_public_names_and_the_compare_folder():
-    from sklearn_rank.compare import Comparison, compare_search
+def test_public_names_and_the_comparison_folder():
+    from sklearn_rank.comparison import Comparison, compare, compare_search
 
     assert sr.compare is compare and sr.Comparison is Comparison
     assert sr.compare_search is compare_search
-    # Loading the folder leaves sklearn_rank.compare the function.
-    import sklearn_rank.compare._align  # noqa: F401
-
-    assert callable(sr.compare) and sr.compare.__name__ == "compare"
+    assert sr.comparison is sys.modules["sklearn_rank.comparison"]
     assert {"compare", "compare_search", "Comparison"} <= set(sr.__all__)
 
 
@@ -609,3 +607,192 @@ def test_decimals_rounds_the_differences_the_tests_read():
     assert rounded.pairs["diff"][0] == plain.pairs["diff"][0]  # the mean keeps every digit
     with pytest.raises(ValueError, match="decimals must be None or an integer; got 1.5"):
         sr.compare(y_true, runs, "precision@5", decimals=1.5)
+
+
+# --- scipy's names for p-values ----------------------------------------------------------------
+
+DEPRECATED = r"deprecated in version 0\.2 and will be removed in 0\.4; use .*\['pvalue"
+
+
+def test_p_values_have_scipys_names():
+    y_true, runs = _runs()
+    result = compare(y_true, runs, ["map"], baseline="run0", test="t", correction="bonferroni")
+    pairs = result.pairs
+    assert "pvalue" in pairs and "pvalue_adjusted" in pairs
+    assert not {"p_value", "p_adjusted"} & set(pairs)
+    assert list(result.to_frame().columns) == list(pairs)
+    per_query = result.per_query["map"]
+    for row, run in enumerate(pairs["run"]):
+        column = result.run_names.index(run)
+        expected = scipy.stats.ttest_rel(per_query[:, column], per_query[:, 0]).pvalue
+        assert_allclose(pairs["pvalue"][row], expected, rtol=1e-13)
+    assert_array_equal(pairs["pvalue_adjusted"], np.minimum(2 * pairs["pvalue"], 1.0))
+
+
+def test_old_p_value_names_read_the_same_columns_with_a_future_warning():
+    y_true, runs = _runs()
+    result = compare(y_true, runs, ["map", "mrr"], test="t")
+    pairs = result.pairs
+    for old, new in (("p_value", "pvalue"), ("p_adjusted", "pvalue_adjusted")):
+        with pytest.warns(FutureWarning, match=DEPRECATED) as caught:
+            assert pairs[old] is pairs[new]
+        assert caught[0].filename == __file__  # the warning points at the caller
+        with pytest.warns(FutureWarning, match=DEPRECATED):
+            assert pairs.get(old) is pairs[new]
+    assert pairs.get("p_values", "absent") == "absent"
+    with pytest.raises(KeyError, match="p_values"):
+        pairs["p_values"]  # noqa: B018
+    frame = result.to_frame()
+    with pytest.warns(FutureWarning, match=r"Comparison\.to_frame\(\)\['p_value'\]"):
+        assert_array_equal(frame["p_value"], pairs["pvalue"])
+    with pytest.warns(FutureWarning, match=r"Comparison\.to_frame\(\)\['p_adjusted'\]"):
+        assert_array_equal(frame.p_adjusted, pairs["pvalue_adjusted"])
+    with pytest.raises(KeyError):
+        frame["p_values"]  # noqa: B018
+
+
+def test_new_names_and_derived_frames_give_no_warning():
+    import pickle
+    import warnings
+
+    y_true, runs = _runs(n_queries=8)
+    result = compare(y_true, runs, ["map"], test="t")
+    frame = result.to_frame()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result.pairs["pvalue"], frame["pvalue"], frame.pvalue_adjusted  # noqa: B018
+        again = pickle.loads(pickle.dumps(frame))
+        pickle.loads(pickle.dumps(result))
+    assert again.equals(frame) and type(again).__name__ == "DataFrame"
+    assert type(frame[["run", "pvalue"]]).__name__ == "DataFrame"
+
+
+def test_a_comparison_built_with_the_old_names_is_renamed_with_a_future_warning():
+    y_true, runs = _runs(n_queries=8)
+    result = compare(y_true, runs, ["map"], test="t")
+    renamed = {"pvalue": "p_value", "pvalue_adjusted": "p_adjusted"}
+    old_pairs = {renamed.get(name, name): values for name, values in result.pairs.items()}
+    fields = ("runs", "per_query", "run_names", "query_ids", "baseline", "test", "correction")
+    fields += ("confidence", "n_resamples")
+    with pytest.warns(FutureWarning) as caught:
+        rebuilt = Comparison(pairs=old_pairs, **{name: getattr(result, name) for name in fields})
+    assert [str(w.message).split(" is ")[0] for w in caught] == [
+        "Comparison(pairs=...)['p_value']",
+        "Comparison(pairs=...)['p_adjusted']",
+    ]
+    assert list(rebuilt.pairs) == list(result.pairs)
+    assert rebuilt.to_markdown() == result.to_markdown()
+
+
+# --- alternative= ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+@pytest.mark.parametrize("test", ["t", "wilcoxon"])
+def test_one_sided_t_and_wilcoxon_equal_scipy_on_run_minus_baseline(test, alternative):
+    y_true, runs = _runs(n_queries=25)
+    reference = {"t": scipy.stats.ttest_rel, "wilcoxon": scipy.stats.wilcoxon}[test]
+    for baseline in ("run1", None):  # every pair: the later run minus the earlier one
+        result = compare(
+            y_true, runs, METRICS, baseline=baseline, test=test, alternative=alternative
+        )
+        assert result.alternative == alternative
+        for metric in METRICS:
+            values = result.per_query[metric]
+            for (run, base), row in _rows(result, metric).items():
+                x, y = values[:, int(run[-1])], values[:, int(base[-1])]
+                expected = reference(x, y, alternative=alternative).pvalue
+                assert_allclose(result.pairs["pvalue"][row], expected, rtol=1e-13)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_one_sided_randomization_is_scipys_exact_permutation_test(alternative):
+    y_true, runs = _runs(n_queries=9)
+    result = compare(
+        y_true, runs, ["ndcg@5"], test="randomization", n_resamples=2**9, alternative=alternative
+    )
+    assert "exact" in result.to_markdown()
+    values = result.per_query["ndcg@5"]
+    for (run, base), row in _rows(result, "ndcg@5").items():
+        d = values[:, int(run[-1])] - values[:, int(base[-1])]
+        expected = scipy.stats.permutation_test(
+            (d[d != 0] if np.any(d != 0) else d,),  # zero differences flip nothing
+            np.mean,
+            permutation_type="samples",
+            n_resamples=np.inf,
+            alternative=alternative,
+        ).pvalue
+        assert result.pairs["pvalue"][row] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("test", ["randomization", "bootstrap", "t", "wilcoxon"])
+def test_greater_for_a_pair_is_less_for_the_pair_reversed(test):
+    """The orientation is run - baseline: swapping the runs swaps the alternatives, with
+    the same draws; a clearly better run has a small p above and a large one below."""
+    y_true, runs = _runs(n_queries=40, noises=(2.0, 0.5))
+    kwargs = dict(test=test, n_resamples=2000, random_state=3, correction=None)
+    forward = compare(y_true, runs, ["map"], baseline="run0", alternative="greater", **kwargs)
+    backward = compare(y_true, runs, ["map"], baseline="run1", alternative="less", **kwargs)
+    assert forward.pairs["run"][0] == "run1" and backward.pairs["run"][0] == "run0"
+    assert_allclose(forward.pairs["pvalue"], backward.pairs["pvalue"], rtol=1e-14)
+    two_sided = compare(y_true, runs, ["map"], baseline="run0", **kwargs).pairs["pvalue"][0]
+    against = compare(y_true, runs, ["map"], baseline="run0", alternative="less", **kwargs)
+    assert forward.pairs["diff"][0] > 0
+    assert forward.pairs["pvalue"][0] < 0.01 and forward.pairs["pvalue"][0] <= two_sided
+    assert against.pairs["pvalue"][0] > 0.99
+
+
+def test_alternative_is_checked_up_front_and_tukey_hsd_refuses_one_side():
+    y_true, runs = _runs(n_queries=6)
+    with pytest.raises(
+        ValueError, match=r"^alternative must be one of 'two-sided', 'greater', 'less'; got 'up'"
+    ):
+        compare(y_true, {"only": runs["run0"]}, ["map"], alternative="up")
+    with pytest.raises(
+        ValueError, match=r"alternative='less' cannot be used with test='tukey_hsd'"
+    ):
+        compare(y_true, runs, ["map"], test="tukey_hsd", alternative="less")
+    result = compare(y_true, runs, ["map"], test="tukey_hsd", n_resamples=50, random_state=0)
+    assert result.alternative == "two-sided"
+
+
+def test_one_sided_tables_say_which_side():
+    y_true, runs = _runs()
+    result = compare(y_true, runs, ["map"], baseline="run0", test="t", alternative="greater")
+    markdown = result.to_markdown()
+    assert "Paired t-test, one-sided (alternative: each run greater than the baseline);" in (
+        markdown
+    )
+    assert "* is greater than run0 at adjusted p <= 0.05." in markdown
+    assert r"$^{*}$ is greater than run0" in result.to_latex()
+    assert repr(result).startswith(
+        "<Comparison of 3 runs on 30 queries: test='t', correction='holm', baseline='run0', "
+        "alternative='greater'>"
+    )
+    every = compare(y_true, runs, ["map"], test="t", alternative="less")
+    assert "one-sided (alternative: each run less than each earlier run)" in every.to_markdown()
+    assert "Paired t-test, two-sided;" in compare(y_true, runs, ["map"], test="t").to_markdown()
+
+
+@pytest.mark.parametrize("convention", [None, "trec_eval9"])
+def test_err_has_one_grade_scale_for_every_run(convention):
+    # Query "a" holds the only grade 4; run B does not rank it. Both runs rank "b" and "c"
+    # alike, so their ERR there is equal: the top grade is one statistic of the judgments
+    # of the compared queries, not of each run's own queries.
+    judgments = sr.ItemJudgments(["a", "a", "b", "b", "c"], [1, 2, 1, 2, 1], [4, 0, 1, 0, 1])
+    a = sr.ItemRanking(["a", "a", "b", "b", "c"], [1, 2, 1, 2, 1], [2, 1, 2, 1, 1.0])
+    b = sr.ItemRanking(["b", "b", "c"], [1, 2, 1], [2, 1, 1.0])
+    result = sr.compare(
+        judgments,
+        {"A": a, "B": b},
+        ["err", "err@1"],
+        baseline="A",
+        missing="drop",
+        convention=convention,
+    )
+    assert list(result.query_ids) == ["b", "c"]
+    for metric in ("err", "err@1"):
+        np.testing.assert_array_equal(result.per_query[metric][:, 0], [1 / 16, 1 / 16])
+        np.testing.assert_array_equal(result.per_query[metric][:, 1], [1 / 16, 1 / 16])
+    assert list(result.pairs["diff"]) == [0.0, 0.0]
+    assert list(result.pairs["wins"]) == [0, 0] and list(result.pairs["losses"]) == [0, 0]

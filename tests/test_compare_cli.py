@@ -143,3 +143,37 @@ def test_usage_errors(files, capsys):
     assert "n_resamples must be a positive integer; got 0" in capsys.readouterr().err
     assert main(["compare", qrels, paths[0], paths[0]]) == 2
     assert "each run must be given once" in capsys.readouterr().err
+
+
+def test_csv_and_json_write_scipys_names_and_the_old_ones_until_0_4(files, capsys):
+    qrels, paths = files
+    expected = _library(qrels, paths, test="t")
+    assert main(["compare", qrels, *paths, "--test", "t", "--format", "csv"]) == 0
+    reader = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    rows = list(reader)
+    assert reader.fieldnames == [*expected.pairs, "p_value", "p_adjusted"]
+    for old, new in (("p_value", "pvalue"), ("p_adjusted", "pvalue_adjusted")):
+        assert [row[old] for row in rows] == [row[new] for row in rows]
+        assert_allclose([float(row[new]) for row in rows], expected.pairs[new], rtol=1e-15)
+    assert main(["compare", qrels, *paths, "--test", "t", "--format", "json"]) == 0
+    pairs = json.loads(capsys.readouterr().out)["pairs"]
+    assert list(pairs) == [*expected.pairs, "p_value", "p_adjusted"]
+    assert pairs["p_value"] == pairs["pvalue"] and pairs["p_adjusted"] == pairs["pvalue_adjusted"]
+
+
+def test_alternative_option_is_the_librarys(files, capsys):
+    qrels, paths = files
+    common = ["compare", qrels, *paths, "--baseline", "bm25.run", "--test", "t"]
+    assert main([*common, "--alternative", "greater", "--format", "json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    expected = _library(qrels, paths, baseline="bm25.run", test="t", alternative="greater")
+    assert document["alternative"] == "greater"
+    assert_allclose(document["pairs"]["pvalue"], expected.pairs["pvalue"], rtol=1e-15)
+    two_sided = _library(qrels, paths, baseline="bm25.run", test="t")
+    assert not np.allclose(expected.pairs["pvalue"], two_sided.pairs["pvalue"])
+    assert main([*common, "--alternative", "less", "--format", "markdown"]) == 0
+    assert "one-sided (alternative: each run less than the baseline)" in capsys.readouterr().out
+    assert main([*common, "--alternative", "above"]) == 2
+    assert "--alternative: invalid choice: 'above'" in capsys.readouterr().err
+    assert main(["compare", qrels, *paths, "--test", "tukey_hsd", "--alternative", "less"]) == 2
+    assert "--alternative less cannot be used with --test tukey_hsd" in capsys.readouterr().err

@@ -343,3 +343,28 @@ def test_recorded_split_scores_keep_the_metrics_own_aggregate(metric):
         predicted = Ridge(alpha=1.0).fit(X[train], Y[train]).predict(X[test])
         expected = evaluate(Y[test], predicted, [metric], groups=GROUPS[test])[metric]
         assert_allclose(search.cv_results_[f"split{k}_test_score"][0], expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less"])
+def test_compare_search_one_sided_corrected_t_and_per_query_t(alternative):
+    search = _search(
+        scoring=("ndcg@5",), cv=GroupShuffleSplit(n_splits=6, test_size=0.25, random_state=1)
+    )
+    result = compare_search(search, test="corrected_t", correction=None, alternative=alternative)
+    scores = np.column_stack([search.cv_results_[f"split{k}_test_ndcg@5"] for k in range(6)])
+    values = search.per_query_results_["ndcg@5"]
+    per_query = compare_search(search, test="t", correction=None, alternative=alternative)
+    best = search.best_index_
+    for row in range(len(result.pairs["run"])):
+        column = result.run_names.index(result.pairs["run"][row])
+        d = scores[column] - scores[best]
+        t = d.mean() / np.sqrt((1 / 6 + 12 / 36) * d.var(ddof=1))
+        expected = scipy.stats.t.sf(t, 5) if alternative == "greater" else scipy.stats.t.cdf(t, 5)
+        assert_allclose(result.pairs["pvalue"][row], expected, rtol=1e-12)
+        # Queries never in a test fold have no value: paired over the others.
+        x, y = values[:, column], values[:, best]
+        kept = ~np.isnan(x) & ~np.isnan(y)
+        reference = scipy.stats.ttest_rel(x[kept], y[kept], alternative=alternative)
+        assert_allclose(per_query.pairs["pvalue"][row], reference.pvalue, rtol=1e-13)
+    with pytest.raises(ValueError, match=r"^alternative must be one of"):
+        compare_search(search, alternative="two_sided")

@@ -10,20 +10,18 @@ import scipy.stats
 from numpy.testing import assert_allclose, assert_array_equal
 from statsmodels.stats.multitest import multipletests
 
-from sklearn_rank.compare import _resampling, _stats
-from sklearn_rank.compare._resampling import (
+from sklearn_rank.comparison import _resampling, _signed_rank, _stats, _tukey
+from sklearn_rank.comparison._resampling import (
     _bootstrap_ci,
     _bootstrap_index_blocks,
     _bootstrap_p,
-    _random_permutation_blocks,
     _random_sign_blocks,
     _randomization,
     _sign_flip_counts,
     _studentized_bootstrap_counts,
-    _tukey_exceedances,
-    _tukey_hsd_randomised,
 )
-from sklearn_rank.compare._stats import (
+from sklearn_rank.comparison._signed_rank import _wilcoxon
+from sklearn_rank.comparison._stats import (
     _adjust_p,
     _check_confidence,
     _check_correction,
@@ -33,8 +31,12 @@ from sklearn_rank.compare._stats import (
     _corrected_t,
     _effect_size_dz,
     _paired_t,
-    _wilcoxon,
     _win_tie_loss,
+)
+from sklearn_rank.comparison._tukey import (
+    _random_permutation_blocks,
+    _tukey_exceedances,
+    _tukey_hsd_randomised,
 )
 
 # Sakai, "Laboratory Experiments in Information Retrieval", Table 5.1: 20 topics.
@@ -789,6 +791,193 @@ def test_corrected_t_edge_cases_and_validation():
 
 
 def test_modules_stay_under_600_lines():
-    for module in (_stats, _resampling):
+    for module in (_stats, _resampling, _tukey, _signed_rank):
         with open(module.__file__) as source:
             assert sum(1 for _ in source) <= 600
+
+
+# --- one-sided alternatives ------------------------------------------------------------------
+
+ONE_SIDED = ["greater", "less"]
+
+
+def test_check_alternative_names_parameter_value_and_the_test_without_one_side():
+    from sklearn_rank.comparison._stats import _check_alternative
+
+    assert _check_alternative("less", "t") == "less"
+    assert _check_alternative("two-sided", "tukey_hsd") == "two-sided"
+    with pytest.raises(ValueError, match=r"^alternative must be one of 'two-sided', 'greater', "):
+        _check_alternative("two_sided", "t")
+    with pytest.raises(ValueError, match=r"got None\.$"):
+        _check_alternative(None, "t")
+    with pytest.raises(ValueError, match=r"alternative='greater' cannot be used with test='tuk"):
+        _check_alternative("greater", "tukey_hsd")
+
+
+@pytest.mark.parametrize("alternative", ONE_SIDED)
+@pytest.mark.parametrize("n", [2, 5, 30])
+def test_paired_t_one_sided_equals_ttest_rel(n, alternative):
+    rng = np.random.default_rng(40 + n)
+    y = rng.random((n, 6))
+    x = y + np.column_stack([rng.normal(0.1, 0.3, (n, 4)), np.zeros(n), np.full(n, 2.0)])
+    statistic, p_value, _, _ = _paired_t(x - y, alternative=alternative)
+    for j in range(x.shape[1]):
+        expected = _quiet(scipy.stats.ttest_rel, x[:, j], y[:, j], alternative=alternative)
+        assert_allclose(statistic[j], expected.statistic, rtol=1e-15)
+        assert_allclose(p_value[j], expected.pvalue, rtol=1e-15)
+    # Closed form: a constant positive difference (t = +inf) has p 0 above, 1 below.
+    assert p_value[5] == (0.0 if alternative == "greater" else 1.0)
+    two_sided = _paired_t(x - y)[1]
+    one = p_value[:4]
+    assert_allclose(np.minimum(one, 1 - one) * 2, two_sided[:4], rtol=1e-12)
+
+
+@pytest.mark.parametrize("alternative", ONE_SIDED)
+@pytest.mark.parametrize("n", [1, 5, 9, 13, 14, 20, 51])
+def test_wilcoxon_one_sided_equals_scipy_column_by_column(n, alternative):
+    rng = np.random.default_rng(500 + n)
+    y = rng.random((n, 8))
+    x = y + _awkward_columns(n, rng)
+    d = x - y
+    statistic, p_value = _wilcoxon(d, alternative=alternative)
+    for j in range(d.shape[1]):
+        if n == 1 and d[0, j] == 0:
+            assert (statistic[j], p_value[j]) == (0.0, 1.0)  # scipy raises here
+            continue
+        expected = _quiet(scipy.stats.wilcoxon, x[:, j], y[:, j], alternative=alternative)
+        assert_array_equal([statistic[j], p_value[j]], [expected.statistic, expected.pvalue])
+
+
+def test_wilcoxon_one_sided_permutation_branch_by_hand():
+    # n = 3, d = (1, -2, 2): ranks 1, 2.5, 2.5, R+ = 3.5 of 8 equally likely sign vectors
+    # with R+ in {0, 1, 2.5, 2.5, 3.5, 3.5, 5, 6}: P(R+ >= 3.5) = 4/8, P(R+ <= 3.5) = 6/8.
+    d = np.array([1.0, -2.0, 2.0])
+    assert _wilcoxon(d, alternative="greater") == (3.5, 0.5)
+    assert _wilcoxon(d, alternative="less") == (3.5, 0.75)
+    assert _wilcoxon(d)[1][0] == 1.0  # 2 min(4/8, 6/8), clipped
+
+
+def _scipy_exact_one_sided(column, alternative):
+    return scipy.stats.permutation_test(
+        (column,),
+        lambda sample, axis: np.mean(sample, axis=axis),
+        vectorized=True,
+        permutation_type="samples",
+        n_resamples=np.inf,
+        alternative=alternative,
+    ).pvalue
+
+
+@pytest.mark.parametrize("alternative", ONE_SIDED)
+@pytest.mark.parametrize("n", [2, 3, 6, 9, 12])  # scipy refuses n = 1: brute force below
+def test_randomization_one_sided_exact_equals_scipy_permutation_test(n, alternative):
+    rng = np.random.default_rng(700 + n)
+    d = _awkward_columns(n, rng)
+    p_value, exact = _randomization(d, 10_000, rng, alternative=alternative)
+    assert exact
+    expected = [_scipy_exact_one_sided(d[:, j], alternative) for j in range(d.shape[1])]
+    assert_array_equal(p_value, expected)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_randomization_one_sided_exact_equals_brute_force_on_integers(n):
+    rng = np.random.default_rng(800 + n)
+    d = rng.integers(-3, 4, size=(n, 3))
+    vectors = np.array(list(itertools.product([1, -1], repeat=n)))
+    sums = vectors @ d  # exact integer arithmetic
+    greater, _ = _randomization(d.astype(float), 2**n, None, alternative="greater")
+    less, _ = _randomization(d.astype(float), 2**n, None, alternative="less")
+    assert_array_equal(greater, (sums >= d.sum(axis=0)).mean(axis=0))
+    assert_array_equal(less, (sums <= d.sum(axis=0)).mean(axis=0))
+
+
+def test_randomization_one_sided_sakai_by_symmetry():
+    # The sign-flip null S is symmetric: with s = sum(d) > 0 the two-sided p is
+    # P(S >= s) + P(S <= -s) = 2 P(S >= s), so "greater" is exactly half of it.
+    greater, exact = _randomization(SAKAI_D, 2**20, None, alternative="greater")
+    less, _ = _randomization(SAKAI_D, 2**20, None, alternative="less")
+    assert exact and SAKAI_D.sum() > 0
+    assert greater[0] == EXACT_SIGN_FLIP_P / 2
+    assert less[0] >= 1 - greater[0]  # P(S <= s) = 1 - P(S > s)
+    assert_array_equal(_randomization(-SAKAI_D, 2**20, None, alternative="less")[0], greater)
+
+
+@pytest.mark.parametrize("alternative", ONE_SIDED)
+def test_randomization_one_sided_monte_carlo_over_documented_sign_stream(alternative):
+    rng = np.random.default_rng(12)
+    n, n_resamples = 70, 300
+    d = np.round(rng.normal(0.05, 0.3, size=(n, 3)), 1)
+    d[np.all(d == 0, axis=1)] = 0.1
+    raw = np.random.default_rng(6).integers(
+        0, 2**64 - 1, size=(n_resamples, 2), dtype=np.uint64, endpoint=True
+    )
+    flips = np.array(
+        [[(int(raw[b, k // 64]) >> (k % 64)) & 1 for k in range(n)] for b in range(n_resamples)]
+    )
+    count = np.zeros(3)
+    for j in range(3):
+        observed = np.mean(d[:, j])
+        gamma = 100 * np.finfo(float).eps * abs(observed)
+        for b in range(n_resamples):
+            flipped = np.mean(np.where(flips[b] == 1, -d[:, j], d[:, j]))
+            if alternative == "greater":
+                count[j] += flipped >= observed - gamma
+            else:
+                count[j] += flipped <= observed + gamma
+    p_value, exact = _randomization(
+        d, n_resamples, np.random.default_rng(6), alternative=alternative
+    )
+    assert not exact
+    assert_array_equal(p_value, (1 + count) / (1 + n_resamples))
+
+
+def _slow_one_sided_count(d, indices, alternative):
+    """The shifted studentized bootstrap one resample at a time, one-sided."""
+    n = len(d)
+    w = d - d.mean()
+    observed = d.mean() / (d.std(ddof=1) / np.sqrt(n))
+    gamma = 100 * np.finfo(float).eps * abs(observed)
+    count = 0
+    for row in indices:
+        resample = w[row]
+        mean, sd = resample.mean(), resample.std(ddof=1)
+        if np.ptp(resample) == 0:
+            statistic = np.nan if mean == 0 else np.sign(mean) * np.inf
+        else:
+            statistic = mean / (sd / np.sqrt(n))
+        if alternative == "greater":
+            count += statistic >= observed - gamma
+        else:
+            count += statistic <= observed + gamma
+    return count
+
+
+@pytest.mark.parametrize("alternative", ONE_SIDED)
+def test_bootstrap_p_one_sided_equals_slow_reference(alternative):
+    rng = np.random.default_rng(33)
+    d = np.column_stack([rng.normal(0.1, 1, 12), np.round(rng.normal(-0.2, 0.5, 12), 1)])
+    p_value = _bootstrap_p(d, 3000, np.random.default_rng(4), alternative=alternative)
+    indices = np.random.default_rng(4).integers(0, 12, (3000, 12))
+    counts = [_slow_one_sided_count(d[:, j], indices, alternative) for j in range(2)]
+    assert_array_equal(p_value, (1 + np.array(counts)) / 3001)
+
+
+def test_bootstrap_p_one_sided_edge_cases():
+    d = np.column_stack([np.zeros(6), np.full(6, 0.3), np.full(6, -0.3)])
+    assert_array_equal(_bootstrap_p(d, 99, 0, alternative="greater"), [1.0, 0.01, 1.0])
+    assert_array_equal(_bootstrap_p(d, 99, 0, alternative="less"), [1.0, 1.0, 0.01])
+    assert_array_equal(_bootstrap_p(d, 99, 0), [1.0, 0.01, 0.01])
+
+
+@pytest.mark.parametrize("alternative", ONE_SIDED)
+def test_corrected_t_one_sided_and_sklearn_example(alternative):
+    rng = np.random.default_rng(9)
+    d = rng.normal(0.01, 0.02, size=(10, 3))
+    statistic, p_value = _corrected_t(d, 90, 10, alternative=alternative)
+    t = scipy.stats.t(9)
+    expected = t.sf(statistic) if alternative == "greater" else t.cdf(statistic)
+    assert_allclose(p_value, expected, rtol=1e-15)
+    if alternative == "greater":  # scikit-learn's example: t.sf(|t|) for the better model
+        for j in np.flatnonzero(statistic > 0):
+            example_t, example_p = _sklearn_example_corrected_ttest(d[:, j], 90, 10)
+            assert p_value[j] == pytest.approx(example_p, rel=1e-12)

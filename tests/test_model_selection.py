@@ -602,11 +602,15 @@ def test_each_test_fold_is_normalised_once_per_search(data, monkeypatch):
     from sklearn_rank.model_selection import _prepared
 
     X, y, groups = data
+    from sklearn_rank.metrics._plan import _Plan
+
     calls = []
-    prepare = _prepared._prepare
+    prepare = _Plan.prepare
     monkeypatch.setattr(_prepared, "_FOLDS", {})
     monkeypatch.setattr(
-        _prepared, "_prepare", lambda *args: calls.append(args[1].size) or prepare(*args)
+        _Plan,
+        "prepare",
+        lambda plan, y_true, *a, **k: calls.append(y_true.size) or prepare(plan, y_true, *a, **k),
     )
     grid = {"alpha": [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0]}
     search = sr.GroupedGridSearchCV(Ridge(), grid, scoring=["ndcg@10", "map"], refit="ndcg@10")

@@ -127,6 +127,62 @@ def test_every_preset_is_the_same_on_several_threads(small_blocks, convention):
     assert computed >= 3
 
 
+def _uneven_forms(seed):
+    """Input forms whose blocks differ: each third of the queries has its own grade scale
+    (binary, 0-4, fractional up to 7.5), its own list lengths and its own item counts, so
+    that a statistic computed per block (ERR's top grade) would differ from the whole's."""
+    rng = np.random.default_rng(seed)
+    n_queries, width = 90, 24
+    scale = np.repeat([1.0, 4.0, 7.5], n_queries // 3)[:, None]
+    grades = np.where(scale == 7.5, rng.integers(0, 16, (n_queries, width)) * 0.5, 0.0)
+    grades = np.where(scale == 4.0, rng.integers(0, 5, (n_queries, width)), grades)
+    grades = np.where(scale == 1.0, rng.integers(0, 2, (n_queries, width)), grades)
+    rel = grades * (rng.random((n_queries, width)) < 0.35)
+    rel[[0, 40, 80]] = 0  # a query without a relevant item in each third
+    score = rng.integers(0, 6, (n_queries, width)) / 4.0
+    yield "dense", rel, score, {}
+    yield "sparse truth", scipy.sparse.csr_matrix(rel), score, {}
+    sizes = np.concatenate(
+        [rng.integers(1, 6, 30), rng.integers(10, 40, 30), rng.integers(2, 15, 30)]
+    )
+    codes = np.repeat(np.arange(sizes.size), sizes)
+    long_rel = np.round(
+        rng.random(codes.size)
+        * np.repeat([1.0, 4.0, 7.5], [sizes[:30].sum(), sizes[30:60].sum(), sizes[60:].sum()])
+    ) * (rng.random(codes.size) < 0.4)
+    long_score = rng.integers(0, 5, codes.size).astype(float)
+    shuffle = rng.permutation(codes.size)
+    yield "long, shuffled", long_rel[shuffle], long_score[shuffle], {"groups": codes[shuffle]}
+    order = np.argsort(rng.random((n_queries, 40)), axis=1)
+    top = [row[: 3 + i % 9] for i, row in enumerate(order)]  # lists of 3 to 11 ids
+    truth = scipy.sparse.csr_matrix(np.hstack([rel, rel[:, :16]]))
+    yield "top-N ids", truth, sr.ItemRanking.from_topn(top), {}
+
+
+@pytest.mark.parametrize("convention", [None, "trec_eval"])
+def test_blocks_with_different_grade_scales_give_the_values_of_one_thread(small_blocks, convention):
+    # The whole input's statistics (ERR's top grade: 7.5 here) reach every block.
+    computed = 0
+    for form, y_true, y_score, kwargs in _uneven_forms(7):
+        if convention == "trec_eval" and "groups" in kwargs:
+            continue  # trec_eval's tie rule reads item ids, which long format lacks
+        one = _per_query(y_true, y_score, NAMES, 1, convention=convention, **kwargs)
+        many = _per_query(y_true, y_score, NAMES, 4, convention=convention, **kwargs)
+        _assert_same(one, many, form)
+        computed += 1
+    assert computed >= 3
+
+
+def test_err_reads_the_top_grade_of_the_whole_input_on_any_number_of_threads():
+    rng = np.random.default_rng(0)
+    y = (rng.random((400, 1000)) < 0.01).astype(float)
+    y[200:] *= 4
+    s = rng.random((400, 1000))
+    one = sr.err_score(y, s, k=10, n_jobs=1)
+    assert sr.err_score(y, s, k=10, n_jobs=4) == one
+    assert one == sr.err_score(y, s, k=10, max_grade=4)  # the whole input's largest grade
+
+
 def test_the_inputs_are_really_cut_into_blocks(small_blocks, monkeypatch):
     # Otherwise the tests above would compare one thread with itself.
     seen = []

@@ -19,6 +19,7 @@ _EPILOG = """\
 examples:
   sklearn-rank compare qrels.txt bm25.run dense.run -m ndcg@10 map --baseline bm25.run
   sklearn-rank compare qrels.txt a.run b.run c.run --test tukey_hsd --format markdown
+  sklearn-rank compare qrels.txt bm25.run dense.run --baseline bm25.run --alternative greater
   sklearn-rank compare qrels.txt bm25.run dense.run --baseline bm25.run --plot diff.png
 
 The runs are named by their file names (the paths as given when two share a name).
@@ -75,6 +76,14 @@ def _add_options(parser, convention_options, precision):
         default="randomization",
         choices=("randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd"),
         help="paired test (default: randomization)",
+    )
+    tests.add_argument(
+        "--alternative",
+        default="two-sided",
+        choices=("two-sided", "greater", "less"),
+        help="alternative hypothesis, as in scipy (default: two-sided): greater, each run's "
+        "values are greater than its baseline's (every pair: a later run than an earlier "
+        "one); less, lower; tukey_hsd is two-sided only",
     )
     tests.add_argument(
         "--correction",
@@ -160,7 +169,7 @@ def run(args, stdout, helpers):
     ``helpers``: the ``evaluate`` command's (usage error class, metric names parser,
     conventions of the parsed options, warning printer).
     """
-    from ..compare import compare
+    from ..comparison import compare
     from ..inputs._files import _parse_trec_qrels, _parse_trec_run
     from ..inputs._tables import ItemJudgments, ItemRanking
     from ._output import _as_options
@@ -198,6 +207,7 @@ def run(args, stdout, helpers):
             metrics,
             baseline=baseline,
             test=args.test,
+            alternative=args.alternative,
             correction=None if args.correction == "none" else args.correction,
             confidence=args.confidence,
             n_resamples=args.n_resamples,
@@ -245,7 +255,7 @@ def _print(result, args, stdout):
     elif args.format == "latex":
         stdout.write(result.to_latex(alpha=args.alpha, decimals=decimals))
     elif args.format == "csv":
-        _print_csv(result.pairs, stdout, args.precision)
+        _print_csv(_with_old_names(result.pairs), stdout, args.precision)
     elif args.format == "json":
         _print_json(result, stdout, args.precision)
     else:
@@ -263,6 +273,15 @@ def _plain(value, precision=None):
     return value
 
 
+def _with_old_names(pairs):
+    """The pairs' columns, then those renamed to scipy's names in 0.2 under their old names
+    again (``p_value``, ``p_adjusted``): files have no warning to give, so scripts that read
+    the old columns keep working until they are removed in 0.4."""
+    from ..comparison._result import _RENAMED_COLUMNS
+
+    return {**pairs, **{old: pairs[new] for old, new in _RENAMED_COLUMNS.items()}}
+
+
 def _print_csv(table, stdout, precision):
     writer = csv.writer(stdout, lineterminator="\n")
     writer.writerow(list(table))
@@ -276,13 +295,14 @@ def _print_json(result, stdout, precision):
 
     document = {
         "test": result.test,
+        "alternative": result.alternative,
         "correction": result.correction,
         "confidence": result.confidence,
         "n_resamples": result.n_resamples,
         "baseline": result.baseline,
         "n_queries": int(len(result.query_ids)),
         "runs": columns(result.runs),
-        "pairs": columns(result.pairs),
+        "pairs": columns(_with_old_names(result.pairs)),
     }
     stdout.write(json.dumps(document, indent=2, allow_nan=False) + "\n")
 
@@ -313,7 +333,7 @@ def _print_text(result, alpha, decimals, stdout):
                     f"{pairs[key][i]:.{decimals}f}"
                     for key in ("diff", "diff_ci_low", "diff_ci_high", "effect_size")
                 ),
-                *(_p_text(pairs[key][i], decimals) for key in ("p_value", "p_adjusted")),
+                *(_p_text(pairs[key][i], decimals) for key in ("pvalue", "pvalue_adjusted")),
                 f"{pairs['wins'][i]}/{pairs['ties'][i]}/{pairs['losses'][i]}",
             ]
         )

@@ -422,7 +422,7 @@ def _conventions(args):
 
 def _evaluate(args, stdout, progress):
     from ..metrics import evaluate
-    from ..metrics._evaluate import _means_and_per_query
+    from ..metrics._plan import _Plan
     from ._example import HIVEMALL_RANKINGS, HIVEMALL_TRUTH
 
     names = _metric_names(args.metrics)
@@ -450,9 +450,9 @@ def _evaluate(args, stdout, progress):
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 if args.per_query:  # the means and the per-query values of one computation
-                    results, per_query = _means_and_per_query(
-                        truth, run, names, n_jobs=args.jobs, **conventions
-                    )
+                    plan = _Plan.from_names(names, conventions)
+                    table = plan.evaluate(truth, run, table=True, n_jobs=args.jobs)
+                    results, per_query = _Plan.means(table), table.values
                 else:
                     results = evaluate(truth, run, names, n_jobs=args.jobs, **conventions)
                     per_query = None

@@ -190,8 +190,10 @@ def evaluate_dask(
                     "in judgments: the ids must have one type to match; cast one of them."
                 )
         truth = truth[list(run.columns)]
-    if spec.needs_top_grade:
-        spec = spec.with_top_grade(_top_grade(run, truth, spec))
+    if spec.statistics:
+        spec = spec.with_statistics(
+            {s.name: _statistic(run, truth, spec, s) for s in spec.statistics}
+        )
     compute = functools.partial(_per_query_table, spec=spec, query_dtype=query_dtype)
     if judgments is None:
         frame = run if _partitioned_by(data, query) else run.shuffle(on=QUERY)
@@ -207,16 +209,20 @@ def evaluate_dask(
     return _mean_of_tables(tables.compute(), spec)
 
 
-def _top_grade(run, truth, spec):
-    """The largest relevance of the judgments of the queries `evaluate` keeps (ERR's grade
-    scale without ``max_grade``): one pass over the relevance column before the shuffle."""
+_COLUMNS = {"relevance": RELEVANCE}  # a statistic's column role -> the frame's column
+
+
+def _statistic(run, truth, spec, statistic):
+    """A statistic over the judgments of the queries `evaluate` keeps (ERR's top grade:
+    the largest relevance), one pass over its column before the shuffle."""
+    aggregation, role = statistic.column
     if truth is None:  # one table: every judged row's query is kept
-        return run[RELEVANCE].max().compute()
-    if spec.columns["relevance"] is None:
+        truth = run
+    elif spec.columns[role] is None:
         return None  # binary judgments: every grade is 1
-    if spec.conventions["query_set"] == "both":  # only queries the run ranks count
+    elif spec.conventions["query_set"] == "both":  # only queries the run ranks count
         truth = truth.merge(run[[QUERY]].drop_duplicates(), on=QUERY, how="inner")
-    return truth[RELEVANCE].max().compute()
+    return getattr(truth[_COLUMNS[role]], aggregation)().compute()
 
 
 def _concat_parts(run, truth):

@@ -89,18 +89,22 @@ def _prepare(frame, spec, table, side, functions, types):
     return frame.select(*columns), fields
 
 
-def _top_grade(run, truth, spec, functions):
-    """The largest relevance of the judgments of the queries `evaluate` keeps (ERR's grade
-    scale without ``max_grade``), one aggregation before the repartition."""
+_COLUMNS = {"relevance": RELEVANCE}  # a statistic's column role -> the frame's column
+
+
+def _statistic(run, truth, spec, statistic, functions):
+    """A statistic over the judgments of the queries `evaluate` keeps (ERR's top grade:
+    the largest relevance), one aggregation before the repartition."""
+    aggregation, role = statistic.column
     if truth is None:  # one table: every judged row's query is kept
         truth = run
-    elif spec.columns["relevance"] is None:
+    elif spec.columns[role] is None:
         return None  # binary judgments: every grade is 1
     elif spec.conventions["query_set"] == "both":  # only queries the run ranks count
         truth = truth.join(run.select(QUERY).distinct(), on=QUERY, how="left_semi")
-    relevance = functions.col(RELEVANCE)
-    judged = truth.where(relevance.isNotNull() & ~functions.isnan(relevance))
-    return judged.agg(functions.max(relevance)).collect()[0][0]
+    column = functions.col(_COLUMNS[role])
+    judged = truth.where(column.isNotNull() & ~functions.isnan(column))
+    return judged.agg(getattr(functions, aggregation)(column)).collect()[0][0]
 
 
 def _by_query(frame):
@@ -217,8 +221,10 @@ def evaluate_spark(
                     f"and {kinds[1].simpleString()} in judgments: the ids must have one type "
                     "to match; cast one of them."
                 )
-    if spec.needs_top_grade:
-        spec = spec.with_top_grade(_top_grade(frame, truth, spec, functions))
+    if spec.statistics:
+        spec = spec.with_statistics(
+            {s.name: _statistic(frame, truth, spec, s, functions) for s in spec.statistics}
+        )
     if truth is not None:
         frame = frame.unionByName(truth.select(*frame.columns))
     query_type = fields[spec.columns["query"]]

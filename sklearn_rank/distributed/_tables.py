@@ -2,9 +2,9 @@
 
 1. `_Spec`: the request, checked once on the driver (metric names, conventions, columns).
 2. `_per_query_table`: one partition holding whole queries (its rows of the run and of the
-   judgments) in, one `_compute` call on all of them, a small per-query table out: the
-   query id, one value per metric (NaN where the query has no relevant item) and the
-   query's weight.
+   judgments) in, one computation through the call's plan on all of them, a small
+   per-query table out: the query id, one value per metric (NaN where the query has no
+   relevant item) and the query's weight.
 3. `_mean_of_tables`: the gathered per-query tables reduced with the library's own
    aggregator (`_aggregate`), so that ``no_relevant``, weights and every error are those of
    `evaluate`; partition means are never averaged.
@@ -21,14 +21,9 @@ import numpy as np
 
 from ..inputs import ItemJudgments, ItemRanking
 from ..inputs._normalise import _from_codes
+from ..inputs._prepared import _Prepared
 from ..metrics._aggregate import _aggregate
-from ..metrics._evaluate import (
-    _compute,
-    _compute_queries,
-    _no_relevant_rule,
-    _requests,
-    _warn_skipped,
-)
+from ..metrics._plan import _Plan
 from ..utils._ids import _concat_ids, _factorize
 from ..utils._validation import _check_per_query, _python_value
 
@@ -52,9 +47,8 @@ ORDER_BITS = 33
 class _Spec:
     """What every partition computes, and how the user named things.
 
-    requests : list of `_Request` (label, registry entry, k, parameters, overrides), as
-        `evaluate` reads the metric names.
-    conventions : resolved conventions (`resolve`).
+    plan : the call's `_Plan`: the requests, as `evaluate` reads the metric names, and
+        the resolved conventions.
     columns : role -> the user's column name (query, item, score or rank, relevance,
         sample_weight), for messages and for the output's query column.
     two_tables : the judgments are a second table (rows tagged by SIDE).
@@ -63,13 +57,20 @@ class _Spec:
     weighted : rows carry WEIGHT.
     """
 
-    requests: list
-    conventions: dict
+    plan: _Plan
     columns: dict
     two_tables: bool
     ranks: bool
     ordered: bool
     weighted: bool
+
+    @property
+    def requests(self):
+        return self.plan.requests
+
+    @property
+    def conventions(self):
+        return self.plan.conventions
 
     @property
     def labels(self):
@@ -97,31 +98,23 @@ class _Spec:
         return any(r.metric.needs_judged for r in self.requests)
 
     @property
-    def needs_top_grade(self):
-        """Whether ERR is asked for without ``max_grade``: its grade scale is then the
-        largest grade of the whole truth, one number the engine finds first."""
-        return any(
-            r.metric.name == "err" and r.params.get("max_grade") is None for r in self.requests
-        )
+    def statistics(self):
+        """The statistics over the whole input the requests need (ERR's top grade without
+        ``max_grade``): the engine computes each over every partition first."""
+        return self.plan.statistics
 
-    def with_top_grade(self, highest):
-        """This spec with ERR's ``max_grade`` set to the largest grade found in the
-        kept queries' judgments (``highest``; None or NaN: none), as `evaluate` sets it."""
-        highest = None if highest is None else float(highest)
-        top = max(highest, 1.0) if highest is not None and np.isfinite(highest) else 1.0
-        requests = [
-            dataclasses.replace(r, params={**r.params, "max_grade": top})
-            if r.metric.name == "err" and r.params.get("max_grade") is None
-            else r
-            for r in self.requests
-        ]
-        return dataclasses.replace(self, requests=requests)
+    def with_statistics(self, values):
+        """This spec with the statistics' values filled in (``values``: name -> the value
+        an engine found over the judgments of the queries `evaluate` keeps; None or NaN:
+        none found), as `evaluate` fills them."""
+        merged = {s.name: s.merge([values.get(s.name)]) for s in self.statistics}
+        return dataclasses.replace(self, plan=self.plan.with_statistics(merged))
 
-    def partition_conventions(self):
-        # Every partition marks a query without a relevant item by NaN ("skip"); the
-        # metric's own rule is applied centrally (`_mean_of_tables`) or per query
-        # (`_apply_rules`), as `evaluate` would apply it.
-        return dict(self.conventions, no_relevant="skip")
+    def partition_plan(self):
+        """The plan of one partition: every partition marks a query without a relevant
+        item by NaN ("skip"); the metric's own rule is applied centrally
+        (`_mean_of_tables`) or per query (`_apply_rules`), as `evaluate` would apply it."""
+        return _Plan(self.requests, dict(self.conventions, no_relevant="skip"))
 
 
 def _check_name(name, role, optional=False):
@@ -149,7 +142,8 @@ def _make_spec(
     _check_per_query(per_query)
     # evaluate's own reading of the names: every spelling (``rbp(p=0.9)``, ``P_10``,
     # ``nDCG@10``, ``official``), a preset's default cut-off, a name given twice once.
-    requests, resolved = _requests(metrics, conventions)
+    plan = _Plan.from_names(metrics, conventions)
+    requests, resolved = plan.requests, plan.conventions
     columns = {
         "query": _check_name(query, "query"),
         "item": _check_name(item, "item"),
@@ -165,8 +159,7 @@ def _make_spec(
             f"The query column {query!r} has the name of a requested metric; rename it."
         )
     return _Spec(
-        requests=requests,
-        conventions=resolved,
+        plan=plan,
         columns=columns,
         two_tables=judgments_given,
         ranks=rank is not None,
@@ -256,7 +249,7 @@ def _split(frame, spec):
 def _per_query_table(frame, spec, query_dtype):
     """Per-query values of every requested metric for the whole queries of one partition.
 
-    One `_compute` call ranks every query of the partition at once. Returns a pandas
+    One computation ranks every query of the partition at once. Returns a pandas
     DataFrame: the query column (the user's name), one float column per metric (NaN for
     a query without a relevant item) and WEIGHT (NaN when unweighted).
     """
@@ -337,7 +330,8 @@ def _long_form(run, score, spec, table):
             renumber = np.cumsum(kept) - 1
             y_true, y_score, groups = y_true[rows], y_score[rows], renumber[codes[rows]]
             mask = None if mask is None else mask[rows]
-        conventions = spec.partition_conventions()
+        plan = spec.partition_plan()
+        conventions = plan.conventions
         queries = _from_codes(
             y_true,
             y_score,
@@ -348,7 +342,8 @@ def _long_form(run, score, spec, table):
             judged=mask,
         )
         # Codes numbered by first appearance keep that order: values come in ids' order.
-        return _compute_queries(spec.requests, queries, None, True, conventions)
+        prepared = _Prepared(queries, None, None, False)
+        return plan.run(prepared, per_query=True, checked=False)
 
     return ids, kept, codes, compute
 
@@ -388,7 +383,7 @@ def _item_form(run, truth, score, spec, run_table, truth_table):
         relevance = truth[RELEVANCE].to_numpy(dtype=np.float64)
         _check_finite_numbers(relevance, truth, "relevance", spec, truth_table)
     # The queries in the order `_from_items` numbers them (first appearance in the
-    # judgments, then in the run), which is the order of _compute's per-query values.
+    # judgments, then in the run), which is the order of the per-query values.
     codes, ids = _factorize(_concat_ids([truth_q, run_q]), None, "query ids")
     truth_codes, run_codes = codes[: truth_q.size], codes[truth_q.size :]
     kept = np.ones(ids.size, dtype=bool)
@@ -399,12 +394,10 @@ def _item_form(run, truth, score, spec, run_table, truth_table):
             kept &= np.bincount(run_codes, minlength=ids.size) > 0
 
     def compute():
-        return _compute(
-            spec.requests,
+        return spec.partition_plan().evaluate(
             ItemJudgments(truth_q, truth_i, relevance),
             ItemRanking(run_q, run_i, score),
             per_query=True,
-            conventions=spec.partition_conventions(),
         )
 
     return ids, kept, run_codes, compute
@@ -454,7 +447,7 @@ def _query_weights(run, run_codes, ids, kept, spec, table):
 def _rules(spec):
     """Each metric's no_relevant rule: the rows name their items, so the rule of `evaluate`
     for inputs with item ids (queries without a relevant item left out by default)."""
-    return {r.label: _no_relevant_rule(spec.conventions, r.metric, True) for r in spec.requests}
+    return {r.label: spec.plan.no_relevant_rule(r.metric, True) for r in spec.requests}
 
 
 def _refuse_no_relevant(label, values, ids):
@@ -510,7 +503,7 @@ def _mean_of_tables(table, spec):
         has_relevant = ~np.isnan(values)
         if rule == "error" and not has_relevant.all():
             _refuse_no_relevant(label, values, ids)
-        if rule != _no_relevant_rule(spec.conventions, metrics[label]) and not has_relevant.all():
+        if rule != spec.plan.no_relevant_rule(metrics[label]) and not has_relevant.all():
             skipped.append((label, int((~has_relevant).sum())))
         results[label] = _aggregate(
             np.where(has_relevant, values, 0.0),
@@ -522,5 +515,5 @@ def _mean_of_tables(table, spec):
             metrics[label].aggregate,
         )
     if skipped:
-        _warn_skipped(skipped, len(table))
+        _Plan.warn_skipped(skipped, len(table))
     return results

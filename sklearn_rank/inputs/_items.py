@@ -99,7 +99,9 @@ def _from_items(
         run_q, run_i, score, run_code = (a[keep_run] for a in (run_q, run_i, score, run_code))
         true_q, true_i, rel, true_code = (a[keep_true] for a in (true_q, true_i, rel, true_code))
         run_code, true_code, ids = renumber[run_code], renumber[true_code], ids[kept]
+    unexcluded = None
     if exclude is not None:
+        unexcluded = np.bincount(run_code, minlength=len(ids))
         (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code) = _exclude_items(
             exclude, (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code)
         )
@@ -157,6 +159,7 @@ def _from_items(
             extra_rel=rel[~matched],
             judged_mask=found,
             relevance_ties=tie_break == "relevance_ascending",
+            n_cand_unexcluded=unexcluded,
         ),
         ids,
     )

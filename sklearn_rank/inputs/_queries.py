@@ -6,11 +6,15 @@ Excluded items are removed before it is built. Nothing is sorted by score: the k
 (`sklearn_rank.metrics._kernel`) does that.
 """
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..utils._validation import _check_finite
+
+# Caches a `_Queries` keeps in its __dict__ (it is frozen), all of the truth side.
+_TRUTH_CACHES = ("_judged_cells", "_n_judged", "_nonzero", "_judged")
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,9 @@ class _Queries:
         truth, relevance 0 included). None: every candidate with a ``rel`` is judged
         (matrices, long format), or, for sparse truth, exactly the stored entries.
     zero_keys : top-N matrices: sorted entry numbers of candidates judged 0.
+    n_cand_unexcluded : (n_queries,) item forms with ``exclude``: the candidates of each
+        query before exclusion (a top-N list cut before the training items were removed
+        is warned about); None otherwise, and in blocks of queries.
 
     Judged non-relevant (judged 0) and unjudged (absent from the truth) candidates both
     have relevance 0; only bpref, infAP, Judged@k and the like tell them apart, through
@@ -58,6 +65,17 @@ class _Queries:
     ranked: bool = False
     judged_mask: np.ndarray | None = None
     zero_keys: np.ndarray | None = None
+    n_cand_unexcluded: np.ndarray | None = None
+
+    def with_scores(self, score):
+        """These queries with other scores: ``score`` float64, one per entry, checked by
+        the caller (`inputs._prepared._with_scores`). The caches of the truth side (judged
+        items, non-zero cells) do not depend on the scores and are kept."""
+        reused = dataclasses.replace(self, score=score)
+        for cache in _TRUTH_CACHES:
+            if cache in self.__dict__:
+                reused.__dict__[cache] = self.__dict__[cache]
+        return reused
 
     @property
     def dense_score(self):

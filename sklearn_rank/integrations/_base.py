@@ -5,56 +5,31 @@ A gradient-boosting library calls its eval metric after every boosting round wit
 predictions for the same eval sets. The labels, the query boundaries and the weights of an
 eval set do not change, so they are normalised once into a `_Queries` (the one internal
 form every metric reads); each round only swaps in the predictions and runs the one kernel
-(`sklearn_rank.metrics._evaluate._compute_queries`) for every requested name at once.
+(through the adapter's plan, `sklearn_rank.metrics._plan._Plan`) for every requested name at once.
 """
 
 import weakref
-from dataclasses import replace
 
 import numpy as np
 
-from ..conventions import resolve
-from ..inputs._queries import _Queries, _scores_as
-from ..metrics._evaluate import _compute_queries
-from ..metrics._names import _parse_name
-from ..utils._validation import _check_finite, _shown
+from ..inputs._prepared import _Prepared, _queries_of_sizes, _with_scores
+from ..metrics._plan import _Plan
+from ..utils._validation import _check_finite
 
 _CACHE_SIZE = 8  # eval sets remembered (train, validation... ): a few are enough
 
 
-def _requests(metrics, conventions):
-    """(canonical name, registry entry, k) of each requested name; ``default_k`` applied."""
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    elif isinstance(metrics, (bytes, dict)) or not hasattr(metrics, "__iter__"):
-        raise ValueError(
-            "metrics must be a metric name such as 'ndcg@10' or a list of names; got "
-            f"{_shown(metrics)}."
-        )
-    metrics = list(metrics)
-    if not metrics:
-        raise ValueError("metrics must name at least one metric; got an empty list.")
-    requests, seen = [], set()
-    for name in metrics:
-        metric, k = _parse_name(name)
-        label = metric.name if k is None else f"{metric.name}@{k}"
-        if label in seen:
-            raise ValueError(f"metrics names {label!r} twice; got {metrics!r}.")
-        seen.add(label)
-        if k is None and metric.takes_k:
-            k = conventions["default_k"]
-        requests.append((label, metric, k))
-    return requests
-
-
-def _conventions(convention, explicit):
-    conventions = resolve(convention, explicit)
-    if conventions["tie_break"] == "item_descending":
+def _plan(metrics, convention, explicit):
+    """The adapter's plan: ``metrics`` read as `evaluate` reads them (a name given twice
+    is computed once), labelled by their registry names as training libraries show them,
+    conventions resolved; item ids' tie rule refused."""
+    plan = _Plan.from_names(metrics, {**explicit, "convention": convention}, True)
+    if plan.conventions["tie_break"] == "item_descending":
         raise ValueError(
             "tie_break='item_descending' needs item ids, and training data have none "
             "(their rows are long format); use tie_break='input' or 'relevance_ascending'."
         )
-    return conventions
+    return plan
 
 
 class _EvalSet:
@@ -86,15 +61,7 @@ class _EvalSet:
                 raise ValueError("the eval set's weights must be non-negative, not all zero.")
         self.n_rows = labels.size
         self.weights = query_weights
-        self.template = _Queries(
-            n_queries=sizes.size,
-            score=np.zeros(labels.size),
-            rel=labels,
-            codes=np.repeat(np.arange(sizes.size, dtype=np.int64), sizes),
-            n_cand=sizes,
-            n_rows=labels.size,
-            relevance_ties=relevance_ties,
-        )
+        self.template = _queries_of_sizes(labels, sizes, relevance_ties=relevance_ties)
 
     @classmethod
     def from_row_weights(cls, labels, sizes, row_weights, relevance_ties):
@@ -125,10 +92,10 @@ class _TrainingMetric:
     def __init__(self, metrics, convention, conventions):
         self.convention = convention
         self.conventions = {k: v for k, v in conventions.items() if v is not None}
-        self._resolved = _conventions(convention, self.conventions)
-        self._requests = _requests(metrics, self._resolved)
-        self.names = tuple(label for label, _metric, _k in self._requests)
-        self.greater_is_better = tuple(m.greater_is_better for _l, m, _k in self._requests)
+        self._plan = _plan(metrics, convention, self.conventions)
+        self._resolved = self._plan.conventions
+        self.names = tuple(self._plan.labels)
+        self.greater_is_better = tuple(r.metric.greater_is_better for r in self._plan.requests)
         self._cache = {}
 
     @property
@@ -194,9 +161,9 @@ class _TrainingMetric:
 
     def _values(self, eval_set, predictions):
         """{name: mean} of every requested name, in one pass."""
-        scores = _predictions(predictions, eval_set.n_rows, self._resolved["score_dtype"])
-        queries = replace(eval_set.template, score=scores)
-        return _compute_queries(self._requests, queries, eval_set.weights, False, self._resolved)
+        queries = _predictions(eval_set.template, predictions, self._resolved["score_dtype"])
+        prepared = _Prepared(queries, None, eval_set.weights, False)
+        return self._plan.run(prepared, checked=False)
 
 
 def _same(a, b):
@@ -208,12 +175,17 @@ def _same(a, b):
     return a.shape == b.shape and np.array_equal(a, b)
 
 
-def _predictions(predictions, n_rows, score_dtype):
-    scores = np.asarray(predictions, dtype=np.float64)
-    if scores.ndim != 1 or scores.size != n_rows:
-        raise ValueError(
+def _predictions(template, predictions, score_dtype):
+    """``template`` (an eval set's queries) with a round's predictions as its scores."""
+    n_rows = template.n_rows
+    return _with_scores(
+        template,
+        np.asarray(predictions, dtype=np.float64),
+        (n_rows,),
+        score_dtype=score_dtype,
+        what="the predictions",
+        shape_error=lambda shape: (
             f"the predictions must be 1-D with one score per row of the eval set ({n_rows} "
-            f"rows); got shape {scores.shape}."
-        )
-    _check_finite("the predictions", scores)
-    return _scores_as(scores, score_dtype)
+            f"rows); got shape {shape}."
+        ),
+    )

@@ -10,10 +10,10 @@ had is CatBoost's own ranking metric, which ``convention="catboost"`` reproduces
 ``NDCG:top=10`` and selecting on ``ndcg@10`` under that convention is one number.
 """
 
-from ..conventions import _fill_doc
-from ..metrics._evaluate import _no_relevant_rule
+from ..conventions import _fill_doc, resolve
+from ..metrics._plan import _Plan
 from ..metrics._signatures import _with_conventions
-from ._base import _conventions, _requests
+from ._base import _plan
 
 # What CatBoost's NDCG and MAP do, by the conventions that describe them (the "catboost"
 # preset; docs/reproducing_other_tools.md).
@@ -32,7 +32,7 @@ def _describe(label, metric, k, resolved):
             "catboost_metric translates ndcg and map (NDCG and MAP of CatBoost)."
         )
     gain = resolved["gain"]
-    catboost = _conventions("catboost", {"gain": gain})
+    catboost = resolve("catboost", {"gain": gain})
     differ = [
         f"{name}={resolved[name]!r} (CatBoost: {catboost[name]!r})"
         for name in _CATBOOST_RULES[metric.name]
@@ -40,7 +40,8 @@ def _describe(label, metric, k, resolved):
         # Without a cut-off min(k, R) is R: both denominators are CatBoost's.
         and not (name == "ap_denominator" and k is None and resolved[name] == "relevant")
     ]
-    ours, theirs = _no_relevant_rule(resolved, metric), _no_relevant_rule(catboost, metric)
+    ours = _Plan((), resolved).no_relevant_rule(metric)
+    theirs = _Plan((), catboost).no_relevant_rule(metric)
     if ours != theirs:
         differ.append(f"no_relevant={ours!r} (CatBoost: {theirs!r})")
     if differ:
@@ -105,9 +106,6 @@ def catboost_metric(
     >>> catboost_metric(["ndcg", "map@5"], convention="catboost", gain="exponential")
     ['NDCG:type=Exp', 'MAP:top=5']
     """
-    resolved = _conventions(
-        convention,
-        conventions,
-    )
-    described = [_describe(*request, resolved) for request in _requests(metrics, resolved)]
+    plan = _plan(metrics, convention, conventions)
+    described = [_describe(r.label, r.metric, r.k, plan.conventions) for r in plan.requests]
     return described[0] if isinstance(metrics, str) else described

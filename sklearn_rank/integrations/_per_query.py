@@ -14,8 +14,7 @@ import threading
 
 import numpy as np
 
-from ..inputs._queries import _Queries
-from ..metrics._evaluate import _compute_queries
+from ..inputs._prepared import _Prepared, _queries_of_sizes
 from ._base import _predictions
 
 _EVAL_SETS = 8  # label arrays remembered: the eval sets of one fit
@@ -122,37 +121,22 @@ class _PerQuery:
 
     def _all(self, state, labels, scores):
         """Every query's value for this round, in one pass."""
-        starts, sizes = state.structure()
-        metric = self.metric
-        queries = _Queries(
-            n_queries=sizes.size,
-            score=_predictions(scores, labels.size, metric._resolved["score_dtype"]),
-            rel=np.asarray(labels, dtype=np.float64),
-            codes=np.repeat(np.arange(sizes.size, dtype=np.int64), sizes),
-            n_cand=sizes,
-            n_rows=labels.size,
-            relevance_ties=metric._relevance_ties(),
-        )
-        label = metric.names[0]
-        return _compute_queries(metric._requests, queries, None, True, metric._resolved)[label]
+        _starts, sizes = state.structure()
+        return self._values(np.asarray(labels, dtype=np.float64), sizes, scores)
 
     def alone(self, y_true, y_score):
         """One query by itself."""
-        metric = self.metric
         rel = np.asarray(y_true, dtype=np.float64).ravel()
-        n = rel.size
-        queries = _Queries(
-            n_queries=1,
-            score=_predictions(np.ravel(y_score), n, metric._resolved["score_dtype"]),
-            rel=rel,
-            codes=np.zeros(n, dtype=np.int64),
-            n_cand=np.array([n], dtype=np.int64),
-            n_rows=n,
-            relevance_ties=metric._relevance_ties(),
-        )
-        label = metric.names[0]
-        values = _compute_queries(metric._requests, queries, None, True, metric._resolved)
-        return self._checked(values[label][0])
+        sizes = np.array([rel.size], dtype=np.int64)
+        return self._checked(self._values(rel, sizes, np.ravel(y_score))[0])
+
+    def _values(self, rel, sizes, scores):
+        """Per-query values of the metric on rows ``rel`` cut into queries of ``sizes``."""
+        metric = self.metric
+        template = _queries_of_sizes(rel, sizes, relevance_ties=metric._relevance_ties())
+        queries = _predictions(template, scores, metric._resolved["score_dtype"])
+        values = metric._plan.run(_Prepared(queries, None, None, False), per_query=True)
+        return values[metric.names[0]]
 
     def _checked(self, value):
         value = float(value)

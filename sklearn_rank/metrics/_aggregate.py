@@ -2,54 +2,6 @@
 
 import numpy as np
 
-from ..utils._validation import _as_float_array, _check_finite, _python_value
-
-
-def _query_weights(sample_weight, queries, ids=None):
-    """Per-query weights from ``sample_weight`` (per query, or per row in long format).
-
-    ``ids``: the query ids, to name a query in errors (None: its position).
-    """
-    if sample_weight is None:
-        return None
-    weights = _as_float_array("sample_weight", sample_weight)
-    if weights.ndim != 1:
-        raise ValueError(f"sample_weight must be 1-D; got shape {weights.shape}.")
-    _check_finite("sample_weight", weights)
-    if (weights < 0).any():
-        raise ValueError(
-            f"sample_weight must be non-negative; got {float(weights[weights < 0][0])!r}."
-        )
-    n_queries, n_rows = queries.n_queries, queries.n_rows
-    if weights.size == n_queries:
-        per_query = weights
-    elif n_rows is not None and weights.size == n_rows:
-        codes = queries.codes
-        low = np.full(n_queries, np.inf)
-        high = np.full(n_queries, -np.inf)
-        np.minimum.at(low, codes, weights)
-        np.maximum.at(high, codes, weights)
-        if (low != high).any():
-            query = int(np.flatnonzero(low != high)[0])
-            name = (
-                f"query number {query}" if ids is None else f"query {_python_value(ids[query])!r}"
-            )
-            raise ValueError(
-                "sample_weight given per row must be constant within each query "
-                f"(it weights whole queries); {name} has weights from "
-                f"{float(low[query])!r} to {float(high[query])!r}."
-            )
-        per_query = low
-    else:
-        lengths = f"{n_queries} (one per query)"
-        if n_rows is not None:
-            lengths += f" or {n_rows} (one per row)"
-        raise ValueError(f"sample_weight must have length {lengths}; got {weights.size}.")
-    if not per_query.any():
-        raise ValueError("sample_weight must not be all zero.")
-    return per_query
-
-
 # trec_eval's gm_map floors each value before its log (m_gm_map.c).
 _GEOMETRIC_FLOOR = 1e-5
 

@@ -112,6 +112,7 @@ def _matrix_block(queries, extra, lo, hi):
         extra_rel=extra_rel,
         judged_mask=None if queries.judged_mask is None else queries.judged_mask[rows],
         zero_keys=zero_keys,
+        n_cand_unexcluded=None,
     )
 
 
@@ -138,4 +139,5 @@ def _long_block(queries, extra, grouped, offsets, lo, hi):
         extra_codes=extra_codes,
         extra_rel=extra_rel,
         judged_mask=take(queries.judged_mask),
+        n_cand_unexcluded=None,
     )

@@ -4,22 +4,21 @@ import functools
 import os
 import sys
 import warnings
-from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
 
 from ..conventions import _fill_doc, check_k, resolve
-from ..inputs._normalise import _is_list_form, _normalise
-from ..inputs._tables import ItemJudgments, ItemRanking
-from ..utils._threads import _block_runner, _check_n_jobs, _value_range
+from ..inputs._prepared import _prepare_input
+from ..utils._threads import _block_runner, _check_n_jobs
 from ..utils._validation import _check_per_query, _python_value
-from ._aggregate import _aggregate, _query_weights
+from ._aggregate import _aggregate
 from ._blocks import _split_queries
 from ._kernel import _rank
-from ._names import _parse_requests, _Request
+from ._names import _Request, _requests
 from ._registry import METRICS
 from ._signatures import _with_conventions
+from ._statistics import _relevance_range, _with_statistics_of
 
 
 def _linear(rel):
@@ -32,16 +31,6 @@ def _exponential(rel):
 
 _GAIN_FUNCTIONS = {"linear": _linear, "exponential": _exponential}
 _LARGEST_EXPONENT = 1023  # 2.0 ** 1024 is inf in float64
-
-
-def _has_item_ids(y_true, y_score):
-    """Whether the input names its items (`ItemRanking`, `ItemJudgments`, ranked lists):
-    a recommender's or a search engine's output, never scikit-learn's arrays."""
-    return (
-        isinstance(y_score, ItemRanking)
-        or isinstance(y_true, ItemJudgments)
-        or (_is_list_form(y_true))
-    )
 
 
 def _no_relevant_rule(conventions, metric, item_ids=False):
@@ -77,25 +66,16 @@ def _warn_skipped(skipped, n_queries):
     )
 
 
-def _warn_short_lists(requests, queries, ids, y_true, y_score, conventions):
+def _warn_short_lists(requests, queries, ids):
     """Warn when ``exclude`` leaves a ranked list of item ids shorter than a cut-off k
     that it reached before: a top-N list cut before the training items were removed, whose
     @k metrics then see fewer than k recommendations (a recommender filters first)."""
     cut_offs = sorted({r.k for r in requests if r.k is not None})
-    if not cut_offs:
+    before = queries.n_cand_unexcluded
+    if not cut_offs or before is None:
         return
-    # Exclusion never renumbers or drops queries: the same queries, in the same order.
-    before, _ = _normalise(
-        y_true,
-        y_score,
-        None,
-        None,
-        tie_break=conventions["tie_break"],
-        query_set=conventions["query_set"],
-        score_dtype=conventions["score_dtype"],
-    )
     for k in cut_offs:
-        short = (before.n_cand >= k) & (queries.n_cand < k)
+        short = (before >= k) & (queries.n_cand < k)
         if short.any():
             first = int(np.flatnonzero(short)[0])
             query = (
@@ -103,7 +83,7 @@ def _warn_short_lists(requests, queries, ids, y_true, y_score, conventions):
             )
             warnings.warn(
                 f"exclude left {int(short.sum())} of {queries.n_queries} ranked lists shorter "
-                f"than k={k} (e.g. {query}: {int(before.n_cand[first])} ranked items, "
+                f"than k={k} (e.g. {query}: {int(before[first])} ranked items, "
                 f"{int(queries.n_cand[first])} left), so their @{k} metrics see fewer than "
                 f"{k} recommendations. Make top-N lists without the excluded items (rank, "
                 "remove the user's training items, then cut to N), or pass exclude with "
@@ -122,25 +102,6 @@ def _outside_stacklevel():
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
         frame, level = frame.f_back, level + 1
     return level
-
-
-def _relevance_range(queries, n_threads=1):
-    """The least and the greatest relevance judged non-zero (0.0 and 0.0 if none), as far
-    as a check of their sign and size needs: zeros may be counted in."""
-    stored = queries.rel if queries.excluded is None else None
-    if queries.rel is None:
-        stored = queries.truth_rel  # a matrix's stored judgments, zeros apart
-    # One thread reads the judged list the kernel builds and caches anyway; on several,
-    # blocks build their own lists, so the whole one would be made for this check alone.
-    if n_threads > 1 and stored is not None:
-        # Every judged relevance is there (or in extra_rel): no list of them is made.
-        parts = [stored] if queries.extra_rel is None else [stored, queries.extra_rel]
-        ranges = [r for r in (_value_range(values, n_threads) for values in parts) if r]
-        if ranges:
-            return float(min(low for low, _ in ranges)), float(max(high for _, high in ranges))
-        return 0.0, 0.0
-    _codes, judged = queries.judged()
-    return (float(judged.min()), float(judged.max())) if judged.size else (0.0, 0.0)
 
 
 def _check_relevance(requests, queries, conventions, n_threads=1):
@@ -170,27 +131,26 @@ def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventi
     """Normalise the input once and check it for the requested metrics.
 
     requests : list of `_Request` (or (label, registry entry, k) tuples).
-    Returns the `_Queries`, the query ids (None for matrices and lists), the per-query
-    weights and whether the input names its items (`_has_item_ids`).
+    Returns a `_Prepared`: the `_Queries`, the query ids (None for matrices and lists),
+    the per-query weights and whether the input names its items.
     """
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
-    queries, ids = _normalise(
+    prepared = _prepare_input(
         y_true,
         y_score,
         groups,
         exclude,
+        sample_weight,
         tie_break=conventions["tie_break"],
         query_set=conventions["query_set"],
         score_dtype=conventions["score_dtype"],
         judged_only=conventions["judged_only"],
         n_threads=n_threads,
     )
-    _check_relevance(requests, queries, conventions, n_threads)
-    weights = _query_weights(sample_weight, queries, ids)
-    item_ids = _has_item_ids(y_true, y_score)
-    if exclude is not None and item_ids:
-        _warn_short_lists(requests, queries, ids, y_true, y_score, conventions)
-    return queries, ids, weights, item_ids
+    _check_relevance(requests, prepared.queries, conventions, n_threads)
+    if exclude is not None and prepared.item_ids:
+        _warn_short_lists(requests, prepared.queries, prepared.ids)
+    return prepared
 
 
 class _Table(NamedTuple):
@@ -272,6 +232,8 @@ def _compute_queries(
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     if not checked:
         _check_relevance(requests, queries, conventions)
+    # Statistics over the whole input (ERR's top grade) before it is cut into blocks.
+    requests = _with_statistics_of(requests, queries, n_threads)
     threshold = conventions["relevance_threshold"]
 
     cut_offs = [r.k for r in requests]
@@ -355,14 +317,6 @@ def _table_means(table):
         )
         for label, values in table.values.items()
     }
-
-
-def _means_and_per_query(y_true, y_score, metrics, *, n_jobs=None, **conventions):
-    """`evaluate`'s means and its per-query values from one computation (the command
-    line's ``--per-query``): ``(label -> mean, label -> per-query values)``."""
-    requests, conventions = _requests(metrics, conventions)
-    table = _compute(requests, y_true, y_score, conventions=conventions, table=True, n_jobs=n_jobs)
-    return _table_means(table), table.values
 
 
 def _score(
@@ -486,40 +440,3 @@ def evaluate(
     if table:
         return {"query": computed.ids, **computed.values}
     return computed
-
-
-def _requests(metrics, conventions):
-    """Parse metric names and resolve the conventions, as `evaluate` takes them.
-
-    Returns the requests, (label, registry entry, k), and the resolved conventions.
-    """
-    if isinstance(metrics, (bytes, Mapping)) or not (
-        isinstance(metrics, str) or hasattr(metrics, "__iter__")
-    ):
-        raise ValueError(
-            "metrics must be a metric name or a list of names such as ['ndcg@10', 'map']; "
-            f"got {metrics!r}."
-        )
-    names = [metrics] if isinstance(metrics, str) else list(metrics)
-    if not names:
-        raise ValueError("metrics must name at least one metric; got an empty list.")
-    requests = [request for name in names for request in _parse_requests(name)]
-    unique = {}
-    for request in requests:  # a name given twice is computed once
-        unique.setdefault(request.label, request)
-    requests = list(unique.values())
-    conventions = dict(conventions)
-    conventions = resolve(conventions.pop("convention", None), conventions)
-    default_k = conventions["default_k"]
-    if default_k is not None:
-        requests = [
-            _Request(
-                r.label,
-                r.metric,
-                default_k if r.k is None and r.metric.takes_k else r.k,
-                r.params,
-                r.overrides,
-            )
-            for r in requests
-        ]
-    return requests, conventions

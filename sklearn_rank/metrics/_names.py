@@ -16,8 +16,10 @@ an unknown name gets the closest known spellings (`difflib`).
 
 import difflib
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..conventions import resolve
 from ._registry import _LARGEST_K, METRICS, get_metric_names
 
 
@@ -520,3 +522,52 @@ def _parse_name(name):
     a name standing for several measures is refused."""
     request = _parse_request(name)
     return request.metric, request.k
+
+
+def _requests(metrics, conventions, canonical_labels=False):
+    """Parse metric names and resolve the conventions, as `evaluate` takes them.
+
+    Returns the requests, (label, registry entry, k), and the resolved conventions.
+    ``canonical_labels``: label each request by its registry name and cut-off
+    (``" NDCG@10"`` -> ``"ndcg@10"``), as training libraries show it, instead of the
+    spelling given; a measure with its own parameters keeps its label.
+    """
+    if isinstance(metrics, (bytes, Mapping)) or not (
+        isinstance(metrics, str) or hasattr(metrics, "__iter__")
+    ):
+        raise ValueError(
+            "metrics must be a metric name or a list of names such as ['ndcg@10', 'map']; "
+            f"got {metrics!r}."
+        )
+    names = [metrics] if isinstance(metrics, str) else list(metrics)
+    if not names:
+        raise ValueError("metrics must name at least one metric; got an empty list.")
+    requests = [request for name in names for request in _parse_requests(name)]
+    if canonical_labels:
+        requests = [_canonical(r) for r in requests]
+    unique = {}
+    for request in requests:  # a name given twice is computed once
+        unique.setdefault(request.label, request)
+    requests = list(unique.values())
+    conventions = dict(conventions)
+    conventions = resolve(conventions.pop("convention", None), conventions)
+    default_k = conventions["default_k"]
+    if default_k is not None:
+        requests = [
+            _Request(
+                r.label,
+                r.metric,
+                default_k if r.k is None and r.metric.takes_k else r.k,
+                r.params,
+                r.overrides,
+            )
+            for r in requests
+        ]
+    return requests, conventions
+
+
+def _canonical(request):
+    if request.params or request.overrides:
+        return request
+    label = request.metric.name if request.k is None else f"{request.metric.name}@{request.k}"
+    return _Request(label, request.metric, request.k)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _cascade, _reductions, _trec
+from ._statistics import TOP_GRADE
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,9 @@ class _Metric:
     scores_without_relevant: bool = False
     order_free: bool = False  # counts items only: alone, they need no sort
     family: str = "core"  # "core": the first metrics; "trec": trec_eval's and later ones
+    # Statistics over the whole input that fill a measure parameter left at None
+    # (`_statistics._Statistic`): computed once per call, never per block of queries.
+    statistics: tuple = ()
 
     def __post_init__(self):
         if not isinstance(self.reduce, _Guarded):
@@ -411,6 +415,7 @@ METRICS = {
             "user stops there",
             parameters=(_MAX_GRADE,),
             family="trec",
+            statistics=(TOP_GRADE,),
         ),
         _Metric(
             "rbp",

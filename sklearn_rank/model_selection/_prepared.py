@@ -2,31 +2,28 @@
 
 A search scores every candidate on the same test folds: the relevance, the query ids and
 the weights of a fold do not change between candidates, only the model's scores do. The
-scorers keep the normalised fold (its `_Queries`, query ids and per-query weights, the
-work of `_prepare`: numbering the queries is the costly part with string ids) and swap in
-each call's scores, as the training-time adapters do for an eval set.
+scorers keep the fold prepared once (`_Plan.prepare`: numbering the queries is the costly
+part with string ids) and give it each call's scores (`inputs._prepared._with_scores`), as
+the training-time adapters do for an eval set.
 
 scikit-learn hands each fit its own copies of the fold's rows, so a fold is recognised by
 its contents: the call's relevance, query ids and weights are compared with copies kept of
 the fold's (a digest of the relevance first), never by the identity of the arrays, so a
 fold changed in place is never answered from a stale structure. Anything but plain 1-D
-arrays goes through `_compute` as before.
+arrays is computed by `_Plan.evaluate` as before.
 """
 
 import hashlib
 import threading
-from dataclasses import replace
 
 import numpy as np
 
-from ..inputs._queries import _scores_as
-from ..metrics._evaluate import _compute, _compute_queries, _prepare
-from ..utils._validation import _as_score_array, _check_finite
+from ..inputs._prepared import _with_scores
 
 _CACHE_SIZE = 16  # folds remembered per process: a few splits times a few conventions
 _CACHE_BYTES = 2**28  # and the memory they may hold: a larger fold is not kept
 _LOCK = threading.Lock()
-# digest -> list of (truth, groups, weights, (queries, ids, weights, item_ids), bytes)
+# digest -> list of (truth, groups, weights, `_Prepared`, bytes)
 _FOLDS = {}
 
 # The conventions that shape the normalised fold (the others apply when computing).
@@ -100,8 +97,8 @@ def _forget():
         _FOLDS.clear()
 
 
-def _compute_fold(requests, y_true, y_pred, groups, sample_weight, conventions, table):
-    """`_compute` of one scorer call, the fold normalised once per process."""
+def _compute_fold(plan, y_true, y_pred, groups, sample_weight, *, table):
+    """``plan.evaluate`` of one scorer call, its fold prepared once per process."""
     truth, ids = _plain(y_true), _plain(groups)
     weights = None if sample_weight is None else _plain(sample_weight)
     usable = (
@@ -112,41 +109,26 @@ def _compute_fold(requests, y_true, y_pred, groups, sample_weight, conventions, 
         and (sample_weight is None or weights is not None)
     )
     if not usable:
-        return _compute(
-            requests,
-            y_true,
-            y_pred,
-            groups=groups,
-            sample_weight=sample_weight,
-            conventions=conventions,
-            table=table,
+        return plan.evaluate(
+            y_true, y_pred, groups=groups, sample_weight=sample_weight, table=table
         )
-    key = _digest(truth, conventions)
+    key = _digest(truth, plan.conventions)
     prepared = _prepared_fold(key, truth, ids, weights)
     if prepared is None:
-        # Copies: the kept structure must not change with the caller's arrays.
+        # Copies: the kept fold must not change with the caller's arrays.
         truth, ids = truth.copy(), ids.copy()
         weights = None if weights is None else weights.copy()
-        prepared = _prepare(requests, truth, y_pred, ids, None, weights, conventions)
+        prepared = plan.prepare(truth, y_pred, groups=ids, sample_weight=weights)
         _keep(key, truth, ids, weights, prepared)
-        queries = prepared[0]
-    else:
-        score = _as_score_array("y_score", y_pred)
-        if score.shape != truth.shape:
-            raise ValueError(
-                f"y_true and y_score must have the same shape; got {truth.shape} and {score.shape}."
-            )
-        _check_finite("y_score", score)
-        queries = replace(prepared[0], score=_scores_as(score, conventions["score_dtype"]))
-    _queries, query_ids, query_weights, item_ids = prepared
-    return _compute_queries(
-        requests,
-        queries,
-        query_weights,
-        False,
-        conventions,
-        item_ids,
-        False,  # the relevance is checked for these requests (another scorer's fold)
-        ids=query_ids,
-        table=table,
+        return plan.run(prepared, table=table)
+    queries = _with_scores(
+        prepared.queries,
+        y_pred,
+        truth.shape,
+        score_dtype=plan.conventions["score_dtype"],
+        shape_error=lambda shape: (
+            f"y_true and y_score must have the same shape; got {truth.shape} and {shape}."
+        ),
     )
+    # The relevance is checked again: the fold may have been kept by another scorer.
+    return plan.run(prepared._replace(queries=queries), table=table, checked=False)

@@ -9,8 +9,8 @@ from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from ..conventions import check_k, resolve
-from ..metrics._evaluate import _no_relevant_rule, _table_means
 from ..metrics._names import _parse_request, _parse_requests, _Request
+from ..metrics._plan import _Plan
 from ..metrics._registry import METRICS
 from ..metrics._signatures import _applicable
 from ..utils._ids import _concat_ids, _factorize
@@ -167,21 +167,19 @@ def _signed_scores(
         (`_recording`): the scores then carry their per-query values.
     Returns label -> score, greater-is-better (negated for lower-is-better metrics).
     """
-    computed = _compute_fold(
-        [
+    plan = _Plan(
+        tuple(
             _Request(label, METRICS[scorer.metric], scorer.k, scorer.params, scorer.overrides)
             for label, scorer in members
-        ],
-        y_true,
-        y_pred,
-        groups,
-        sample_weight,
+        ),
         conventions,
-        recordings is not None,
+    )
+    computed = _compute_fold(
+        plan, y_true, y_pred, groups, sample_weight, table=recordings is not None
     )
     if recordings is None:
         return {label: scorer.sign * computed[label] for label, scorer in members}
-    means = _table_means(computed)
+    means = _Plan.means(computed)
     key = _query_set_key(computed.ids, len(y_pred))  # which rows: a test set or not
     scores = {}
     for label, scorer in members:
@@ -372,7 +370,7 @@ def make_ranking_scorer(metric, **params):
     conventions = {key: resolved[key] for key in keys}
     if conventions["score_dtype"] == "float64":
         del conventions["score_dtype"]  # the default; kept out of the repr
-    conventions["no_relevant"] = _no_relevant_rule(resolved, entry)
+    conventions["no_relevant"] = _Plan((), resolved).no_relevant_rule(entry)
     return RankingScorer(name, entry.name, k, conventions, sign, request.params, request.overrides)
 
 

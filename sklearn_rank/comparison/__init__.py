@@ -2,9 +2,10 @@
 `compare_search` (candidates of a grouped search) and their result, `Comparison`: tests,
 intervals, effect sizes and multiple-testing corrections (docs/compare.md).
 
-The statistics are in ``_stats`` (closed forms, scipy calls) and ``_resampling``
-(randomization, bootstrap, randomised Tukey HSD); ``_align`` pairs per-query values by
-query id, ``_core`` turns them into a `Comparison`.
+The statistics are in ``_stats`` (closed forms, scipy calls, checks), ``_signed_rank``
+(Wilcoxon), ``_resampling`` (randomization, bootstrap) and ``_tukey`` (randomised Tukey
+HSD); ``_align`` pairs per-query values by query id, ``_core`` turns them into a
+`Comparison`.
 """
 
 from ._compare import compare

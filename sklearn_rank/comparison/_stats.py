@@ -7,10 +7,10 @@ systems on one metric over the same queries (``x - y``). Results are arrays of s
 (:func:`_complete_rows` helps); nothing here looks at NaN beyond what each function says.
 
 The reference for each function is named in its docstring; tests compare against it.
-The resampling tests live in ``_resampling``.
+The signed-rank test is in ``_signed_rank``, the resampling tests in ``_resampling`` and
+``_tukey``.
 """
 
-import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -18,12 +18,8 @@ from scipy import stats
 
 TESTS = ("randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd", "corrected_t")
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
+ALTERNATIVES = ("two-sided", "greater", "less")
 BOOTSTRAP_METHODS = ("percentile", "basic", "BCa")
-
-# scipy's Wilcoxon picks its method per call from the whole array (ties or zeros anywhere),
-# so these cut-offs reproduce, per column, what a one-column call would pick.
-_WILCOXON_ASYMPTOTIC_ABOVE = 50
-_WILCOXON_PERMUTATION_UP_TO = 13
 
 
 def _shown(value):
@@ -158,6 +154,46 @@ def _check_correction(correction):
     return _check_choice("correction", correction, CORRECTIONS, none_allowed=True)
 
 
+def _check_alternative(alternative, test):
+    """Return ``alternative`` if it is one of :data:`ALTERNATIVES` and ``test`` has it.
+
+    Parameters
+    ----------
+    alternative : {"two-sided", "greater", "less"}
+        The alternative hypothesis, as scipy's tests name it.
+    test : str
+        The test it is for (already checked).
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    ValueError
+        Naming the parameter and the value given, or the test without a one-sided form.
+    """
+    alternative = _check_choice("alternative", alternative, ALTERNATIVES)
+    if alternative != "two-sided" and test == "tukey_hsd":
+        raise ValueError(
+            f"alternative={alternative!r} cannot be used with test='tukey_hsd': the randomised "
+            "Tukey HSD tests the range of all runs' means, which has no one-sided form; use "
+            "alternative='two-sided', or a paired test such as test='randomization' with a "
+            "correction."
+        )
+    return alternative
+
+
+def _t_pvalue(statistic, df, alternative):
+    """p of t statistics with ``df`` degrees of freedom, as scipy's t-tests compute it:
+    ``"two-sided"`` 2 T_df.sf(|t|), ``"greater"`` T_df.sf(t), ``"less"`` T_df.cdf(t)."""
+    if alternative == "greater":
+        return stats.t.sf(statistic, df)
+    if alternative == "less":
+        return stats.t.cdf(statistic, df)
+    return 2 * stats.t.sf(np.abs(statistic), df)
+
+
 def _check_bootstrap_method(method):
     """Return ``method`` if it is ``"percentile"``, ``"basic"`` or ``"BCa"``.
 
@@ -245,13 +281,14 @@ def _mean_and_variance(columns):
     return mean, variance
 
 
-def _paired_t(d, confidence=0.95):
+def _paired_t(d, confidence=0.95, *, alternative="two-sided"):
     """Paired t-test and confidence interval of the mean difference, per column.
 
     t = mean(d) / (s / sqrt(n)) with s the sample standard deviation (ddof=1),
     df = n - 1, two-sided p = 2 * T_df.sf(|t|); CI = mean(d) +/- T_df.ppf(1 - alpha/2) * SE.
-    Column by column equal to ``scipy.stats.ttest_rel(x, y)`` and its
-    ``confidence_interval(confidence)``, edge cases included:
+    Column by column equal to ``scipy.stats.ttest_rel(x, y, alternative=alternative)``
+    (one-sided p: T_df.sf(t) or T_df.cdf(t)) and the ``confidence_interval(confidence)`` of
+    its two-sided test, edge cases included:
 
     - n < 2: every output NaN;
     - all differences zero: statistic and p NaN, interval [0, 0];
@@ -266,6 +303,8 @@ def _paired_t(d, confidence=0.95):
         Per-query differences ``x - y``.
     confidence : float, default=0.95
         Confidence level of the interval, in (0, 1).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        scipy's meaning: ``"greater"``, the mean of ``x - y`` is greater than 0.
 
     Returns
     -------
@@ -284,134 +323,13 @@ def _paired_t(d, confidence=0.95):
     with np.errstate(divide="ignore", invalid="ignore"):
         statistic = mean / standard_error
     df = n - 1
-    p_value = 2 * stats.t.sf(np.abs(statistic), df)
+    p_value = _t_pvalue(statistic, df, alternative)
     # The same operations as scipy's confidence_interval, so the bounds agree to the bit.
     tail = (1 - confidence) / 2
     quantile_low, quantile_high = stats.t.ppf(np.array([tail, 1 - tail]), df)
     ci_low = quantile_low * standard_error + mean
     ci_high = quantile_high * standard_error + mean
     return statistic, p_value, ci_low, ci_high
-
-
-def _wilcoxon_methods(columns):
-    """Return the method ``scipy.stats.wilcoxon(method="auto")`` picks for each column alone.
-
-    scipy decides from n including zeros: n > 50 asymptotic; otherwise no zeros and no
-    tied |d| exact; otherwise n <= 13 a permutation test over all 2**n sign vectors, else
-    asymptotic.
-
-    Parameters
-    ----------
-    columns : ndarray of shape (n, n_comparisons)
-
-    Returns
-    -------
-    ndarray of object, shape (n_comparisons,)
-        ``"exact"``, ``"asymptotic"`` or ``"permutation"``.
-    """
-    n, n_comparisons = columns.shape
-    if n > _WILCOXON_ASYMPTOTIC_ABOVE:
-        return np.full(n_comparisons, "asymptotic", dtype=object)
-    magnitudes = np.sort(np.abs(columns), axis=0)
-    tied = np.any(magnitudes[1:] == magnitudes[:-1], axis=0)
-    has_zero = np.any(columns == 0, axis=0)
-    fallback = "permutation" if n <= _WILCOXON_PERMUTATION_UP_TO else "asymptotic"
-    return np.where(tied | has_zero, fallback, "exact").astype(object)
-
-
-def _wilcoxon_all_sign_vectors(columns):
-    """Compute scipy's permutation branch of the Wilcoxon test for every column at once.
-
-    Under H0 each non-zero difference is positive with probability 1/2 whatever its rank,
-    so the null distribution of R+ is sum_i b_i r_i over all 2**n bit vectors b (zeros have
-    rank weight 0, as scipy drops them). p = 2 min(P(R+_s <= R+), P(R+_s >= R+)), clipped
-    to 1: what ``scipy.stats.permutation_test`` computes when it enumerates, to the bit,
-    without its cost (0.7 s per column at n = 13). Ranks are half-integers, so every sum
-    is exact and scipy's tolerance for rounding (100 eps R+) changes nothing.
-
-    Parameters
-    ----------
-    columns : ndarray of shape (n, n_comparisons)
-        Differences, n <= 13 (2**n sign vectors are built).
-
-    Returns
-    -------
-    statistic, p_value : ndarray of shape (n_comparisons,)
-    """
-    n = columns.shape[0]
-    zero = columns == 0
-    # Zeros have the smallest |d| and tie among themselves: the ranks of the others among
-    # the non-zero values are their ranks among all, minus the number of zeros.
-    ranks = stats.rankdata(np.abs(columns), axis=0) - np.count_nonzero(zero, axis=0)
-    ranks[zero] = 0.0
-    r_plus = np.sum(ranks * (columns > 0), axis=0)
-    r_minus = np.sum(ranks * (columns < 0), axis=0)
-    positive = ((np.arange(1 << n)[:, np.newaxis] >> np.arange(n)) & 1).astype(np.float64)
-    null = positive @ ranks
-    n_vectors = float(1 << n)
-    at_most = np.count_nonzero(null <= r_plus, axis=0) / n_vectors
-    at_least = np.count_nonzero(null >= r_plus, axis=0) / n_vectors
-    return np.minimum(r_plus, r_minus), np.clip(2 * np.minimum(at_most, at_least), 0, 1)
-
-
-def _wilcoxon(d, *, decimals=None):
-    """Wilcoxon signed-rank test per column, as ``scipy.stats.wilcoxon(x, y)`` by default.
-
-    Defaults of scipy: ``zero_method="wilcox"`` (zero differences dropped),
-    ``correction=False``, two-sided, ``method="auto"``. The statistic is min(R+, R-).
-
-    Float ties: ranks tie only on exactly equal |d|, and differences of decimal scores
-    rarely are (0.7 - 0.5 != 0.3 - 0.1 in binary), so scipy sees distinct values where a
-    person sees ties; that changes the ranks, the tie correction and, for n <= 50, the
-    method. ``decimals`` rounds d first (12 is a safe choice for scores with a few
-    decimals); the default keeps scipy's behaviour.
-
-    Columns are grouped by the method scipy would pick for each alone (its ``auto`` looks
-    for ties and zeros in the whole array) and each group is one vectorised scipy call,
-    except the permutation branch (n <= 13 with ties or zeros), where scipy enumerates
-    all 2**n sign vectors at 0.7 s per column for n = 13: that enumeration is done here for
-    all columns at once (:func:`_wilcoxon_all_sign_vectors`), equal to scipy's to the bit.
-    Degenerate columns return scipy's values without its warnings: all differences zero
-    gives p 1.0 if n <= 13 but NaN from n = 14 on (also p 1.0 for d = [0], where scipy
-    raises); n = 0 gives NaN.
-
-    Parameters
-    ----------
-    d : array-like of shape (n_queries, n_comparisons) or (n_queries,)
-        Per-query differences ``x - y``.
-    decimals : int or None, default=None
-        Round the differences to this many decimals before ranking.
-
-    Returns
-    -------
-    statistic, p_value : ndarray of shape (n_comparisons,)
-
-    References
-    ----------
-    T. Sakai, "Statistical reform in information retrieval?", SIGIR Forum 48(1), 2014.
-    """
-    columns = _as_columns(d)
-    if decimals is not None:
-        columns = np.round(columns, decimals)
-    n, n_comparisons = columns.shape
-    statistic = np.full(n_comparisons, np.nan)
-    p_value = np.full(n_comparisons, np.nan)
-    if n == 0 or n_comparisons == 0:
-        return statistic, p_value
-    methods = _wilcoxon_methods(columns)
-    with warnings.catch_warnings():
-        # All-zero columns of n >= 14 divide 0 by 0 inside scipy; its NaN is the answer.
-        warnings.simplefilter("ignore")
-        for method in ("exact", "asymptotic"):
-            chosen = np.flatnonzero(methods == method)
-            if chosen.size:
-                result = stats.wilcoxon(columns[:, chosen], axis=0, method=method)
-                statistic[chosen] = result.statistic
-                p_value[chosen] = result.pvalue
-    chosen = np.flatnonzero(methods == "permutation")
-    if chosen.size:
-        statistic[chosen], p_value[chosen] = _wilcoxon_all_sign_vectors(columns[:, chosen])
-    return statistic, p_value
 
 
 def _effect_size_dz(d, *, small_sample_correction=False):
@@ -473,7 +391,7 @@ def _win_tie_loss(d):
     )
 
 
-def _corrected_t(d, n_train, n_test):
+def _corrected_t(d, n_train, n_test, *, alternative="two-sided"):
     """Nadeau and Bengio's corrected resampled t-test over repeated cross-validation.
 
     For J paired scores from the same splits: sigma^2 = var(d, ddof=1),
@@ -492,6 +410,8 @@ def _corrected_t(d, n_train, n_test):
         Score differences of the two models on each split.
     n_train, n_test : int
         Number of training and test units (queries) of one split.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        As for :func:`_paired_t`: one-sided p T_df.sf(t) or T_df.cdf(t).
 
     Returns
     -------
@@ -513,7 +433,7 @@ def _corrected_t(d, n_train, n_test):
     corrected_sd = np.sqrt((1 / n_splits + n_test / n_train) * variance)
     with np.errstate(divide="ignore", invalid="ignore"):
         statistic = mean / corrected_sd
-    p_value = 2 * stats.t.sf(np.abs(statistic), n_splits - 1)
+    p_value = _t_pvalue(statistic, n_splits - 1, alternative)
     return statistic, p_value
 
 
@@ -558,7 +478,7 @@ def _adjust_p(p, method):
 
     Examples
     --------
-    >>> from sklearn_rank.compare._stats import _adjust_p
+    >>> from sklearn_rank.comparison._stats import _adjust_p
     >>> _adjust_p([0.01, 0.04, 0.03, float("nan")], "holm")
     array([0.03, 0.06, 0.06,  nan])
     """

@@ -15,16 +15,11 @@ import numpy as np
 
 from ..metrics._aggregate import _mean
 from ._intervals import _bootstrap_intervals, _t_intervals
-from ._resampling import _bootstrap_p, _randomization, _tukey_hsd_randomised
+from ._resampling import _bootstrap_p, _randomization
 from ._result import Comparison
-from ._stats import (
-    _adjust_p,
-    _corrected_t,
-    _effect_size_dz,
-    _paired_t,
-    _wilcoxon,
-    _win_tie_loss,
-)
+from ._signed_rank import _wilcoxon
+from ._stats import _adjust_p, _corrected_t, _effect_size_dz, _paired_t, _win_tie_loss
+from ._tukey import _tukey_hsd_randomised
 
 RUN_COLUMNS = ("run", "metric", "mean", "ci_low", "ci_high", "n_queries", "n_missing")
 PAIR_COLUMNS = (
@@ -35,8 +30,8 @@ PAIR_COLUMNS = (
     "diff_ci_low",
     "diff_ci_high",
     "effect_size",
-    "p_value",
-    "p_adjusted",
+    "pvalue",
+    "pvalue_adjusted",
     "wins",
     "ties",
     "losses",
@@ -113,9 +108,10 @@ def _intervals(columns, test, confidence, n_resamples, interval_seed):
     return low, high
 
 
-def _pair_statistics(d, test, n_resamples, test_seed, decimals=None):
-    """p-value, effect size and wins/ties/losses of each column of differences, rounded
-    to ``decimals`` first when given (equal decimal scores differ in binary)."""
+def _pair_statistics(d, test, n_resamples, test_seed, decimals=None, alternative="two-sided"):
+    """p-value (against ``alternative``), effect size and wins/ties/losses of each column
+    of differences, rounded to ``decimals`` first when given (equal decimal scores differ in
+    binary)."""
     if decimals is not None:
         d = np.round(d, decimals)
     n_columns = d.shape[1]
@@ -128,18 +124,20 @@ def _pair_statistics(d, test, n_resamples, test_seed, decimals=None):
             continue
         effect[chosen] = _effect_size_dz(data)
         if test == "t":
-            p_value[chosen] = _paired_t(data)[1]
+            p_value[chosen] = _paired_t(data, alternative=alternative)[1]
         elif test == "wilcoxon":
-            p_value[chosen] = _wilcoxon(data)[1]
+            p_value[chosen] = _wilcoxon(data, alternative=alternative)[1]
         elif test == "bootstrap":
             rng = np.random.default_rng([test_seed, group])
-            p_value[chosen] = _bootstrap_p(data, n_resamples, rng)
+            p_value[chosen] = _bootstrap_p(data, n_resamples, rng, alternative=alternative)
     exact = None
     if test == "randomization":
         # A NaN difference set to 0 flips to 0: each column's count is the count over
         # its own queries, so one set of sign vectors serves every column.
         tested = np.count_nonzero(~np.isnan(d), axis=0) >= 2
-        p, exact = _randomization(np.nan_to_num(d, nan=0.0), n_resamples, test_seed)
+        p, exact = _randomization(
+            np.nan_to_num(d, nan=0.0), n_resamples, test_seed, alternative=alternative
+        )
         p_value[tested] = p[tested]
     return p_value, effect, wins, ties, losses, exact
 
@@ -169,6 +167,7 @@ def _comparison(
     folds=None,
     lower_is_better=(),
     decimals=None,
+    alternative="two-sided",
 ):
     """Build the `Comparison` of aligned per-query values.
 
@@ -199,7 +198,7 @@ def _comparison(
         run_low, run_high = _t_intervals(means, confidence, factor)
         diff_low, diff_high = _t_intervals(d, confidence, factor)
         tested = d if decimals is None else np.round(d, decimals)
-        p_value = _corrected_t(tested, n_train, n_test)[1]
+        p_value = _corrected_t(tested, n_train, n_test, alternative=alternative)[1]
         effect = _effect_size_dz(tested)
         wins, ties, losses = _win_tie_loss(tested)
     else:
@@ -215,7 +214,7 @@ def _comparison(
         run_high, diff_high = high[: means.shape[1]], high[means.shape[1] :]
         pair_test = "none" if test == "tukey_hsd" else test
         p_value, effect, wins, ties, losses, exact = _pair_statistics(
-            d, pair_test, n_resamples, test_seed, decimals
+            d, pair_test, n_resamples, test_seed, decimals, alternative
         )
         if test == "tukey_hsd":
             p_value = np.concatenate(
@@ -255,8 +254,8 @@ def _comparison(
         "diff_ci_low": diff_low,
         "diff_ci_high": diff_high,
         "effect_size": effect,
-        "p_value": p_value,
-        "p_adjusted": p_adjusted,
+        "pvalue": p_value,
+        "pvalue_adjusted": p_adjusted,
         "wins": wins,
         "ties": ties,
         "losses": losses,
@@ -275,6 +274,7 @@ def _comparison(
         n_resamples=n_resamples,
         notes=_notes(test, n_resamples, exact, folds),
         lower_is_better=lower_is_better,
+        alternative=alternative,
     )
 
 

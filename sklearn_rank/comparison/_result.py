@@ -6,8 +6,14 @@ p-values, so one result renders at 0.05 and at 0.01 alike. Tables are pure funct
 the stored arrays.
 """
 
+import functools
+import warnings
+
 import numpy as np
 
+# Columns of `Comparison.pairs` renamed to scipy's names in 0.2 (old name -> new name). The
+# old names still read their column, with a FutureWarning, until 0.4.
+_RENAMED_COLUMNS = {"p_value": "pvalue", "p_adjusted": "pvalue_adjusted"}
 _SUPERSCRIPTS = dict(
     zip("abcdefghijklmnopqrstuvwxyz0123456789", "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖqʳˢᵗᵘᵛʷˣʸᶻ⁰¹²³⁴⁵⁶⁷⁸⁹")
 )
@@ -44,6 +50,86 @@ def _latex_escape(text):
     return "".join(_LATEX_SPECIAL.get(char, char) for char in str(text))
 
 
+def _warn_renamed(old, where, stacklevel):
+    warnings.warn(
+        f"{where}[{old!r}] is deprecated in version 0.2 and will be removed in 0.4; use "
+        f"{where}[{_RENAMED_COLUMNS[old]!r}] (scipy's name) instead.",
+        FutureWarning,
+        stacklevel=stacklevel + 1,
+    )
+
+
+class _Columns(dict):
+    """Column name -> array, as ``cv_results_``, in which the names deprecated in 0.2
+    (``p_value``, ``p_adjusted``) still read their renamed column, with a FutureWarning.
+    Iterating, ``in`` and ``pandas.DataFrame(...)`` see the new names only."""
+
+    def __missing__(self, key):
+        new = _RENAMED_COLUMNS.get(key)
+        if new is None or new not in self:
+            raise KeyError(key)
+        _warn_renamed(key, "Comparison.pairs", 2)
+        return self[new]
+
+    def get(self, key, default=None):
+        new = _RENAMED_COLUMNS.get(key)
+        if key in self or new is None or new not in self:
+            return super().get(key, default)
+        _warn_renamed(key, "Comparison.pairs", 2)
+        return self[new]
+
+
+def _pair_columns(pairs):
+    """``pairs`` as `_Columns`; a table given with the old names is renamed, with a
+    FutureWarning (a `Comparison` built by hand before 0.2)."""
+    columns = _Columns()
+    for name, values in pairs.items():
+        if name in _RENAMED_COLUMNS and _RENAMED_COLUMNS[name] not in pairs:
+            _warn_renamed(name, "Comparison(pairs=...)", 3)
+            name = _RENAMED_COLUMNS[name]
+        columns[name] = values
+    return columns
+
+
+@functools.cache
+def _pairs_frame_type():
+    """The DataFrame type of ``to_frame("pairs")``, made on first use (pandas is optional)."""
+    import pandas as pd
+
+    class PairsFrame(pd.DataFrame):
+        """`Comparison.pairs` as a DataFrame: the column names deprecated in 0.2 still read
+        their renamed column (``frame["p_value"]``, ``frame.p_value``), with a
+        FutureWarning. Frames derived from it are plain DataFrames."""
+
+        @property
+        def _constructor(self):
+            return pd.DataFrame
+
+        def __reduce__(self):  # a local class cannot be pickled: pickle a plain DataFrame
+            return pd.DataFrame(self).__reduce__()
+
+        def _renamed(self, key):
+            if (
+                isinstance(key, str)
+                and key in _RENAMED_COLUMNS
+                and key not in self.columns
+                and _RENAMED_COLUMNS[key] in self.columns
+            ):
+                _warn_renamed(key, "Comparison.to_frame()", 3)
+                return _RENAMED_COLUMNS[key]
+            return key
+
+        def __getitem__(self, key):
+            return super().__getitem__(self._renamed(key))
+
+        def __getattr__(self, name):
+            if name in _RENAMED_COLUMNS:
+                return super().__getattr__(self._renamed(name))
+            return super().__getattr__(name)
+
+    return PairsFrame
+
+
 class Comparison:
     """Paired per-query comparison of runs: means, differences, tests, intervals.
 
@@ -59,10 +145,15 @@ class Comparison:
     pairs : dict of str -> ndarray of shape (n_pairs * n_metrics,)
         One row per compared pair and metric: ``run``, ``baseline``, ``metric``,
         ``diff`` (mean of run - baseline), ``diff_ci_low``, ``diff_ci_high``,
-        ``effect_size`` (d_z: mean difference over its standard deviation), ``p_value``,
-        ``p_adjusted`` (after ``correction``), ``wins``, ``ties``, ``losses`` (queries
-        where run > baseline, =, <) and ``significant`` (``p_adjusted <= 1 -
-        confidence``).
+        ``effect_size`` (d_z: mean difference over its standard deviation), ``pvalue``
+        (the test's p-value), ``pvalue_adjusted`` (after ``correction``), ``wins``,
+        ``ties``, ``losses`` (queries where run > baseline, =, <) and ``significant``
+        (``pvalue_adjusted <= 1 - confidence``).
+
+        .. deprecated:: 0.2
+            ``p_value`` and ``p_adjusted`` are now ``pvalue`` and ``pvalue_adjusted``
+            (scipy's name); the old names read the same column, here and in
+            `to_frame`, with a FutureWarning, and will be removed in 0.4.
     per_query : dict of str -> ndarray of shape (n_queries, n_runs)
         Metric -> per-query values, rows in ``query_ids`` order, columns in
         ``run_names`` order; NaN where a query has no value.
@@ -73,7 +164,7 @@ class Comparison:
     baseline : str or None
         The run every other run is compared with; None: every pair.
     test : str
-        The test that gave ``p_value``.
+        The test that gave ``pvalue``.
     correction : str or None
         The multiple-testing correction applied over all comparisons (every pair and
         metric); None for ``test="tukey_hsd"``, which controls the family-wise error of
@@ -87,6 +178,9 @@ class Comparison:
         How the numbers were computed, printed under the tables.
     lower_is_better : tuple of str, default=()
         Metrics for which a lower mean is better (``"arp"``).
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        The alternative hypothesis of ``pvalue``: ``"greater"``, the ``run``'s values are
+        greater than the ``baseline``'s (``"less"``: lower).
 
     See Also
     --------
@@ -126,9 +220,10 @@ class Comparison:
         n_resamples,
         notes=(),
         lower_is_better=(),
+        alternative="two-sided",
     ):
         self.runs = runs
-        self.pairs = pairs
+        self.pairs = _pair_columns(pairs)
         self.per_query = per_query
         self.run_names = list(run_names)
         self.query_ids = query_ids
@@ -139,6 +234,7 @@ class Comparison:
         self.n_resamples = n_resamples
         self.notes = tuple(notes)
         self.lower_is_better = tuple(lower_is_better)
+        self.alternative = alternative
 
     @property
     def metrics(self):
@@ -155,7 +251,7 @@ class Comparison:
         return float(alpha)
 
     def significant_at(self, alpha=None):
-        """Which pairs differ significantly at level ``alpha``, from ``p_adjusted``.
+        """Which pairs differ significantly at level ``alpha``, from ``pvalue_adjusted``.
 
         Parameters
         ----------
@@ -165,11 +261,11 @@ class Comparison:
         Returns
         -------
         ndarray of bool, shape (n_pairs * n_metrics,)
-            Aligned with the rows of ``pairs``; False where ``p_adjusted`` is NaN.
+            Aligned with the rows of ``pairs``; False where ``pvalue_adjusted`` is NaN.
         """
         alpha = self._alpha(alpha)
         with np.errstate(invalid="ignore"):
-            return np.asarray(self.pairs["p_adjusted"] <= alpha)
+            return np.asarray(self.pairs["pvalue_adjusted"] <= alpha)
 
     def _markers(self, alpha):
         """run -> metric -> marker text: "*", or the letters of the runs it beats."""
@@ -210,8 +306,8 @@ class Comparison:
 
     def _caption(self, alpha):
         """What was tested and how, in one paragraph."""
-        parts = [f"{_TEST_NAMES[self.test]}, two-sided"]
-        n_comparisons = len(self.pairs["p_value"])
+        parts = [f"{_TEST_NAMES[self.test]}, {self._sides()}"]
+        n_comparisons = len(self.pairs["pvalue"])
         if self.test == "tukey_hsd":
             parts.append(
                 "it controls the family-wise error over all pairs of each metric itself: no "
@@ -235,16 +331,27 @@ class Comparison:
             text += f" {note}"
         alpha = self._alpha(alpha)
         if self.baseline is not None:
-            text += f" * differs from {self.baseline} at adjusted p <= {alpha:g}."
+            relation = {"greater": "is greater than", "less": "is less than"}
+            text += (
+                f" * {relation.get(self.alternative, 'differs from')} {self.baseline} at "
+                f"adjusted p <= {alpha:g}."
+            )
         else:
             text += f" Letters: better than the run with that letter at adjusted p <= {alpha:g}."
         return text
+
+    def _sides(self):
+        """The alternative of the caption, in words."""
+        if self.alternative == "two-sided":
+            return "two-sided"
+        than = "the baseline" if self.baseline is not None else "each earlier run"
+        return f"one-sided (alternative: each run {self.alternative} than {than})"
 
     def to_markdown(self, *, alpha=None, decimals=4):
         """The table of means as Markdown, significant differences marked.
 
         With a baseline, ``*`` marks the means that differ from the baseline's at
-        ``p_adjusted <= alpha``; without one, each run has a letter and a mean carries
+        ``pvalue_adjusted <= alpha``; without one, each run has a letter and a mean carries
         the letters of the runs it is better than. A paragraph under the table names
         the test, the correction and the intervals.
 
@@ -325,6 +432,8 @@ class Comparison:
         Returns
         -------
         pandas.DataFrame
+            For ``"pairs"``, the deprecated column names ``p_value`` and ``p_adjusted``
+            read ``pvalue`` and ``pvalue_adjusted`` with a FutureWarning until 0.4.
         """
         if table not in ("pairs", "runs"):
             raise ValueError(f"table must be 'pairs' or 'runs'; got {table!r}.")
@@ -335,7 +444,9 @@ class Comparison:
                 "Comparison.to_frame needs pandas (pip install pandas); the same table is "
                 f"Comparison.{table}, a dict of numpy arrays."
             ) from None
-        return pd.DataFrame(getattr(self, table))
+        if table == "runs":
+            return pd.DataFrame(self.runs)
+        return _pairs_frame_type()(dict(self.pairs))
 
     def _text(self, alpha=None, decimals=4):
         """The table of means as aligned plain text, then the caption."""
@@ -355,14 +466,18 @@ class Comparison:
         return (
             f"<Comparison of {_count(len(self.run_names), 'run')} on "
             f"{_count(len(self.query_ids), 'query', 'queries')}: test={self.test!r}, "
-            f"correction={self.correction!r}, baseline={self.baseline!r}>\n" + self._text()
+            f"correction={self.correction!r}, baseline={self.baseline!r}"
+            + ("" if self.alternative == "two-sided" else f", alternative={self.alternative!r}")
+            + ">\n"
+            + self._text()
         )
 
 
 def _latex_caption(text):
     """The caption in LaTeX: special characters escaped, markers and <= typeset."""
     text = _latex_escape(text).replace("<=", r"$\leq$")
-    text = text.replace(" * differs", r" $^{*}$ differs")
+    for relation in ("differs", "is greater", "is less"):
+        text = text.replace(f" * {relation}", f" $^{{*}}$ {relation}")
     return text.replace(" Letters: better", " Superscript letters: better")
 
 

@@ -1,24 +1,21 @@
 """Per-query values of several runs on the same judgments, aligned by query id.
 
-Every run goes through the library's one normaliser and kernel (`_prepare`,
-`_compute_queries`); the judgments are prepared once where the input form allows it:
+Every run goes through the library's one plan (`metrics._plan._Plan`: prepare, run); the
+judgments are prepared once where the input form allows it:
 for matrices and long format the runs differ only in their scores, so the first run's
 `_Queries` (validated truth, query codes, candidates) is reused with each other run's
 scores. Runs with item ids (`ItemRanking`, ranked lists) are joined with the judgments
 one by one; see docs/compare.md for what that costs.
 """
 
-import dataclasses
 from collections.abc import Mapping
 
 import numpy as np
-import scipy.sparse
 
-from ..inputs._queries import _scores_as
-from ..inputs._tables import ItemRanking
-from ..metrics._evaluate import _compute_queries, _has_item_ids, _prepare
+from ..inputs._prepared import _has_item_ids, _scores_swappable, _with_scores
+from ..metrics._statistics import _merged, _statistics_of
 from ..utils._ids import _concat_ids, _factorize
-from ..utils._validation import _as_score_array, _check_finite, _python_value
+from ..utils._validation import _python_value
 
 MISSING = ("zero", "drop", "raise")
 
@@ -41,61 +38,56 @@ def _check_runs(runs):
     return dict(zip(names, runs.values()))
 
 
-def _reusable_truth(y_true, y_score):
-    """Whether the runs on ``y_true`` differ only by their scores (matrices, long format)."""
-    if _has_item_ids(y_true, y_score) or isinstance(y_score, ItemRanking):
-        return False
-    return not scipy.sparse.issparse(y_score)
-
-
-def _with_scores(prepared, y_score, shape, conventions):
-    """The first run's prepared input with another run's scores, checked as `_normalise`
-    checks them (shape, finite numbers)."""
-    queries, ids, weights, item_ids = prepared
-    score = _as_score_array("y_score", y_score)
-    if score.shape != shape:
-        raise ValueError(
-            f"y_true and y_score must have the same shape; got {shape} and {score.shape}."
-        )
-    _check_finite("y_score", score)
-    flat = _scores_as(np.ascontiguousarray(score).ravel(), conventions["score_dtype"])
-    reused = dataclasses.replace(queries, score=flat)
-    # Caches of the truth side (judged items, non-zero cells) do not depend on scores.
-    for cache in ("_judged", "_nonzero"):
-        if cache in queries.__dict__:
-            reused.__dict__[cache] = queries.__dict__[cache]
-    return reused, ids, weights, item_ids
-
-
-def _run_tables(y_true, runs, requests, groups, conventions, n_threads=1):
-    """Evaluate every run: a `_Table` (per-query values with ids) per run name.
+def _prepared_runs(plan, y_true, runs, groups, n_threads=1):
+    """Each run's prepared input, as (name, `_Prepared`) pairs, made when asked for: the
+    judgments are prepared once where the runs differ only by their scores.
 
     Errors name the run: ``runs['bm25']: y_score must contain only finite numbers...``.
     """
-    tables, prepared, shape = {}, None, None
+    first, shape = None, None
     for name, y_score in runs.items():
         try:
-            if prepared is not None and _reusable_truth(y_true, y_score):
-                current = _with_scores(prepared, y_score, shape, conventions)
-            else:
-                current = _prepare(
-                    requests, y_true, y_score, groups, None, None, conventions, n_threads
+            if first is not None and _scores_swappable(y_true, y_score):
+                queries = _with_scores(
+                    first.queries,
+                    y_score,
+                    shape,
+                    score_dtype=plan.conventions["score_dtype"],
+                    shape_error=lambda got, shape=shape: (
+                        f"y_true and y_score must have the same shape; got {shape} and {got}."
+                    ),
                 )
-                if prepared is None and _reusable_truth(y_true, y_score):
-                    prepared, shape = current, np.shape(y_score)
-            queries, ids, weights, item_ids = current
-            tables[name] = _compute_queries(
-                requests,
-                queries,
-                weights,
-                False,
-                conventions,
-                item_ids,
-                True,
-                ids=ids,
-                table=True,
-                n_threads=n_threads,
-            )
+                current = first._replace(queries=queries)
+            else:
+                current = plan.prepare(y_true, y_score, groups=groups, n_threads=n_threads)
+                if first is None and _scores_swappable(y_true, y_score):
+                    first, shape = current, np.shape(y_score)
+        except (ValueError, TypeError) as exc:
+            raise type(exc)(f"runs[{name!r}]: {exc}") from None
+        yield name, current
+
+
+def _run_tables(y_true, runs, plan, groups, n_threads=1):
+    """Evaluate every run: a `_Table` (per-query values with ids) per run name.
+
+    The statistics over the whole input that the requests need (ERR's top grade) are
+    those of the judgments of every query any run is evaluated on, the same for every
+    run: a run that leaves out the query holding the top grade is measured on the same
+    scale as the others. Only then are the runs prepared all at once; otherwise one by
+    one, each freed after its values.
+    """
+    runs_prepared = _prepared_runs(plan, y_true, runs, groups, n_threads)
+    if plan.statistics:
+        runs_prepared = list(runs_prepared)
+        parts = [
+            _statistics_of(plan.statistics, prepared.queries, n_threads)
+            for _, prepared in runs_prepared
+        ]
+        plan = plan.with_statistics(_merged(plan.statistics, parts))
+    tables = {}
+    for name, prepared in runs_prepared:
+        try:
+            tables[name] = plan.run(prepared, table=True, n_threads=n_threads)
         except (ValueError, TypeError) as exc:
             raise type(exc)(f"runs[{name!r}]: {exc}") from None
     return tables
@@ -163,7 +155,7 @@ def _fill_missing(query_ids, values, lacking, absent, names, missing):
     return query_ids, filled
 
 
-def _per_query_matrices(y_true, runs, requests, groups, conventions, missing, n_threads=1):
+def _per_query_matrices(y_true, runs, plan, groups, missing, n_threads=1):
     """Per-query values of every run and metric, aligned by query id.
 
     Returns the query ids, label -> (n_queries, n_runs) array and the number of queries
@@ -172,7 +164,7 @@ def _per_query_matrices(y_true, runs, requests, groups, conventions, missing, n_
     if missing not in MISSING:
         allowed = ", ".join(repr(value) for value in MISSING)
         raise ValueError(f"missing must be one of {allowed}; got {missing!r}.")
-    tables = _run_tables(y_true, runs, requests, groups, conventions, n_threads)
+    tables = _run_tables(y_true, runs, plan, groups, n_threads)
     first = next(iter(runs.values()))
     query_ids, values, lacking, absent = _aligned(tables, _has_item_ids(y_true, first))
     names = list(runs)

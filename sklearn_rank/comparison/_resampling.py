@@ -1,8 +1,9 @@
 """Resampling tests over many paired comparisons at once.
 
 - :func:`_randomization`: two-sided sign-flip test of the mean difference;
-- :func:`_bootstrap_ci` and :func:`_bootstrap_p`: paired bootstrap of queries;
-- :func:`_tukey_hsd_randomised`: randomised Tukey HSD over k systems.
+- :func:`_bootstrap_ci` and :func:`_bootstrap_p`: paired bootstrap of queries.
+
+The randomised Tukey HSD (``_tukey``) draws its permutations in the same blocks.
 
 One set of draws serves every column of a call (every pair and metric), so the tests of
 one call are coupled exactly as the queries are. Draws are made in blocks of resamples to
@@ -88,8 +89,9 @@ def _all_sign_blocks(n_rows, block_size):
         yield signs
 
 
-def _sign_flip_counts(d, sign_blocks):
-    """Count, per column, the sign vectors s with |sum(s * d)| >= |sum(d)| - tolerance.
+def _sign_flip_counts(d, sign_blocks, *, one_sided=False):
+    """Count, per column, the sign vectors s with |sum(s * d)| >= |sum(d)| - tolerance
+    (``one_sided``: sum(s * d) >= sum(d) - tolerance).
 
     Parameters
     ----------
@@ -97,28 +99,34 @@ def _sign_flip_counts(d, sign_blocks):
         Per-query differences.
     sign_blocks : iterable of ndarray of shape (rows, n_queries)
         Sign vectors (+/-1), one per row.
+    one_sided : bool, default=False
+        Count the sums at least the observed one, not their absolute values.
 
     Returns
     -------
     ndarray of int64, shape (n_comparisons,)
     """
-    observed = np.abs(np.ones((1, d.shape[0])) @ d)[0]
-    threshold = observed - _RELATIVE_TOLERANCE * observed
+    observed = (np.ones((1, d.shape[0])) @ d)[0]
+    observed = observed if one_sided else np.abs(observed)
+    threshold = observed - _RELATIVE_TOLERANCE * np.abs(observed)
     counts = np.zeros(d.shape[1], dtype=np.int64)
     for signs in sign_blocks:
         # One matrix product flips the signs for every column of d at once.
-        counts += np.count_nonzero(np.abs(signs @ d) >= threshold, axis=0)
+        sums = signs @ d
+        counts += np.count_nonzero((sums if one_sided else np.abs(sums)) >= threshold, axis=0)
     return counts
 
 
-def _randomization(d, n_resamples, rng, *, block_size=None):
-    """Paired two-sided randomization (sign-flip) test of the mean difference, per column.
+def _randomization(d, n_resamples, rng, *, alternative="two-sided", block_size=None):
+    """Paired randomization (sign-flip) test of the mean difference, per column.
 
     Under H0 the two systems' values on a query are exchangeable, so each difference is
     equally likely +d_i or -d_i. With T = |mean(s * d)| and T_obs = |mean(d)|, a sign
     vector counts when T_s >= T_obs - tau, tau = 100 eps T_obs (scipy's
     ``permutation_test`` tolerance, so sums equal in exact arithmetic count). One set of
-    sign vectors serves every column.
+    sign vectors serves every column. ``alternative="greater"`` counts mean(s * d) >=
+    mean(d) - tau instead, ``"less"`` mean(s * d) <= mean(d) + tau (scipy's one-sided
+    comparisons), as ``permutation_test(..., alternative=alternative)``.
 
     - Exact when 2**n' <= ``n_resamples``, where n' counts the queries with a non-zero
       difference in at least one column (other queries flip nothing): all 2**n' vectors
@@ -129,7 +137,8 @@ def _randomization(d, n_resamples, rng, *, block_size=None):
       p = (1 + b) / (1 + B) (Phipson and Smyth): the observed assignment is one of the
       equally likely ones, so p is valid and never 0.
 
-    Edge cases: n = 0 gives NaN; all differences zero, or n' = 1, give p = 1.
+    Edge cases: n = 0 gives NaN; all differences zero give p = 1, and so does n' = 1
+    for the two-sided test.
 
     Parameters
     ----------
@@ -139,6 +148,8 @@ def _randomization(d, n_resamples, rng, *, block_size=None):
         Number of random sign vectors (B), and the budget for exact enumeration.
     rng : numpy.random.Generator
         Source of the sign vectors; not used when the test is exact.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        scipy's meaning: ``"greater"``, the mean of ``x - y`` is greater than 0.
     block_size : int or None, default=None
         Sign vectors per block; by default about 32 MB of float64 per block. Results do
         not depend on it.
@@ -156,20 +167,29 @@ def _randomization(d, n_resamples, rng, *, block_size=None):
     T. Sakai, "Statistical reform in information retrieval?", SIGIR Forum 48(1), 2014.
     """
     columns = _as_columns(d)
+    one_sided = alternative != "two-sided"
+    if alternative == "less":  # "less" for d is "greater" for -d: every sum negates exactly
+        columns = -columns
     n, n_comparisons = columns.shape
     if n == 0:
         return np.full(n_comparisons, np.nan), True
     informative = columns[np.any(columns != 0, axis=1)]
     n_informative = informative.shape[0]
-    if n_informative <= 1:
+    if n_informative <= (0 if one_sided else 1):
         return np.ones(n_comparisons), True
     rows = _rows_per_block(block_size, n_informative)
     if n_informative <= _MAX_EXACT_ROWS and (1 << n_informative) <= n_resamples:
-        counts = _sign_flip_counts(informative, _all_sign_blocks(n_informative, rows))
-        return counts / float(1 << (n_informative - 1)), True
+        if not one_sided:
+            counts = _sign_flip_counts(informative, _all_sign_blocks(n_informative, rows))
+            return counts / float(1 << (n_informative - 1)), True
+        # A leading zero row takes the sign the enumeration holds at +1, so that the other
+        # rows run over all 2**n' sign vectors (s and -s count apart one-sided).
+        padded = np.vstack([np.zeros((1, n_comparisons)), informative])
+        signs = _all_sign_blocks(n_informative + 1, rows)
+        return _sign_flip_counts(padded, signs, one_sided=True) / float(1 << n_informative), True
     rng = np.random.default_rng(rng)
     signs = _random_sign_blocks(rng, n_informative, n_resamples, rows)
-    counts = _sign_flip_counts(informative, signs)
+    counts = _sign_flip_counts(informative, signs, one_sided=one_sided)
     return (1 + counts) / (1 + n_resamples), False
 
 
@@ -383,8 +403,9 @@ def _resample_counts(indices, n):
     return np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
 
 
-def _studentized_bootstrap_counts(d, index_blocks):
-    """Count, per column, #{b : |t*_b| >= |t_obs| - tau} (shifted studentized bootstrap).
+def _studentized_bootstrap_counts(d, index_blocks, *, one_sided=False):
+    """Count, per column, #{b : |t*_b| >= |t_obs| - tau} (shifted studentized bootstrap;
+    ``one_sided``: #{b : t*_b >= t_obs - tau}).
 
     w = d - mean(d) makes H0 true; t*_b = mean(w*) / (s(w*) / sqrt(n)) on w* = w[I_b].
     A resample with s* = 0 has t* = +/-inf (counted) unless mean(w*) = 0, where t* = 0/0
@@ -398,6 +419,8 @@ def _studentized_bootstrap_counts(d, index_blocks):
         Per-query differences, n_queries >= 2.
     index_blocks : iterable of int ndarray of shape (rows, n_queries)
         Bootstrap index vectors, one per row.
+    one_sided : bool, default=False
+        Count the statistics at least the observed one, not their absolute values.
 
     Returns
     -------
@@ -408,8 +431,9 @@ def _studentized_bootstrap_counts(d, index_blocks):
     centred = d - mean
     standard_error = np.sqrt(((centred**2).sum(axis=0) / (n - 1)) / n)
     with np.errstate(divide="ignore", invalid="ignore"):
-        observed = np.abs(mean / standard_error)
-        threshold = observed - _RELATIVE_TOLERANCE * observed
+        observed = mean / standard_error
+        observed = observed if one_sided else np.abs(observed)
+        threshold = observed - _RELATIVE_TOLERANCE * np.abs(observed)
     moments = np.concatenate([centred, centred**2], axis=1)
     counts = np.zeros(d.shape[1], dtype=np.int64)
     for indices in index_blocks:
@@ -421,20 +445,23 @@ def _studentized_bootstrap_counts(d, index_blocks):
         variance = np.maximum(sum_w2 - sum_w * resample_mean, 0.0) / (n - 1)
         with np.errstate(divide="ignore", invalid="ignore"):
             statistic = resample_mean / np.sqrt(variance / n)
-            counts += np.count_nonzero(np.abs(statistic) >= threshold, axis=0)
+            statistic = statistic if one_sided else np.abs(statistic)
+            counts += np.count_nonzero(statistic >= threshold, axis=0)
     return counts
 
 
-def _bootstrap_p(d, n_resamples, rng, *, block_size=None):
-    """Two-sided p of the shifted studentized paired bootstrap test, per column.
+def _bootstrap_p(d, n_resamples, rng, *, alternative="two-sided", block_size=None):
+    """p of the shifted studentized paired bootstrap test, per column.
 
     p = (1 + #{|t*_b| >= |t_obs| - tau}) / (1 + B), tau = 100 eps |t_obs|; see
     :func:`_studentized_bootstrap_counts`. Sakai and elinor report #/B (0.0509 on
     section 9's data, where this gives 510 / 10001). Index vectors are drawn as in
     :func:`_bootstrap_ci` (``rng.integers(0, n, (B, n))``) and shared by every column.
+    ``alternative="greater"`` counts t*_b >= t_obs - tau, ``"less"`` t*_b <= t_obs + tau.
 
     Edge cases: n < 2 gives NaN; all differences zero gives 1; equal non-zero differences
-    (s = 0) give 1 / (1 + B): every t* is 0/0 there while |t_obs| is infinite.
+    (s = 0) give 1 / (1 + B): every t* is 0/0 there while |t_obs| is infinite (one-sided:
+    1 / (1 + B) when their sign is the alternative's, else 1).
 
     Parameters
     ----------
@@ -444,6 +471,8 @@ def _bootstrap_p(d, n_resamples, rng, *, block_size=None):
         Number of bootstrap samples B.
     rng : numpy.random.Generator
         Source of the index vectors.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        scipy's meaning: ``"greater"``, the mean of ``x - y`` is greater than 0.
     block_size : int or None, default=None
         Resamples per block. Results do not depend on it.
 
@@ -458,6 +487,9 @@ def _bootstrap_p(d, n_resamples, rng, *, block_size=None):
     1993, section 16.4.
     """
     columns = _as_columns(d)
+    one_sided = alternative != "two-sided"
+    if alternative == "less":  # "less" for d is "greater" for -d: t_obs and t* negate exactly
+        columns = -columns
     n, n_comparisons = columns.shape
     if n < 2:
         return np.full(n_comparisons, np.nan)
@@ -465,119 +497,9 @@ def _bootstrap_p(d, n_resamples, rng, *, block_size=None):
     # Four (rows, n) arrays live at once: indices, flat indices, counts and their floats.
     block_rows = _rows_per_block(block_size, 4 * n)
     indices = _bootstrap_index_blocks(rng, n, n_resamples, block_rows)
-    p_value = (1 + _studentized_bootstrap_counts(columns, indices)) / (1 + n_resamples)
+    counts = _studentized_bootstrap_counts(columns, indices, one_sided=one_sided)
+    p_value = (1 + counts) / (1 + n_resamples)
     constant = np.ptp(columns, axis=0) == 0
-    p_value[constant] = np.where(
-        np.all(columns[:, constant] == 0, axis=0), 1.0, 1 / (1 + n_resamples)
-    )
+    against = columns[0, constant] <= 0 if one_sided else columns[0, constant] == 0
+    p_value[constant] = np.where(against, 1.0, 1 / (1 + n_resamples))
     return p_value
-
-
-def _random_permutation_blocks(rng, n_rows, n_columns, n_resamples, block_size):
-    """Yield blocks of independent uniform permutations of each row.
-
-    ``rng.permuted`` shuffles the rows one after the other with the Generator's state
-    carried between calls, so a block of draws is the same stream as one
-    ``rng.permuted(M, axis=1)`` per draw, for any block size (the stream of the spec's
-    reference values; checked by a test). It is also several times faster than an argsort
-    of random keys.
-
-    Parameters
-    ----------
-    rng : numpy.random.Generator
-    n_rows, n_columns, n_resamples, block_size : int
-        Topics, systems, draws, draws per block.
-
-    Yields
-    ------
-    ndarray of int64, shape (rows, n_rows, n_columns)
-    """
-    identity = np.arange(n_columns)
-    for start, stop in _blocks(n_resamples, block_size):
-        yield rng.permuted(np.broadcast_to(identity, (stop - start, n_rows, n_columns)), axis=2)
-
-
-def _tukey_exceedances(values, permutation_blocks):
-    """Count #{b : range_b >= D_ij - tau} for every pair, and the number of draws B.
-
-    Parameters
-    ----------
-    values : ndarray of shape (n_topics, n_systems)
-        Complete per-topic values of every system.
-    permutation_blocks : iterable of int ndarray of shape (rows, n_topics, n_systems)
-        Each draw gives, for every topic, the permutation of systems applied to that row
-        (the permuted row is ``values[t, perm[t]]``).
-
-    Returns
-    -------
-    counts : ndarray of int64, shape (n_systems, n_systems)
-    n_draws : int
-    """
-    n_topics, n_systems = values.shape
-    means = values.sum(axis=0) / n_topics
-    observed = np.abs(means[:, np.newaxis] - means[np.newaxis, :])
-    row_starts = (np.arange(n_topics) * n_systems)[:, np.newaxis]
-    flat_values = values.ravel()
-    ranges = []
-    for permutations in permutation_blocks:
-        permuted_means = flat_values[permutations + row_starts].sum(axis=1) / n_topics
-        ranges.append(permuted_means.max(axis=1) - permuted_means.min(axis=1))
-    ranges = np.sort(np.concatenate(ranges)) if ranges else np.empty(0)
-    threshold = observed - _RELATIVE_TOLERANCE * observed
-    below = np.searchsorted(ranges, threshold.ravel(), side="left").reshape(observed.shape)
-    return (ranges.size - below).astype(np.int64), ranges.size
-
-
-def _tukey_hsd_randomised(X, n_resamples, rng, *, block_size=None):
-    """Randomised Tukey HSD: paired multiple comparison of k systems over the same topics.
-
-    Each draw permutes every topic's row independently across the systems (the topic
-    effect stays, system labels are exchangeable under H0) and takes the range of the
-    column means; p_ij = (1 + #{range_b >= D_ij - tau}) / (1 + B) with
-    D_ij = |mean_i - mean_j| and tau = 100 eps D_ij. The max-range statistic controls the
-    family-wise error over all pairs: do not correct these p-values again. With two
-    systems it is the Monte Carlo sign-flip test. Carterette, Sakai and elinor report
-    #/B. Each draw is ``rng.permuted(X, axis=1)``, so from ``np.random.default_rng(0)``
-    and B = 10,000 the counts are those of the spec's section 9 (3019, 1004, 8891).
-
-    Parameters
-    ----------
-    X : array-like of shape (n_topics, n_systems)
-        Complete rows only (see :func:`~sklearn_rank.compare._stats._complete_rows`).
-    n_resamples : int
-        Number of draws B.
-    rng : numpy.random.Generator
-        Source of the permutations.
-    block_size : int or None, default=None
-        Draws per block; by default about 32 MB of temporaries per block. Results do not
-        depend on it.
-
-    Returns
-    -------
-    ndarray of shape (n_systems, n_systems)
-        Symmetric, p_ii = 1; the pairs are ``np.triu_indices(n_systems, 1)``.
-
-    Raises
-    ------
-    ValueError
-        If there is no topic or fewer than two systems.
-
-    References
-    ----------
-    B. Carterette, "Multiple testing in statistical analysis of systems-based information
-    retrieval experiments", ACM TOIS 30(1), 2012.
-    T. Sakai, "Statistical reform in information retrieval?", SIGIR Forum 48(1), 2014.
-    """
-    values = _as_columns(X, "X")
-    n_topics, n_systems = values.shape
-    if n_topics == 0 or n_systems < 2:
-        raise ValueError(
-            f"X must have at least one topic and two systems; got shape {values.shape}."
-        )
-    rng = np.random.default_rng(rng)
-    # Three (rows, n_topics, n_systems) arrays live at once: permutations, flat indices
-    # and permuted values.
-    block_rows = _rows_per_block(block_size, 3 * n_topics * n_systems)
-    permutations = _random_permutation_blocks(rng, n_topics, n_systems, n_resamples, block_rows)
-    counts, n_draws = _tukey_exceedances(values, permutations)
-    return (1 + counts) / (1 + n_draws)

@@ -5,12 +5,18 @@ from numbers import Integral
 import numpy as np
 
 from ..conventions import _fill_doc
-from ..metrics._evaluate import _requests
+from ..metrics._plan import _Plan
 from ..metrics._signatures import _with_conventions
 from ..utils._threads import _check_n_jobs
 from ._align import _check_runs, _per_query_matrices
 from ._core import _check_random_state, _comparison
-from ._stats import _check_confidence, _check_correction, _check_n_resamples, _check_test
+from ._stats import (
+    _check_alternative,
+    _check_confidence,
+    _check_correction,
+    _check_n_resamples,
+    _check_test,
+)
 
 
 def _check_baseline(baseline, names):
@@ -32,10 +38,12 @@ def _check_decimals(decimals):
     return int(decimals)
 
 
-def _check_common(test, correction, confidence, n_resamples, random_state):
+def _check_common(test, alternative, correction, confidence, n_resamples, random_state):
     """Validate the parameters `compare` and `compare_search` share, in their order."""
+    test = _check_test(test)
     return (
-        _check_test(test),
+        test,
+        _check_alternative(alternative, test),
         _check_correction(correction),
         _check_confidence(confidence),
         _check_n_resamples(n_resamples),
@@ -53,6 +61,7 @@ def compare(
     groups=None,
     baseline=None,
     test="randomization",
+    alternative="two-sided",
     correction="holm",
     confidence=0.95,
     n_resamples=10_000,
@@ -85,11 +94,12 @@ def compare(
         (each later run with each earlier one).
     test : {"randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd"}, \
 default="randomization"
-        The paired test, two-sided:
+        The paired test, against ``alternative``:
 
         - ``"randomization"``: sign-flip (Fisher) test of the mean difference: the share
           of the 2**n assignments of each query's two values to the two runs whose mean
-          difference is at least the observed one in absolute value; enumerated exactly
+          difference is at least the observed one in absolute value (one-sided: at least
+          it, or at most it, with its sign); enumerated exactly
           when 2**n <= ``n_resamples``, else estimated from ``n_resamples`` random
           assignments as (1 + count) / (1 + n_resamples). One set of assignments serves
           every pair and metric.
@@ -99,7 +109,18 @@ default="randomization"
         - ``"bootstrap"``: shifted studentized paired bootstrap of the mean difference.
         - ``"tukey_hsd"``: randomised Tukey HSD over all runs at once (each query's
           values permuted across runs), which controls the family-wise error over all
-          pairs of a metric itself: ``correction`` is not applied.
+          pairs of a metric itself: ``correction`` is not applied. Two-sided only.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        The alternative hypothesis, in scipy's meaning for the per-query differences
+        ``run - baseline`` of each pair (every-pair comparisons: later run - earlier
+        run): ``"greater"``, the run's metric values are greater than the baseline's
+        (its mean difference is above 0; for the signed-rank test, its differences tend
+        to be positive); ``"less"``, lower; ``"two-sided"``, either. It is passed to
+        the test as scipy's ``alternative`` (``ttest_rel``, ``wilcoxon``,
+        ``permutation_test``) and applies to the bootstrap test likewise. "Greater" is
+        about values, not quality: for a lower-is-better metric such as ``"arp"``, a
+        greater value is worse. ``test="tukey_hsd"`` has no one-sided form and refuses
+        anything but ``"two-sided"``. The intervals stay two-sided.
     correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
         Multiple-testing correction over all comparisons of the call (every pair x
         metric): Holm's step-down and Bonferroni control the family-wise error,
@@ -174,8 +195,8 @@ default="randomization"
     >>> result.per_query["map"].shape
     (40, 2)
     """
-    test, correction, confidence, n_resamples, random_state = _check_common(
-        test, correction, confidence, n_resamples, random_state
+    test, alternative, correction, confidence, n_resamples, random_state = _check_common(
+        test, alternative, correction, confidence, n_resamples, random_state
     )
     if test == "corrected_t":
         raise ValueError(
@@ -186,16 +207,16 @@ default="randomization"
     runs = _check_runs(runs)
     baseline = _check_baseline(baseline, list(runs))
     n_threads = _check_n_jobs(conventions.pop("n_jobs", None))
-    requests, resolved = _requests(metrics, conventions)
+    plan = _Plan.from_names(metrics, conventions)
     query_ids, values, n_missing = _per_query_matrices(
-        y_true, runs, requests, groups, resolved, missing, n_threads
+        y_true, runs, plan, groups, missing, n_threads
     )
     if query_ids.size < 2:
         raise ValueError(
             f"compare needs at least 2 queries to test; got {query_ids.size}"
             + (" after missing='drop'." if missing == "drop" else ".")
         )
-    lower = tuple(r.label for r in requests if not r.metric.greater_is_better)
+    lower = tuple(r.label for r in plan.requests if not r.metric.greater_is_better)
     return _comparison(
         values,
         list(runs),
@@ -209,4 +230,5 @@ default="randomization"
         random_state=random_state,
         lower_is_better=lower,
         decimals=_check_decimals(decimals),
+        alternative=alternative,
     )

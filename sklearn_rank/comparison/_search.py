@@ -137,6 +137,7 @@ def compare_search(
     baseline="best",
     candidates=None,
     test="randomization",
+    alternative="two-sided",
     correction="holm",
     confidence=0.95,
     n_resamples=10_000,
@@ -180,6 +181,11 @@ def compare_search(
         ``n_test`` of the first split, from ``split_n_queries_``); the pairs' columns
         (difference, interval, effect size, wins/ties/losses) are then over splits and
         each candidate's mean is its ``mean_test_<metric>``.
+    alternative : {"two-sided", "greater", "less"}, default="two-sided"
+        As in `compare`: ``"greater"``, each candidate's values are greater than the
+        baseline's (every pair: a later row of ``cv_results_`` than an earlier one). With
+        ``"corrected_t"``, the one-sided corrected t-test (scikit-learn's example reports
+        ``"greater"``'s p for the better model).
     correction, confidence, n_resamples, random_state, decimals
         As in `compare`.
 
@@ -213,8 +219,8 @@ def compare_search(
     >>> result.per_query["ndcg@10"].shape
     (60, 2)
     """
-    test, correction, confidence, n_resamples, random_state = _check_common(
-        test, correction, confidence, n_resamples, random_state
+    test, alternative, correction, confidence, n_resamples, random_state = _check_common(
+        test, alternative, correction, confidence, n_resamples, random_state
     )
     labels = _checked_search(search)
     metrics = _checked_metrics(metric, labels, search)
@@ -267,4 +273,5 @@ def compare_search(
         random_state=random_state,
         folds=folds,
         decimals=_check_decimals(decimals),
+        alternative=alternative,
     )

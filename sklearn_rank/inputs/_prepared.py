@@ -1,0 +1,162 @@
+"""The prepared input: an input normalised once, with what the metrics read beside it.
+
+Every call site (`evaluate`, a scorer, a comparison, a training-time adapter) prepares its
+input here once: `_prepare_input` normalises any form into a `_Queries` and checks the
+weights; `_with_scores` is the one checked way to give prepared queries new scores (a
+scorer's candidate, another run of a comparison, a boosting round); `_queries_of_sizes`
+builds the queries of consecutive rows from their group sizes (the training-time adapters'
+eval sets). Nothing outside `inputs` builds a `_Queries`.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+import scipy.sparse
+
+from ..utils._validation import _as_float_array, _as_score_array, _check_finite, _python_value
+from ._normalise import _is_list_form, _normalise
+from ._queries import _Queries, _scores_as
+from ._tables import ItemJudgments, ItemRanking
+
+
+class _Prepared(NamedTuple):
+    """An input normalised once.
+
+    queries : the `_Queries` every metric reads.
+    ids : (n_queries,) query ids, or None for matrices and ranked lists (rows, positions).
+    weights : (n_queries,) per-query weights, or None.
+    item_ids : whether the input names its items (`_has_item_ids`).
+    """
+
+    queries: _Queries
+    ids: np.ndarray | None
+    weights: np.ndarray | None
+    item_ids: bool
+
+
+def _has_item_ids(y_true, y_score):
+    """Whether the input names its items (`ItemRanking`, `ItemJudgments`, ranked lists):
+    a recommender's or a search engine's output, never scikit-learn's arrays."""
+    return (
+        isinstance(y_score, ItemRanking)
+        or isinstance(y_true, ItemJudgments)
+        or (_is_list_form(y_true))
+    )
+
+
+def _scores_swappable(y_true, y_score):
+    """Whether runs on ``y_true`` differ only by their scores (matrices, long format), so
+    that one prepared input takes each run's scores by `_with_scores`."""
+    if _has_item_ids(y_true, y_score):
+        return False
+    return not scipy.sparse.issparse(y_score)
+
+
+def _prepare_input(
+    y_true,
+    y_score,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    *,
+    tie_break="input",
+    query_set="all",
+    score_dtype="float64",
+    judged_only=False,
+    n_threads=1,
+):
+    """Normalise the input once (`_normalise`) and weigh its queries: a `_Prepared`."""
+    queries, ids = _normalise(
+        y_true,
+        y_score,
+        groups,
+        exclude,
+        tie_break=tie_break,
+        query_set=query_set,
+        score_dtype=score_dtype,
+        judged_only=judged_only,
+        n_threads=n_threads,
+    )
+    weights = _query_weights(sample_weight, queries, ids)
+    return _Prepared(queries, ids, weights, _has_item_ids(y_true, y_score))
+
+
+def _with_scores(queries, y_score, shape, *, score_dtype, what="y_score", shape_error=None):
+    """``queries`` with new scores, checked as the normaliser checks them.
+
+    y_score : array-like of ``shape`` (the scores' shape as first given: (n_rows,) for long
+        format, (n_queries, n_items) for matrices), finite numbers.
+    shape_error : function of the shape found -> the message of a wrong shape (the call
+        site's words); None: a message naming ``what``.
+    """
+    score = _as_score_array(what, y_score)
+    if score.shape != tuple(shape):
+        raise ValueError(
+            shape_error(score.shape)
+            if shape_error is not None
+            else f"{what} must have shape {tuple(shape)}; got {score.shape}."
+        )
+    _check_finite(what, score)
+    return queries.with_scores(_scores_as(np.ascontiguousarray(score).ravel(), score_dtype))
+
+
+def _queries_of_sizes(rel, sizes, *, relevance_ties=False):
+    """The queries of consecutive rows, ``sizes[i]`` rows for query i, each row judged
+    ``rel``; no scores yet (zeros): `_with_scores` gives them.
+
+    rel : (n_rows,) float64 relevance. sizes : (n_queries,) positive int64 row counts.
+    """
+    return _Queries(
+        n_queries=sizes.size,
+        score=np.zeros(rel.size),
+        rel=rel,
+        codes=np.repeat(np.arange(sizes.size, dtype=np.int64), sizes),
+        n_cand=sizes,
+        n_rows=rel.size,
+        relevance_ties=relevance_ties,
+    )
+
+
+def _query_weights(sample_weight, queries, ids=None):
+    """Per-query weights from ``sample_weight`` (per query, or per row in long format).
+
+    ``ids``: the query ids, to name a query in errors (None: its position).
+    """
+    if sample_weight is None:
+        return None
+    weights = _as_float_array("sample_weight", sample_weight)
+    if weights.ndim != 1:
+        raise ValueError(f"sample_weight must be 1-D; got shape {weights.shape}.")
+    _check_finite("sample_weight", weights)
+    if (weights < 0).any():
+        raise ValueError(
+            f"sample_weight must be non-negative; got {float(weights[weights < 0][0])!r}."
+        )
+    n_queries, n_rows = queries.n_queries, queries.n_rows
+    if weights.size == n_queries:
+        per_query = weights
+    elif n_rows is not None and weights.size == n_rows:
+        codes = queries.codes
+        low = np.full(n_queries, np.inf)
+        high = np.full(n_queries, -np.inf)
+        np.minimum.at(low, codes, weights)
+        np.maximum.at(high, codes, weights)
+        if (low != high).any():
+            query = int(np.flatnonzero(low != high)[0])
+            name = (
+                f"query number {query}" if ids is None else f"query {_python_value(ids[query])!r}"
+            )
+            raise ValueError(
+                "sample_weight given per row must be constant within each query "
+                f"(it weights whole queries); {name} has weights from "
+                f"{float(low[query])!r} to {float(high[query])!r}."
+            )
+        per_query = low
+    else:
+        lengths = f"{n_queries} (one per query)"
+        if n_rows is not None:
+            lengths += f" or {n_rows} (one per row)"
+        raise ValueError(f"sample_weight must have length {lengths}; got {weights.size}.")
+    if not per_query.any():
+        raise ValueError("sample_weight must not be all zero.")
+    return per_query

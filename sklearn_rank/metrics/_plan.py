@@ -1,0 +1,146 @@
+"""The seam between the metrics and everything above them: one plan per call site.
+
+A plan holds what one call computes: the parsed requests, the resolved conventions, and
+(once an input is known) the statistics over the whole input that the requested metrics
+need (`_statistics`). `evaluate`, the scorers, a comparison, the training-time adapters
+and the engines' specs each make one plan, prepare their input once through it
+(`inputs._prepared`), and compute through it; none of them reaches into the pipeline's
+stages (`_evaluate`). docs/architecture.md draws it.
+"""
+
+import dataclasses
+
+from ._evaluate import (
+    _compute,
+    _compute_queries,
+    _no_relevant_rule,
+    _prepare,
+    _table_means,
+    _warn_skipped,
+)
+from ._names import _Request, _requests
+from ._statistics import _filled, _needed, _with_statistics_of
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """What one call computes.
+
+    requests : tuple of `_Request` (label, registry entry, cut-off, parameters).
+    conventions : the resolved conventions (`sklearn_rank.conventions.resolve`).
+    """
+
+    requests: tuple
+    conventions: dict
+
+    def __post_init__(self):
+        requests = tuple(r if isinstance(r, _Request) else _Request(*r) for r in self.requests)
+        object.__setattr__(self, "requests", requests)
+
+    @classmethod
+    def from_names(cls, metrics, conventions, canonical_labels=False):
+        """Parse metric names and resolve conventions as `evaluate` takes them (a name
+        given twice is computed once; a preset's default cut-off fills names without one).
+        ``canonical_labels``: label requests ``"ndcg@10"`` whatever the spelling given."""
+        requests, resolved = _requests(metrics, conventions, canonical_labels)
+        return cls(tuple(requests), resolved)
+
+    @property
+    def labels(self):
+        return [r.label for r in self.requests]
+
+    # --- statistics over the whole input ----------------------------------------------
+
+    @property
+    def statistics(self):
+        """The statistics over the whole input that some request still needs (its
+        parameter left at None), each once."""
+        return _needed(self.requests)
+
+    def with_statistics(self, values):
+        """This plan with the statistics' values filled in (``values``: name -> the
+        whole input's value, as a statistic's ``merge`` gives it; None: nothing found)."""
+        return dataclasses.replace(self, requests=tuple(_filled(self.requests, values)))
+
+    def for_queries(self, queries, n_threads=1):
+        """This plan with the statistics of ``queries`` (a `_Queries`: the whole input)."""
+        return dataclasses.replace(
+            self, requests=tuple(_with_statistics_of(self.requests, queries, n_threads))
+        )
+
+    # --- preparing and computing ------------------------------------------------------
+
+    def prepare(
+        self, y_true, y_score, *, groups=None, exclude=None, sample_weight=None, n_threads=1
+    ):
+        """The input normalised once and checked for these requests: a `_Prepared`."""
+        return _prepare(
+            self.requests,
+            y_true,
+            y_score,
+            groups,
+            exclude,
+            sample_weight,
+            self.conventions,
+            n_threads,
+        )
+
+    def run(self, prepared, *, per_query=False, table=False, n_threads=1, checked=True):
+        """Every request on a prepared input (`prepare`, or queries whose scores
+        `inputs._prepared._with_scores` replaced): label -> mean, or per-query values, or
+        a `_Table` with ``table=True``. ``checked=False``: the relevance is checked for
+        these requests first (queries from `inputs._prepared._queries_of_sizes`)."""
+        return _compute_queries(
+            list(self.requests),
+            prepared.queries,
+            prepared.weights,
+            per_query,
+            self.conventions,
+            prepared.item_ids,
+            checked,
+            ids=prepared.ids,
+            table=table,
+            n_threads=n_threads,
+        )
+
+    def evaluate(
+        self,
+        y_true,
+        y_score,
+        *,
+        groups=None,
+        exclude=None,
+        sample_weight=None,
+        per_query=False,
+        table=False,
+        n_jobs=None,
+    ):
+        """`prepare` then `run`, as `evaluate` does (``n_jobs`` checked here)."""
+        return _compute(
+            list(self.requests),
+            y_true,
+            y_score,
+            groups=groups,
+            exclude=exclude,
+            sample_weight=sample_weight,
+            per_query=per_query,
+            conventions=self.conventions,
+            table=table,
+            n_jobs=n_jobs,
+        )
+
+    def no_relevant_rule(self, metric, item_ids=False):
+        """The ``no_relevant`` value of ``metric`` (a registry entry) under this plan's
+        conventions, for an input with or without item ids."""
+        return _no_relevant_rule(self.conventions, metric, item_ids)
+
+    @staticmethod
+    def means(table):
+        """The mean of each metric of a `_Table` (a sum or a geometric mean for the
+        metrics aggregated so), as `run` gives it without per_query."""
+        return _table_means(table)
+
+    @staticmethod
+    def warn_skipped(skipped, n_queries):
+        """Say which queries the recommender default left out of the mean."""
+        _warn_skipped(skipped, n_queries)
