@@ -301,7 +301,7 @@ def test_import_loads_no_dependency():
 def test_each_convention_is_declared_once():
     """A convention's allowed values are written in its declaration only; everything else
     (checks, docstrings, command-line options, the docs table) is generated from it."""
-    from sklearn_rank.conventions import CONVENTIONS
+    from sklearn_rank.conventions._declarations import CONVENTIONS
 
     declarations = PACKAGE / "conventions" / "_declarations.py"
     for parameter in CONVENTIONS.values():

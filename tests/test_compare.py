@@ -796,3 +796,36 @@ def test_err_has_one_grade_scale_for_every_run(convention):
         np.testing.assert_array_equal(result.per_query[metric][:, 1], [1 / 16, 1 / 16])
     assert list(result.pairs["diff"]) == [0.0, 0.0]
     assert list(result.pairs["wins"]) == [0, 0] and list(result.pairs["losses"]) == [0, 0]
+
+
+def test_summaries_are_the_registry_aggregates_that_evaluate_gives():
+    # gm_map is a geometric mean and num_ret a sum in evaluate; a comparison's table shows
+    # the same numbers, and says what its tests compare.
+    y_true = np.array([[1, 0, 0, 0], [0, 0, 0, 1], [1, 1, 0, 0]])
+    runs = {
+        "a": np.array([[4, 3, 2, 1]] * 3, float),
+        "b": np.array([[1, 2, 3, 4]] * 3, float),
+        "c": np.array([[4, 1, 3, 2]] * 3, float),
+    }
+    names = ["gm_map", "map", "num_ret"]
+    result = compare(y_true, runs, names, baseline="a", test="t")
+    expected = {run: evaluate(y_true, scores, names) for run, scores in runs.items()}
+    for row, (run, metric) in enumerate(zip(result.runs["run"], result.runs["metric"])):
+        assert result.runs["mean"][row] == expected[run][metric], (run, metric)
+    for row, (run, metric) in enumerate(zip(result.pairs["run"], result.pairs["metric"])):
+        assert_allclose(
+            result.pairs["diff"][row], expected[run][metric] - expected["a"][metric], atol=1e-15
+        )
+    assert result.runs["mean"][0] == pytest.approx(0.6300, abs=5e-5)  # not AP's 0.75
+    # gm_map is tested on the logs of the per-query values: equal geometric means.
+    ap = evaluate(y_true, runs["b"], ["map"], per_query=True)["map"]
+    ap_a = evaluate(y_true, runs["a"], ["map"], per_query=True)["map"]
+    first = list(result.pairs["metric"]).index("gm_map")
+    expected_p = scipy.stats.ttest_rel(np.log(ap), np.log(ap_a)).pvalue
+    assert_allclose(result.pairs["pvalue"][first], expected_p, rtol=1e-12)
+    assert np.isnan(result.pairs["diff_ci_low"][first])
+    # A sum's interval is n times the interval of the mean difference.
+    count = list(result.pairs["metric"]).index("num_ret")
+    assert result.pairs["diff_ci_low"][count] == result.pairs["diff_ci_high"][count] == 0.0
+    assert any("gm_map" in note and "logs" in note for note in result.notes)
+    assert any("num_ret" in note and "sums" in note for note in result.notes)

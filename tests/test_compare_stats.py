@@ -981,3 +981,13 @@ def test_corrected_t_one_sided_and_sklearn_example(alternative):
         for j in np.flatnonzero(statistic > 0):
             example_t, example_p = _sklearn_example_corrected_ttest(d[:, j], 90, 10)
             assert p_value[j] == pytest.approx(example_p, rel=1e-12)
+
+
+def test_bootstrap_p_is_one_when_the_mean_difference_is_zero():
+    # t_obs = 0: every resample's |t*| >= 0, including those whose resampled differences
+    # all equal the mean (t* = 0/0, taken as 0), so p is exactly 1.
+    d = np.array([0.5, -0.5, 0.25, -0.25, 0.0, 0.0, 0.0, 0.0])
+    assert d.mean() == 0
+    assert _bootstrap_p(d, 5000, np.random.default_rng(2))[0] == 1.0
+    indices = np.random.default_rng(2).integers(0, d.size, (5000, d.size))
+    assert _slow_studentized_count(d, indices) == 5000

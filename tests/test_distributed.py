@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import sklearn_rank as sr
-from sklearn_rank.conventions import PRESETS
+from sklearn_rank.conventions._declarations import PRESETS
 from sklearn_rank.metrics._registry import METRICS
 
 # Every metric of the registry, with a cut-off where it takes one, in one call; then names

@@ -428,7 +428,7 @@ def test_lightgbm_adapter_needs_groups():
 @pytest.mark.parametrize("name", ["lightgbm_metric", "xgboost_metric", "catboost_metric"])
 def test_adapters_take_every_declared_convention(name):
     # Generated from the declarations, as evaluate's: none is written (or forgotten) by hand.
-    from sklearn_rank.conventions import CONVENTION, CONVENTIONS
+    from sklearn_rank.conventions._declarations import CONVENTION, CONVENTIONS
 
     function = getattr(sr, name)
     parameters = inspect.signature(function).parameters

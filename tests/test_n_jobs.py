@@ -17,7 +17,7 @@ import scipy.sparse
 from threadpoolctl import threadpool_limits
 
 import sklearn_rank as sr
-from sklearn_rank.conventions import PRESETS
+from sklearn_rank.conventions._declarations import PRESETS
 from sklearn_rank.inputs import _items
 from sklearn_rank.metrics import _blocks
 from sklearn_rank.metrics._registry import METRICS

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sklearn_rank as sr
-from sklearn_rank.conventions import CONVENTIONS, resolve
+from sklearn_rank.conventions._declarations import CONVENTIONS, resolve
 from sklearn_rank.metrics._interpolated import DEFAULT_RECALL_LEVELS, _interpolated_precision
 
 TOLERANCE = 1e-12

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sklearn_rank as sr
-from sklearn_rank.conventions import CONVENTION, CONVENTIONS, PRESETS
+from sklearn_rank.conventions._declarations import CONVENTION, CONVENTIONS, PRESETS
 from sklearn_rank.metrics._registry import METRICS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

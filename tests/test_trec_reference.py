@@ -7,7 +7,7 @@ import pytest
 from reference import reference_trec
 
 import sklearn_rank as sr
-from sklearn_rank.conventions import resolve
+from sklearn_rank.conventions._declarations import resolve
 from sklearn_rank.metrics._interpolated import _interpolated_precision
 
 # (our name, reference measure, its parameters)

@@ -65,7 +65,7 @@ def _boolean(text):
 
 def _convention_options():
     """(flag, evaluate's parameter, type, help) of every convention, from its declaration."""
-    from ..conventions import CONVENTION, CONVENTIONS
+    from ..conventions._declarations import CONVENTION, CONVENTIONS
 
     return tuple(
         (p.flag, p.name, _parameter_type(p), p.cli)

@@ -172,7 +172,7 @@ def _line(label, query, value, integer):
 
 def run(argv, stdout=None, stderr=None):
     """Run the trec_eval form of ``evaluate``; return the exit status."""
-    from ..conventions import resolve
+    from ..conventions._declarations import resolve
     from ..inputs._files import _parse_trec_qrels, _parse_trec_run
     from ..inputs._tables import ItemJudgments, ItemRanking
     from ..metrics import evaluate

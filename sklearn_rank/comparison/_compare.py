@@ -231,4 +231,5 @@ default="randomization"
         lower_is_better=lower,
         decimals=_check_decimals(decimals),
         alternative=alternative,
+        aggregates={r.label: r.metric.aggregate for r in plan.requests},
     )

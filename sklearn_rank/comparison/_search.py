@@ -4,6 +4,7 @@ from numbers import Integral
 
 import numpy as np
 
+from ..metrics._registry import METRICS
 from ._compare import _check_common, _check_decimals
 from ._core import _comparison
 
@@ -51,6 +52,18 @@ def _checked_metrics(metric, labels, search):
 def _cv_key(search, label):
     """The key of ``label``'s columns in ``cv_results_`` (``score`` for one scorer)."""
     return label if f"rank_test_{label}" in search.cv_results_ else "score"
+
+
+def _aggregates(search, metrics):
+    """Scorer label -> how `evaluate` combines its metric's per-query values (the
+    registry's ``aggregate``; "mean" for a scorer that is not a ranking scorer)."""
+    scorers = search.scorer_ if isinstance(search.scorer_, dict) else {}
+    found = {}
+    for label in metrics:
+        scorer = scorers.get(label, None if scorers else search.scorer_)
+        entry = METRICS.get(getattr(scorer, "metric", None))
+        found[label] = "mean" if entry is None else entry.aggregate
+    return found
 
 
 def _ranked(search, label):
@@ -274,4 +287,5 @@ def compare_search(
         folds=folds,
         decimals=_check_decimals(decimals),
         alternative=alternative,
+        aggregates=_aggregates(search, metrics),
     )

@@ -8,7 +8,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..conventions import _fill_doc, check_k, resolve
+from ..conventions import _fill_doc
+from ..conventions._declarations import check_k, resolve
 from ..inputs._prepared import _prepare_input
 from ..utils._threads import _block_runner, _check_n_jobs
 from ..utils._validation import _check_per_query, _python_value
@@ -187,7 +188,7 @@ def _compute(
     """Compute several metrics on one input with one sort.
 
     requests : list of `_Request` (or (label, registry entry, k) tuples).
-    conventions : as `sklearn_rank.conventions.resolve` returns them (validated).
+    conventions : as `conventions._declarations.resolve` returns them (validated).
     table : return a `_Table` (per-query values with their ids) instead of a dict.
     n_jobs : threads, as scikit-learn's ``n_jobs`` (checked here).
     """

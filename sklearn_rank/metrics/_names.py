@@ -19,7 +19,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..conventions import resolve
+from ..conventions._declarations import resolve
 from ._registry import _LARGEST_K, METRICS, get_metric_names
 
 
@@ -233,7 +233,7 @@ _REQUEST_CONVENTIONS = ("relevance_threshold", "gain")
 
 def _split_params(metric, given, name):
     """Measure parameters and per-request conventions of ``given``, validated."""
-    from ..conventions import CONVENTIONS
+    from ..conventions._declarations import CONVENTIONS
 
     declared = {p.name: p for p in metric.parameters}
     params, overrides = {}, {}

@@ -245,7 +245,8 @@ METRICS = {
             "arp",
             "average_relative_position",
             _reductions.average_relative_position,
-            "mean position of the relevant items / number of candidates (lower is better)",
+            "Hivemall's average relative position: mean position of the relevant items / number "
+            "of candidates (not the recommender papers' average recommendation popularity)",
             takes_k=False,
             conventions=_THRESHOLD,
             greater_is_better=False,
@@ -398,7 +399,7 @@ METRICS = {
         ),
         _Metric(
             "unjudged",
-            "unjudged_at_k_score",
+            "unjudged_at_k",
             _trec.unjudged_at_k,
             "unjudged candidates in the top min(k, N), / k (trec_eval's unj)",
             greater_is_better=False,

@@ -13,7 +13,7 @@ from numbers import Real
 
 import numpy as np
 
-from ..conventions import resolve
+from ..conventions._declarations import resolve
 from ..metrics._names import _parse_request
 from ..metrics._signatures import _applicable
 from ._scorer import (

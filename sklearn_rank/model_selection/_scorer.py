@@ -8,7 +8,7 @@ import sklearn.metrics
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ..conventions import check_k, resolve
+from ..conventions._declarations import check_k, resolve
 from ..metrics._names import _parse_request, _parse_requests, _Request
 from ..metrics._plan import _Plan
 from ..metrics._registry import METRICS
