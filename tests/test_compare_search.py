@@ -7,6 +7,9 @@ import pytest
 import scipy.stats
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.stats import loguniform
+from sklearn.base import BaseEstimator, RegressorMixin, clone
+from sklearn.feature_selection import SelectKBest, f_regression
+from sklearn.frozen import FrozenEstimator
 from sklearn.linear_model import Lasso, Ridge
 from sklearn.model_selection import GroupKFold, GroupShuffleSplit
 from sklearn.pipeline import Pipeline
@@ -118,6 +121,94 @@ def test_randomized_search_and_pipeline_candidates_are_matched_across_processes(
     assert not np.array_equal(values[:, 0], values[:, 1])
     result = compare_search(search, test="t")
     assert result.run_names == ["model=Ridge", "model=Lasso"]
+
+
+class _Direction:
+    """A parameter value compared by identity, whose repr shows its address: scikit-learn's
+    clone (a deep copy) gives the fitted model a copy with another repr."""
+
+    def __init__(self, weights):
+        self.weights = np.asarray(weights, dtype=np.float64)
+
+
+class _Projection(RegressorMixin, BaseEstimator):
+    """Scores rows by a fixed direction; fitting learns nothing."""
+
+    def __init__(self, direction=None):
+        self.direction = direction
+
+    def fit(self, X, y):
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def predict(self, X):
+        return X @ self.direction.weights
+
+
+def _every_query(scores, metric):
+    """evaluate over every row at once: the out-of-fold values of a model that does not
+    depend on its training rows (each query is in one test fold)."""
+    return evaluate(Y, scores, [metric], groups=GROUPS, per_query=True)[metric]
+
+
+def test_a_model_scored_on_several_folds_is_recorded_on_each():
+    # FrozenEstimator's clone is the model itself: every fold scores the same object, its
+    # training rows too. Recording the first call on each model kept one fold of 4.
+    model = Ridge(alpha=1.0).fit(X[::3], Y[::3])
+    result = grouped_cross_validate(
+        FrozenEstimator(model),
+        X,
+        Y,
+        groups=GROUPS,
+        scoring=["ndcg@5", "map"],
+        cv=4,
+        return_train_score=True,
+        return_per_query=True,
+    )
+    for metric in ("ndcg@5", "map"):
+        assert_array_equal(result["per_query"][metric], _every_query(model.predict(X), metric))
+
+
+def test_candidates_whose_parameters_have_the_same_repr_keep_their_own_values():
+    # Reprs of long pipelines are cut in the middle, where these two differ.
+    def pipeline(k):
+        steps = [(f"center_{i}", StandardScaler(with_std=False)) for i in range(20)]
+        steps.insert(10, ("select", SelectKBest(f_regression, k=k)))
+        return Pipeline([*steps, ("ridge", Ridge())])
+
+    grid = {"model": [pipeline(2), pipeline(8)]}
+    assert repr(grid["model"][0]) == repr(grid["model"][1])
+    search = GroupedGridSearchCV(Pipeline([("model", Ridge())]), grid, scoring="ndcg@5", cv=4)
+    search.fit(X, Y, groups=GROUPS)
+    folds = list(GroupKFold(4).split(X, Y, GROUPS))
+    for column, model in enumerate(grid["model"]):
+        expected = _out_of_fold(clone(model), folds, ["ndcg@5"])["ndcg@5"]
+        assert_array_equal(search.per_query_results_["ndcg@5"][:, column], expected)
+
+
+def test_candidates_whose_repr_changes_when_copied_are_found():
+    rng = np.random.default_rng(0)
+    directions = [_Direction(rng.normal(size=X.shape[1])) for _ in range(3)]
+    search = GroupedGridSearchCV(
+        _Projection(), {"direction": directions}, scoring="mrr", cv=3, return_train_score=True
+    )
+    search.fit(X, Y, groups=GROUPS)
+    for column, direction in enumerate(directions):
+        expected = _every_query(X @ direction.weights, "mrr")
+        assert_array_equal(search.per_query_results_["mrr"][:, column], expected)
+
+
+def test_two_folds_whose_training_set_is_the_other_test_set():
+    # With two folds, fold 0's training rows are fold 1's test rows: the training scores
+    # (return_train_score) score a test set's rows, with the other fold's model.
+    search = GroupedGridSearchCV(
+        Ridge(), {"alpha": ALPHAS}, scoring="ndcg@5", cv=2, return_train_score=True
+    )
+    search.fit(X, Y, groups=GROUPS)
+    folds = list(GroupKFold(2).split(X, Y, GROUPS))
+    for column, alpha in enumerate(ALPHAS):
+        expected = _out_of_fold(Ridge(alpha=alpha), folds, ["ndcg@5"])["ndcg@5"]
+        assert_array_equal(search.per_query_results_["ndcg@5"][:, column], expected)
 
 
 def _search(scoring=("ndcg@5", "map"), cv=4):

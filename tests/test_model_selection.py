@@ -234,6 +234,97 @@ def test_scikit_learn_scorer_names_stay_scikit_learns(data):
         assert result["test_precision@3"][fold] == pytest.approx(expected, abs=1e-12)
 
 
+ROWS_AT_ONCE = {
+    **{
+        f"{base}{how}": f"{base}@10"
+        for base in ("precision", "recall", "f1")
+        for how in ("", "_macro", "_micro", "_samples", "_weighted")
+    },
+    "average_precision": "map",
+    "roc_auc": "auc",
+}
+
+
+@pytest.mark.parametrize("name", sorted(ROWS_AT_ONCE))
+def test_scikit_learn_names_of_ranking_metrics_are_deprecated_in_grouped_helpers(data, name):
+    from sklearn.linear_model import LogisticRegression
+
+    X, y, groups = data
+    binary = (y > 1).astype(int)
+    message = (
+        rf"scoring='{name}' is scikit-learn's scorer of all the rows of a fold at once.*"
+        rf"Use '{ROWS_AT_ONCE[name]}' for the ranking metric of each query.*"
+        rf"sklearn.metrics.get_scorer\('{name}'\).*deprecated in 0.2 and will raise a "
+        r"ValueError in 0.4"
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "samples" averages need multilabel y
+        with pytest.warns(FutureWarning, match=message) as caught:
+            result = sr.grouped_cross_validate(
+                LogisticRegression(), X, binary, groups=groups, scoring=[name, "mrr"], cv=3
+            )
+    assert [w.filename for w in caught if w.category is FutureWarning] == [__file__]
+    # Still scikit-learn's scorer until 0.4: the value of its own scorer on each fold.
+    expected = cross_validate(
+        LogisticRegression(), X, binary, groups=groups, cv=GroupKFold(3), scoring=name
+    )
+    np.testing.assert_array_equal(result[f"test_{name}"], expected["test_score"])
+    search = sr.GroupedGridSearchCV(
+        LogisticRegression(), {"C": [1.0]}, scoring={"mine": name}, refit=False, cv=3
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        with pytest.warns(FutureWarning, match=message) as caught:
+            search.fit(X, binary, groups=groups)
+    assert [w.filename for w in caught if w.category is FutureWarning] == [__file__]
+
+
+def test_scikit_learn_scorer_objects_and_ranking_names_do_not_warn(data):
+    from sklearn.linear_model import LogisticRegression
+
+    X, y, groups = data
+    binary = (y > 1).astype(int)
+    scoring = {"f1": sklearn.metrics.get_scorer("f1"), "p": "precision@3", "r2": "accuracy"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        sr.grouped_cross_validate(LogisticRegression(), X, binary, groups=groups, scoring=scoring)
+        search = sr.GroupedRandomizedSearchCV(
+            LogisticRegression(), {"C": [0.5, 1.0]}, n_iter=2, scoring="f1@5", cv=3
+        )
+        search.fit(X, binary, groups=groups)
+        search.get_metadata_routing()
+
+
+def test_make_scorer_of_a_metric_function_with_groups_requested_equals_our_scorer(data):
+    # The recipe of docs/model_selection.md, "A metric function as a scorer".
+    X, y, groups = data
+    with sklearn.config_context(enable_metadata_routing=True):
+        scorer = sklearn.metrics.make_scorer(sr.ndcg_score, k=10).set_score_request(groups=True)
+    ours = sr.grouped_cross_validate(Ridge(), X, y, groups=groups, scoring="ndcg@10", cv=3)
+    theirs = sr.grouped_cross_validate(Ridge(), X, y, groups=groups, scoring=scorer, cv=3)
+    np.testing.assert_array_equal(theirs["test_score"], ours["test_score"])
+    with sklearn.config_context(enable_metadata_routing=True):
+        plain = cross_validate(
+            Ridge(), X, y, scoring=scorer, cv=GroupKFold(3), params={"groups": groups}
+        )
+    np.testing.assert_array_equal(plain["test_score"], ours["test_score"])
+    searches = [
+        sr.GroupedGridSearchCV(Ridge(), {"alpha": [0.1, 100.0]}, scoring=scoring, cv=3)
+        for scoring in (scorer, "ndcg@10")
+    ]
+    theirs, ours = (search.fit(X, y, groups=groups) for search in searches)
+    for key in ("split0_test_score", "split2_test_score", "mean_test_score"):
+        np.testing.assert_array_equal(theirs.cv_results_[key], ours.cv_results_[key])
+    assert theirs.score(X, y, groups=groups) == ours.score(X, y, groups=groups)
+    # Without the request, scikit-learn refuses the routed query ids.
+    plain_scorer = sklearn.metrics.make_scorer(sr.ndcg_score, k=10)
+    with sklearn.config_context(enable_metadata_routing=True):
+        with pytest.raises(sklearn.exceptions.UnsetMetadataPassedError, match="groups"):
+            cross_validate(
+                Ridge(), X, y, scoring=plain_scorer, cv=GroupKFold(3), params={"groups": groups}
+            )
+
+
 def test_sample_weight_per_query_through_the_scorer(data):
     X, y, groups = data
     model = Ridge().fit(X, y)
@@ -497,3 +588,67 @@ def test_scorer_warns_only_for_other_rows_of_trained_queries():
         UserWarning, match=rf"Scorer 'ndcg@2' .*Ridge was fitted on.*{SPLIT_WARNING}"
     ):
         scorer(ranker, X[6:], y[6:], groups=groups[6:])  # rest of b, and c
+
+
+def _assert_same_results(search, again):
+    for key, values in search.cv_results_.items():
+        if "_test_" in key:
+            np.testing.assert_array_equal(values, again.cv_results_[key], err_msg=key)
+    for key, values in search.per_query_results_.items():
+        np.testing.assert_array_equal(values, again.per_query_results_[key], err_msg=key)
+
+
+def test_each_test_fold_is_normalised_once_per_search(data, monkeypatch):
+    from sklearn_rank.model_selection import _prepared
+
+    X, y, groups = data
+    from sklearn_rank.metrics._plan import _Plan
+
+    calls = []
+    prepare = _Plan.prepare
+    monkeypatch.setattr(_prepared, "_FOLDS", {})
+    monkeypatch.setattr(
+        _Plan,
+        "prepare",
+        lambda plan, y_true, *a, **k: calls.append(y_true.size) or prepare(plan, y_true, *a, **k),
+    )
+    grid = {"alpha": [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0]}
+    search = sr.GroupedGridSearchCV(Ridge(), grid, scoring=["ndcg@10", "map"], refit="ndcg@10")
+    search.fit(X, y, groups=groups)
+    folds = list(GroupKFold(5).split(X, y, groups))
+    assert sorted(calls) == sorted(test.size for _, test in folds)  # 5 folds, not 30 calls
+    assert _prepared._FOLDS == {}  # forgotten when the search ends
+    # The same values as a search whose every call normalises its fold afresh, or where
+    # a fold is larger than the memory the kept folds may take.
+    monkeypatch.setattr(_prepared, "_CACHE_BYTES", min(test.size for _, test in folds))
+    again = clone(search).fit(X, y, groups=groups)
+    assert len(calls) == 5 + 30
+    monkeypatch.setattr(_prepared, "_CACHE_SIZE", 0)
+    _assert_same_results(search, clone(search).fit(X, y, groups=groups))
+    assert len(calls) == 5 + 30
+    _assert_same_results(search, again)
+
+
+def test_a_fold_changed_in_place_is_normalised_again(data, monkeypatch):
+    from sklearn_rank.model_selection import _prepared
+
+    X, y, groups = data
+    monkeypatch.setattr(_prepared, "_FOLDS", {})
+    model = Ridge().fit(X, y)
+    scorer = sr.make_ranking_scorers(["ndcg@10", "mrr"]).set_score_request(sample_weight=True)
+    rows = slice(0, 200)
+    scores = model.predict(X[rows])
+    truth, ids, weights = y[rows].copy(), groups[rows].copy(), np.ones(200)
+
+    def check(kept=slice(None)):
+        expected = sr.evaluate(truth[kept], scores[kept], ["ndcg@10", "mrr"], groups=ids[kept])
+        assert scorer(model, X[rows], truth, groups=ids, sample_weight=weights) == expected
+
+    check()
+    check()  # answered from the kept fold
+    truth[:50] = truth[50:100]  # other relevance, the same arrays
+    check()
+    ids[ids == ids[1]] = ids[0]  # two queries made one, the relevance unchanged
+    check()
+    weights[ids == ids[0]] = 0.0  # that query leaves the mean
+    check(ids != ids[0])

@@ -181,8 +181,8 @@ class MultimetricRankingScorer(_RoutedScorer):
         def scores(members, conventions):
             recordings = None
             if record is not None:
-                token, _label, names = record
-                recordings = {key: (token, key, names) for key, _ in members}
+                token, _label, names, test_keys = record
+                recordings = {key: (token, key, names, test_keys) for key, _ in members}
             return _signed_scores(
                 members,
                 conventions,

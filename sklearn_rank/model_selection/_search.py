@@ -19,7 +19,13 @@ from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping
 from ..utils._ids import _factorize, _id_array
 from ..utils._validation import _num_rows, _python_value
 from ._multimetric import MultimetricRankingScorer, _requests
-from ._per_query import _out_of_fold, _recording
+from ._per_query import (
+    _out_of_fold,
+    _recorded_labels,
+    _recording,
+    _stored_scores,
+    _test_keys,
+)
 from ._ranker import QueryGroupRanker, _fit_parameters
 from ._scorer import RankingScorer, _resolve_scoring
 
@@ -324,7 +330,7 @@ def grouped_cross_validate(
     )
     _refuse_bare_ranker(estimator, "grouped_cross_validate")
     folds = _checked_splits(cv, X, y, groups)
-    scoring = _one_prediction(_resolve_scoring(scoring), error_score)
+    scoring = _one_prediction(_resolve_scoring(scoring, stacklevel=2), error_score)
     params = dict(params or {})
     _check_row_weights(params, groups.shape[0])
     with _routing():
@@ -340,7 +346,9 @@ def grouped_cross_validate(
         )
         if _consumes_groups(router, "fit"):
             params["groups"] = groups
-        with _recording(scoring if return_per_query else None) as (recorded, records):
+        recording = scoring if return_per_query else None
+        test_keys = _test_keys(groups, folds)
+        with _recording(recording, test_keys) as (recorded, records):
             result = model_selection.cross_validate(
                 estimator,
                 X,
@@ -355,7 +363,9 @@ def grouped_cross_validate(
                 verbose=verbose,
             )
     if return_per_query:
-        result["per_query"] = _out_of_fold(records, _factorize(groups, groups.shape[0])[1])
+        stored = _stored_scores(_recorded_labels(recorded), result)
+        ids = _factorize(groups, groups.shape[0])[1]
+        result["per_query"] = _out_of_fold(records, ids, test_keys, stored)
     return result
 
 
@@ -368,9 +378,10 @@ class _GroupedSearch:
     and this object's parameters never change.
     """
 
-    def _scoring(self):
+    def _scoring(self, warn=False):
         """``scoring`` with sklearn_rank names resolved and ranking scorers combined."""
-        return _one_prediction(_resolve_scoring(self.scoring), self.error_score)
+        resolved = _resolve_scoring(self.scoring, stacklevel=3 if warn else None)
+        return _one_prediction(resolved, self.error_score)
 
     def _check_refit(self, scoring):
         """scikit-learn checks ``refit`` against a combined scorer's keys only after
@@ -426,9 +437,10 @@ class _GroupedSearch:
         _check_row_weights(params, groups.shape[0])
         folds = _checked_splits(self.cv, X, y, groups)
         names = self._parameter_names()
-        combined = self._scoring()
+        combined = self._scoring(warn=True)
         self._check_refit(combined)
-        with _recording(combined, names) as (scoring, records):
+        test_keys = _test_keys(groups, folds)
+        with _recording(combined, test_keys, names) as (scoring, records):
             search = self._sklearn_search(folds, scoring)
             with _routing():
                 if _consumes_groups(search.get_metadata_routing(), "fit"):
@@ -441,18 +453,17 @@ class _GroupedSearch:
             # As for a list of scorers: the dict of scorers, so that score() computes the
             # refit metric alone and scorer_[name] is that metric's scorer.
             self.scorer_ = dict(self.scorer_.scorers)
-        self._keep_per_query(records, names, groups, folds)
+        self._keep_per_query(records, _recorded_labels(scoring), names, groups, folds, test_keys)
         return self
 
-    def _keep_per_query(self, records, names, groups, folds):
-        """Set ``per_query_results_`` and ``split_n_queries_`` from the scorers' records."""
+    def _keep_per_query(self, records, labels, names, groups, folds, test_keys):
+        """Set ``per_query_results_`` and ``split_n_queries_`` from the scorers' records:
+        each (candidate, split) cell of ``cv_results_`` takes the record of its test set,
+        its score and its parameters."""
         codes, ids = _factorize(groups, groups.shape[0])
-        base = self.estimator.get_params(deep=True) if names else {}
-        candidates = [
-            tuple(params[name] if name in params else base.get(name) for name in names)
-            for params in self.cv_results_["params"]
-        ]
-        self.per_query_results_ = _out_of_fold(records, ids, candidates)
+        stored = _stored_scores(labels, self.cv_results_, len(folds))
+        candidates = self.cv_results_["params"]
+        self.per_query_results_ = _out_of_fold(records, ids, test_keys, stored, candidates, names)
         self.split_n_queries_ = {
             side: np.array([np.unique(codes[fold[i]]).size for fold in folds])
             for i, side in enumerate(("train", "test"))
