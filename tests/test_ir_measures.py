@@ -69,3 +69,26 @@ def test_err_judged_and_rbp_equal_ir_measures(seed):
                 want = theirs.get(q, 0.0)
                 tolerance = PRINTED if name.startswith("ERR") else 1e-12
                 assert ours[name][row] == pytest.approx(want, abs=tolerance), (name, q, qrels, run)
+
+
+def test_num_rel_of_a_topic_the_run_lacks_is_r_here_and_0_in_ir_measures():
+    # The documented difference (docs/reproducing_other_tools.md): R is a property of the
+    # judgments; ir_measures reports 0 for every measure of a topic the run lacks.
+    from ir_measures import AP, NumRel
+
+    qrels = [
+        ir_measures.Qrel("1", "a", 1),
+        ir_measures.Qrel("1", "b", 1),
+        ir_measures.Qrel("2", "a", 2),
+        ir_measures.Qrel("2", "c", 1),
+    ]
+    run = [ir_measures.ScoredDoc("1", "a", 1.0), ir_measures.ScoredDoc("1", "c", 0.5)]
+    theirs = {
+        (m.query_id, str(m.measure)): m.value
+        for m in ir_measures.iter_calc([NumRel, AP], qrels, run)
+    }
+    ids, ours = _ours(qrels, run, ["num_rel", "map"])
+    assert ids == ["1", "2"]
+    assert theirs[("2", "NumRel")] == 0.0 and ours["num_rel"][1] == 2.0
+    assert theirs[("1", "NumRel")] == ours["num_rel"][0] == 2.0
+    assert ours["map"][1] == theirs[("2", "AP")] == 0.0

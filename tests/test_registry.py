@@ -182,3 +182,24 @@ def test_every_public_name_is_in_the_docs():
     pages = "".join(page.read_text() for page in DOCS.glob("*.md"))
     for name in sr.__all__:
         assert f"`{name}" in pages, name
+
+
+def test_the_presets_table_of_the_inputs_page_shows_each_presets_conventions():
+    # docs/inputs.md's table once said trec_eval read float32 scores (trec_eval9 does).
+    lines = (DOCS / "inputs.md").read_text().splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| `convention` |"))
+    header = [cell.strip(" `") for cell in lines[start].strip("|").split("|")]
+    rows = {}
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        rows[cells[0].strip('`"')] = dict(zip(header, cells))
+    assert set(PRESETS) <= set(rows), set(PRESETS) - set(rows)
+    for name, preset in PRESETS.items():
+        for column in header[1:]:
+            if column not in CONVENTIONS or column == "no_relevant":
+                continue
+            shown = rows[name][column]
+            expected = preset.get(column)
+            assert shown == ("–" if expected is None else str(expected)), (name, column)
