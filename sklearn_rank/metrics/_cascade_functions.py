@@ -28,8 +28,8 @@ def err_score(
     sum over ranks i <= k of rho_i / i times the probability prod_{j<i} (1 - rho_j) that the
     user read on to i, rho(g) = (2**g - 1) / 2**max_grade the probability that a grade-g
     item satisfies. Under ``ties="average"`` the exact expected value over orderings of tied
-    scores (a normalised recursion of elementary symmetric means; shared/spec/
-    MEASURES_TREC.md, section 4).
+    scores (a normalised recursion of elementary symmetric means, derived in
+    ``sklearn_rank/metrics/_cascade.py``).
 
     Parameters
     ----------

@@ -498,7 +498,10 @@ def _markdown_names_table():
         shown = {"k": f"`{base}_K`, `{base}.K1,K2`", None: f"`{base}`"}.get(
             entry.param, f"`{base}`"
         )
-        if entry.param not in ("k", None):
+        if entry.param == "named":  # name=value parameters: trec_eval's fixed values
+            fixed = ", ".join(f"{name}={value}" for name, value in entry.fixed)
+            shown = f"`{base}`, `{base}.NAME=VALUE` ({fixed})"
+        elif entry.param not in ("k", None):
             shown = f"`{base}` (x = {', '.join(str(v) for v in entry.defaults)})"
         trec.setdefault(entry.metric, []).append(shown)
     for alias, entry in IR_MEASURES.items():
