@@ -15,7 +15,9 @@ k_max per query) are averaged over the hypergeometric number of relevant items d
 
 import numpy as np
 
-from ..conventions import _fill_doc, check_k, resolve
+from ..conventions import CONVENTIONS, _fill_doc, check_k, resolve
+from ..utils._threads import _block_runner, _check_n_jobs
+from ._blocks import _split_queries
 from ._counting import (
     _hypergeometric,
     _ideal_positions,
@@ -27,6 +29,8 @@ from ._evaluate import _GAIN_FUNCTIONS, _no_relevant_rule, _prepare, _warn_skipp
 from ._kernel import _rank
 from ._names import _parse_name
 from ._reductions import _SAME_AS_IDEAL, _ratio, _reciprocals
+from ._registry import METRICS
+from ._signatures import _with_conventions
 
 # --------------------------------------------------------------------------- positions
 
@@ -256,14 +260,20 @@ def _average_precision_over_hits(p, terms, threshold):
     into its t top-k positions (`_reductions._average_precision_over_hits`)."""
     r, k_max = p.r, p.k_max
     m = r.relevant_in_group(threshold)
-    group_sums = _sum_by(p.owner, terms, r.n_groups)
-    values = _divide(_at_ends(r, k_max, group_sums), _at_ends(r, k_max, m))
+    sums = _at_ends(r, k_max, _sum_by(p.owner, terms, r.n_groups))
     group, t, cell = _straddles(r, k_max)
     if group.size:
         s, n = r.start[group], r.size[group]
+        # The sum over the query's earlier groups is its sum at k = s, added up within
+        # the query (`r.before` subtracts running sums over every query: its rounding
+        # would depend on the other queries, and on the blocks of n_jobs).
+        at_s = (np.maximum(s, 1) - 1) * np.int64(r.n_queries) + r.query[group]
+        fixed = np.where(s > 0, sums.reshape(-1)[at_s], 0.0)
+    values = _divide(sums, _at_ends(r, k_max, m))
+    if group.size:
         a = _reciprocals(r, s, t)
         b = t - (s + 1.0) * a
-        hits, fixed = r.before(m)[group], r.before(group_sums)[group]
+        hits = r.before(m)[group]
         row, x, prob = _hypergeometric(n, np.rint(m[group]).astype(np.int64), t)
         tq = t[row].astype(np.float64)
         part = (
@@ -353,28 +363,57 @@ def _curve_metric(metric):
 
 
 def _metric_curves(
-    names, y_true, y_score, *, k_max, groups, exclude, sample_weight, per_query, conventions
+    names,
+    y_true,
+    y_score,
+    *,
+    k_max,
+    groups,
+    exclude,
+    sample_weight,
+    per_query,
+    conventions,
+    n_jobs=None,
 ):
     """Several metrics' curves from one normalisation and one ranking: {name: values}.
 
-    ``conventions`` as `sklearn_rank.conventions.resolve` returns them.
+    ``conventions`` as `sklearn_rank.conventions.resolve` returns them; ``n_jobs``: blocks
+    of queries are ranked and reduced on that many threads, as in `evaluate` (per-query
+    curves depend on their query alone, so the values do not depend on it).
     """
     entries = [_curve_metric(name) for name in names]
     requests = [(name, entry, k_max) for name, entry in zip(names, entries)]
+    n_threads = _check_n_jobs(n_jobs)
     queries, _ids, weights, item_ids = _prepare(
-        requests, y_true, y_score, groups, exclude, sample_weight, conventions
+        requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads
     )
-    gain, threshold = conventions["gain"], conventions["relevance_threshold"]
+    parameters = dict(conventions, gain=_GAIN_FUNCTIONS[conventions["gain"]])
     first_relevant = all(entry.first_relevant_only for entry in entries)
-    ranking = _rank(queries, k_max, conventions["ties"], first_relevant, threshold)
-    positions = _Positions(ranking, k_max)
-    parameters = dict(conventions, gain=_GAIN_FUNCTIONS[gain])
+
+    def curves(make_block):
+        ranking = _rank(
+            make_block(),
+            k_max,
+            conventions["ties"],
+            first_relevant,
+            conventions["relevance_threshold"],
+        )
+        positions = _Positions(ranking, k_max)
+        computed = []
+        for entry in entries:
+            with np.errstate(over="ignore", invalid="ignore"):
+                computed.append(
+                    _CURVES[entry.name](positions, **{p: parameters[p] for p in entry.conventions})
+                )
+        return computed
+
+    blocks = _split_queries(queries, n_threads)
+    with _block_runner(len(blocks), n_threads) as run:
+        parts = run(curves, blocks)
+    del blocks
     results, skipped = {}, []
-    for name, entry in zip(names, entries):
-        with np.errstate(over="ignore", invalid="ignore"):
-            values, has_relevant = _CURVES[entry.name](
-                positions, **{p: parameters[p] for p in entry.conventions}
-            )
+    for at, (name, entry) in enumerate(zip(names, entries)):
+        values, has_relevant = _joined_curves([part[at] for part in parts])
         values = _clip_to_range(values, entry.value_range)
         rule = _no_relevant_rule(conventions, entry, item_ids)
         if rule != _no_relevant_rule(conventions, entry) and not has_relevant.all():
@@ -387,6 +426,26 @@ def _metric_curves(
     return results
 
 
+def _joined_curves(parts):
+    """The (k_max, n_queries) curves and flags of blocks of queries, in query order."""
+    if len(parts) == 1:
+        return parts[0]
+    values, has_relevant = zip(*parts)
+    return np.concatenate(values, axis=1), np.concatenate(has_relevant)
+
+
+def _unhonoured_conventions():
+    """The conventions that apply to no metric with a curve (``iprec_rounding``): the
+    curve could only ignore them, so they are refused."""
+    return {
+        name
+        for name in CONVENTIONS
+        if any(name in entry.conventions for entry in METRICS.values())
+        and not any(name in METRICS[metric].conventions for metric in _CURVES)
+    }
+
+
+@_with_conventions()
 @_fill_doc
 def metric_at_k_curve(
     y_true,
@@ -397,22 +456,12 @@ def metric_at_k_curve(
     groups=None,
     exclude=None,
     sample_weight=None,
-    convention=None,
-    ties=None,
-    gain=None,
-    ap_denominator=None,
-    no_relevant=None,
-    relevance_threshold=None,
-    short_lists=None,
-    log_base=2,
-    tie_break=None,
-    query_set=None,
-    score_dtype=None,
     per_query=False,
+    **conventions,
 ):
     """A ranking metric at every cut-off k = 1, ..., k_max, from one ranking of the input.
 
-    ``values[k - 1]`` equals ``evaluate(y_true, y_score, [f"{{metric}}@{{k}}"])`` for every
+    ``values[k - 1]`` equals ``evaluate(y_true, y_score, [f"{metric}@{k}"])`` for every
     k (to rounding), with the same conventions, but the input is normalised and ranked
     once and the cut-offs come from cumulative sums over positions: the whole curve
     costs little more than the metric at ``k_max`` alone. Under ``ties="average"`` every
@@ -432,17 +481,7 @@ def metric_at_k_curve(
     {groups}
     {exclude}
     {sample_weight}
-    {convention}
-    {ties}
-    {gain}
-    {ap_denominator}
-    {no_relevant_evaluate}
-    {relevance_threshold}
-    {short_lists}
-    {log_base}
-    {tie_break}
-    {query_set}
-    {score_dtype}
+    {conventions}
     per_query : bool, default=False
         Return the per-query curves, shape (n_queries, k_max), in the query order of
         ``evaluate(..., per_query=True)``, instead of their (weighted) mean.
@@ -454,6 +493,14 @@ def metric_at_k_curve(
     values : ndarray of shape (k_max,), or (n_queries, k_max) with ``per_query=True``
         The metric at each cut-off: the mean over queries (after ``no_relevant`` and
         ``sample_weight``), or each query's value.
+
+    Raises
+    ------
+    ValueError
+        If ``iprec_rounding`` is given: it applies only to the interpolated precision,
+        which has no curve over k (`InterpolatedPrecisionRecallDisplay` draws it).
+        Conventions that apply to other metrics than ``metric`` (``gain`` for
+        ``"precision"``) are ignored for it, as `evaluate` ignores them.
 
     See Also
     --------
@@ -479,21 +526,15 @@ def metric_at_k_curve(
     k_max = check_k(k_max, "k_max")
     if k_max is None:
         raise ValueError("k_max must be a positive integer; got None.")
-    conventions = resolve(
-        convention,
-        {
-            "ties": ties,
-            "gain": gain,
-            "ap_denominator": ap_denominator,
-            "no_relevant": no_relevant,
-            "relevance_threshold": relevance_threshold,
-            "short_lists": short_lists,
-            "log_base": log_base,
-            "tie_break": tie_break,
-            "query_set": query_set,
-            "score_dtype": score_dtype,
-        },
-    )
+    n_jobs = conventions.pop("n_jobs", None)
+    for name in sorted(_unhonoured_conventions()):
+        if conventions.get(name) is not None:
+            metrics = [entry.name for entry in METRICS.values() if name in entry.conventions]
+            raise ValueError(
+                f"metric_at_k_curve cannot honour {name}={conventions[name]!r}: it applies "
+                f"only to {', '.join(metrics)}, which have no curve over k."
+            )
+    conventions = resolve(conventions.pop("convention", None), conventions)
     values = _metric_curves(
         [metric],
         y_true,
@@ -504,5 +545,6 @@ def metric_at_k_curve(
         sample_weight=sample_weight,
         per_query=per_query,
         conventions=conventions,
+        n_jobs=n_jobs,
     )[metric]
     return np.arange(1, k_max + 1), values
