@@ -385,6 +385,26 @@ def test_no_relevant_errors_match_evaluate():
         )
 
 
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"no_relevant": "error"},
+        {"no_relevant": "skip", "sample_weight": [0.0, 1.0, 0.0]},
+        {"no_relevant": "skip", "y_true": np.zeros((3, 2))},
+    ],
+)
+def test_one_aggregator_says_what_evaluate_says(kwargs):
+    # The curve's points go through evaluate's aggregator: at k_max=1 the messages are
+    # evaluate's, word for word.
+    y_true = kwargs.pop("y_true", np.array([[1, 0], [0, 0], [0, 1]]))
+    y_score = np.array([[0.5, 0.2], [0.1, 0.3], [0.4, 0.4]])
+    with pytest.raises(ValueError) as curve:
+        sr.metric_at_k_curve(y_true, y_score, "map", k_max=1, **kwargs)
+    with pytest.raises(ValueError) as expected:
+        sr.evaluate(y_true, y_score, ["map@1"], **kwargs)
+    assert str(curve.value) == str(expected.value)
+
+
 def test_overflowing_gains_are_reported_as_evaluate_does():
     y_score = np.array([[0.5, 0.2], [0.5, 0.2]])
     y_true = np.array([[1.5e308, 1.5e308], [1.0, 0.0]])

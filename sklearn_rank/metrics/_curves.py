@@ -17,6 +17,7 @@ import numpy as np
 
 from ..conventions import CONVENTIONS, _fill_doc, check_k, resolve
 from ..utils._threads import _block_runner, _check_n_jobs
+from ._aggregate import _aggregate
 from ._blocks import _split_queries
 from ._counting import (
     _hypergeometric,
@@ -24,12 +25,11 @@ from ._counting import (
     _relevance_levels,
     _sum_by,
 )
-from ._curve_base import _aggregate_curve, _clip_to_range
 from ._evaluate import _GAIN_FUNCTIONS, _no_relevant_rule, _prepare, _warn_skipped
 from ._kernel import _rank
 from ._names import _parse_name
 from ._reductions import _SAME_AS_IDEAL, _ratio, _reciprocals
-from ._registry import METRICS
+from ._registry import METRICS, _bounds, _within_bounds
 from ._signatures import _with_conventions
 
 # --------------------------------------------------------------------------- positions
@@ -414,11 +414,11 @@ def _metric_curves(
     results, skipped = {}, []
     for at, (name, entry) in enumerate(zip(names, entries)):
         values, has_relevant = _joined_curves([part[at] for part in parts])
-        values = _clip_to_range(values, entry.value_range)
+        values = _within_bounds(values, _bounds(entry.value_range), copy=False)
         rule = _no_relevant_rule(conventions, entry, item_ids)
         if rule != _no_relevant_rule(conventions, entry) and not has_relevant.all():
             skipped.append((name, int((~has_relevant).sum())))
-        results[name] = _aggregate_curve(
+        results[name] = _aggregate(
             values, has_relevant, rule, weights, per_query, lambda i, name=name: f"{name}@{i + 1}"
         )
     if skipped:
