@@ -19,16 +19,25 @@ from ..conventions import CONVENTIONS, _fill_doc, check_k, resolve
 from ..utils._threads import _block_runner, _check_n_jobs
 from ._aggregate import _aggregate
 from ._blocks import _split_queries
-from ._counting import (
-    _hypergeometric,
-    _ideal_positions,
-    _relevance_levels,
-    _sum_by,
-)
+from ._counting import _discount, _ideal_terms, _relevance_levels, _sum_by
 from ._evaluate import _GAIN_FUNCTIONS, _no_relevant_rule, _prepare, _warn_skipped
 from ._kernel import _rank
 from ._names import _parse_name
-from ._reductions import _SAME_AS_IDEAL, _ratio, _reciprocals
+from ._reductions import (
+    _average_precision_of,
+    _expected_auc_at_boundary,
+    _expected_precision_over_hits,
+    _f1_of,
+    _has_relevant,
+    _hit_rate_of,
+    _mean_gain,
+    _precision_coefficients,
+    _precision_of,
+    _ratio,
+    _recall_of,
+    _reciprocal_rank_terms,
+    _same_as_ideal,
+)
 from ._registry import METRICS, _bounds, _within_bounds
 from ._signatures import _with_conventions
 
@@ -106,18 +115,10 @@ def _ks(k_max):
     return np.arange(1, k_max + 1, dtype=np.float64)[:, None]
 
 
-def _divide(numerator, denominator, empty=0.0):
-    """numerator / denominator, ``empty`` where the denominator is 0 (in place)."""
-    zero = denominator == 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.divide(numerator, denominator, out=numerator)
-    if zero.any():
-        out[np.broadcast_to(zero, out.shape)] = empty
-    return out
-
-
 # --------------------------------------------------------------------------- curves
 # Each returns (values of shape (k_max, n_queries), has_relevant of shape (n_queries,)).
+# What a metric's value at one k computes alike comes from `_reductions` (its ratios,
+# terms and expectations); here are the sums over positions that give every k at once.
 
 
 def _expected_hits(p, threshold):
@@ -126,49 +127,34 @@ def _expected_hits(p, threshold):
     return p.cumulative(density[p.owner])
 
 
-def _precision_denominators(r, k_max, short_lists):
-    if short_lists == "k":
-        return _ks(k_max)
-    return np.minimum(r.n_cand[None, :], _ks(k_max))
-
-
-def _has_relevant(r, threshold):
-    return r.relevant_count(threshold) > 0
-
-
 def _precision_curve(p, *, relevance_threshold, short_lists):
     hits = _expected_hits(p, relevance_threshold)
-    denominator = _precision_denominators(p.r, p.k_max, short_lists)
-    return _divide(hits, denominator), _has_relevant(p.r, relevance_threshold)
+    values = _precision_of(p.r, hits, _ks(p.k_max), short_lists)
+    return values, _has_relevant(p.r, relevance_threshold)
 
 
 def _recall_curve(p, *, relevance_threshold):
     hits = _expected_hits(p, relevance_threshold)
-    count = p.r.relevant_count(relevance_threshold)[None, :]
-    return _divide(hits, count), _has_relevant(p.r, relevance_threshold)
+    return _recall_of(p.r, hits, relevance_threshold), _has_relevant(p.r, relevance_threshold)
 
 
 def _f1_curve(p, *, relevance_threshold, short_lists):
-    # 2PR / (P + R) = 2 hits / (D + R): linear in the hits (`_reductions.f1`).
     hits = _expected_hits(p, relevance_threshold)
-    denominator = (
-        _precision_denominators(p.r, p.k_max, short_lists)
-        + p.r.relevant_count(relevance_threshold)[None, :]
-    )
-    return _divide(2.0 * hits, denominator), _has_relevant(p.r, relevance_threshold)
+    values = _f1_of(p.r, hits, _ks(p.k_max), relevance_threshold, short_lists)
+    return values, _has_relevant(p.r, relevance_threshold)
 
 
 def _first_relevant_curve(p, threshold, reciprocal):
     r = p.r
     query, position, prob = r.first_relevant(threshold, p.k_max)
-    terms = prob / (position + 1.0) if reciprocal else prob
+    terms = _reciprocal_rank_terms(prob, position) if reciprocal else prob
     cell = position * np.int64(r.n_queries) + query
     return _cumulative_cells(p.k_max, r.n_queries, cell, terms), _has_relevant(r, threshold)
 
 
 def _hit_rate_curve(p, *, relevance_threshold):
     values, has = _first_relevant_curve(p, relevance_threshold, reciprocal=False)
-    return np.minimum(values, 1.0, out=values), has
+    return _hit_rate_of(values), has
 
 
 def _reciprocal_rank_curve(p, *, relevance_threshold):
@@ -177,10 +163,10 @@ def _reciprocal_rank_curve(p, *, relevance_threshold):
 
 def _gain_curve(p, gain, log_base=None):
     r = p.r
-    density = (r.group_sum(gain(r.rel)) / r.size)[p.owner]
+    density = _mean_gain(r, gain)[p.owner]
     if log_base is not None:
         position = (r.start[p.owner] + p.offset - 1).astype(np.float64)
-        density = density * (np.log(log_base) / np.log(position + 2.0))
+        density = density * _discount(position, log_base)
     return p.cumulative(density)
 
 
@@ -206,18 +192,16 @@ def _ndcg_curve(p, *, gain):
     np.minimum.at(first_tie, r.query[tied], r.start[tied])
     rows = np.flatnonzero(has & np.isfinite(first_tie))
     dcg, best = values[:, rows], ideal[:, rows]
-    snap = (_ks(p.k_max) > first_tie[rows]) & (np.abs(best - dcg) <= _SAME_AS_IDEAL * best)
-    np.divide(values, ideal, out=values, where=has[None, :])
+    snap = (_ks(p.k_max) > first_tie[rows]) & _same_as_ideal(dcg, best)
+    values = _ratio(values, ideal, out=values)
     values[:, rows] = np.where(snap, 1.0, values[:, rows])
     return values, has
 
 
 def _ideal_dcg_curve(r, k_max, gain):
-    """Per k and query, DCG@k of all judged relevances sorted descending.
-
-    The same terms, summed in the same order, as `_counting._ideal_dcg` for one k, from
-    the same positions (`_counting._ideal_positions`).
-    """
+    """Per k and query, DCG@k of all judged relevances sorted descending: the terms of
+    `_counting._ideal_dcg` for one k (`_counting._ideal_terms`), cumulated in the same
+    order."""
     codes, rel = r._judged()
     positive = rel > 0
     query, rel = codes[positive], rel[positive]
@@ -225,8 +209,7 @@ def _ideal_dcg_curve(r, k_max, gain):
     if rel.size == 0:
         return np.zeros((k_max, n_queries))
     levels, level = _relevance_levels(rel)
-    query, position, rel = _ideal_positions(query, rel, levels, level, n_queries, k_max)
-    terms = gain(rel) * (np.log(2.0) / np.log(position + 2.0))
+    query, position, terms = _ideal_terms(query, rel, levels, level, n_queries, k_max, gain)
     return _cumulative_cells(k_max, n_queries, position * np.int64(n_queries) + query, terms)
 
 
@@ -234,10 +217,7 @@ def _precision_terms(p, threshold):
     """Per entry: E[rel(position) * hits up to it] / (position + 1), which
     `_reductions._precision_sums` sums over a group in closed form."""
     r = p.r
-    m = r.relevant_in_group(threshold)
-    n = r.size.astype(np.float64)
-    first = (m / n) * (r.before(m) + 1.0)
-    pairs = _ratio(m * (m - 1.0), n * (n - 1.0))
+    first, pairs = _precision_coefficients(r, r.relevant_in_group(threshold))
     g, j = p.owner, p.offset
     return (first[g] + (j - 1.0) * pairs[g]) / (r.start[g] + j)
 
@@ -249,10 +229,7 @@ def _average_precision_curve(p, *, relevance_threshold, ap_denominator):
     if ap_denominator == "hits":
         return _average_precision_over_hits(p, terms, relevance_threshold), has
     total = p.cumulative(terms)
-    count = r.relevant_count(relevance_threshold)[None, :]
-    if ap_denominator == "min_k":
-        count = np.minimum(count, _ks(k_max))
-    return _divide(total, count), has
+    return _average_precision_of(r, total, _ks(k_max), relevance_threshold, ap_denominator), has
 
 
 def _average_precision_over_hits(p, terms, threshold):
@@ -269,19 +246,12 @@ def _average_precision_over_hits(p, terms, threshold):
         # would depend on the other queries, and on the blocks of n_jobs).
         at_s = (np.maximum(s, 1) - 1) * np.int64(r.n_queries) + r.query[group]
         fixed = np.where(s > 0, sums.reshape(-1)[at_s], 0.0)
-    values = _divide(sums, _at_ends(r, k_max, m))
+    values = _ratio(sums, _at_ends(r, k_max, m), out=sums)
     if group.size:
-        a = _reciprocals(r, s, t)
-        b = t - (s + 1.0) * a
-        hits = r.before(m)[group]
-        row, x, prob = _hypergeometric(n, np.rint(m[group]).astype(np.int64), t)
-        tq = t[row].astype(np.float64)
-        part = (
-            _ratio(x, tq) * (hits[row] + 1.0) * a[row]
-            + _ratio(x * (x - 1.0), tq * (tq - 1.0)) * b[row]
+        m_drawn = np.rint(m[group]).astype(np.int64)
+        values.reshape(-1)[cell] = _expected_precision_over_hits(
+            r, s, n, m_drawn, t, r.before(m)[group], fixed
         )
-        cell_value = _sum_by(row, prob * _ratio(fixed[row] + part, hits[row] + x), group.size)
-        values.reshape(-1)[cell] = cell_value
     return values
 
 
@@ -304,24 +274,22 @@ def _auc_curve(p, *, relevance_threshold):
     pairs *= positive
     correct = _at_ends(r, k_max, c)
     correct += pairs
-    values = _divide(correct, pairs, empty=0.5)
+    values = _ratio(correct, pairs, empty=0.5, out=correct)
     del positive, pairs
     group, t, cell = _straddles(r, k_max)
     if group.size:
-        before, fixed = r.before(m)[group], r.before(c)[group]
-        before_negative = r.start[group] - before
-        row, x, prob = _hypergeometric(r.size[group], np.rint(m[group]).astype(np.int64), t)
-        drawn_negative = t[row] - x
-        positive_before, negative_before = before[row], before_negative[row]
-        right = (
-            fixed[row]
-            + positive_before * negative_before
-            + positive_before * drawn_negative
-            + 0.5 * x * drawn_negative
+        positive_before = r.before(m)[group]
+        negative_before = r.start[group] - positive_before
+        # The pairs of earlier groups: P N + C (C: inside and between those groups).
+        correct_before = r.before(c)[group] + positive_before * negative_before
+        values.reshape(-1)[cell] = _expected_auc_at_boundary(
+            r.size[group],
+            np.rint(m[group]).astype(np.int64),
+            t,
+            positive_before,
+            negative_before,
+            correct_before,
         )
-        total = (positive_before + x) * (negative_before + drawn_negative)
-        cell_value = _sum_by(row, prob * _ratio(right, total, empty=0.5), group.size)
-        values.reshape(-1)[cell] = cell_value
     return values, _has_relevant(r, relevance_threshold)
 
 
