@@ -239,19 +239,21 @@ def _average_precision_over_hits(p, terms, threshold):
     m = r.relevant_in_group(threshold)
     sums = _at_ends(r, k_max, _sum_by(p.owner, terms, r.n_groups))
     group, t, cell = _straddles(r, k_max)
+    drawn = None
     if group.size:
-        s, n = r.start[group], r.size[group]
+        s = r.start[group]
         # The sum over the query's earlier groups is its sum at k = s, added up within
         # the query (`r.before` subtracts running sums over every query: its rounding
         # would depend on the other queries, and on the blocks of n_jobs).
         at_s = (np.maximum(s, 1) - 1) * np.int64(r.n_queries) + r.query[group]
         fixed = np.where(s > 0, sums.reshape(-1)[at_s], 0.0)
-    values = _ratio(sums, _at_ends(r, k_max, m), out=sums)
-    if group.size:
         m_drawn = np.rint(m[group]).astype(np.int64)
-        values.reshape(-1)[cell] = _expected_precision_over_hits(
-            r, s, n, m_drawn, t, r.before(m)[group], fixed
+        drawn = _expected_precision_over_hits(
+            r, s, r.size[group], m_drawn, t, r.before(m)[group], fixed
         )
+    values = _ratio(sums, _at_ends(r, k_max, m), out=sums)
+    if drawn is not None:
+        values.reshape(-1)[cell] = drawn
     return values
 
 
