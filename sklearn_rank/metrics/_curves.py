@@ -435,7 +435,9 @@ def metric_at_k_curve(
     k (to rounding), with the same conventions, but the input is normalised and ranked
     once and the cut-offs come from cumulative sums over positions: the whole curve
     costs little more than the metric at ``k_max`` alone. Under ``ties="average"`` every
-    point is the exact expected value over the orderings of tied scores.
+    point is the exact expected value over the orderings of tied scores. Conventions that
+    do not apply to ``metric`` (``gain`` for ``"precision"``) are ignored for it, as
+    `evaluate` ignores them.
 
     Parameters
     ----------
@@ -467,10 +469,9 @@ def metric_at_k_curve(
     Raises
     ------
     ValueError
-        If ``iprec_rounding`` is given: it applies only to the interpolated precision,
-        which has no curve over k (`InterpolatedPrecisionRecallDisplay` draws it).
-        Conventions that apply to other metrics than ``metric`` (``gain`` for
-        ``"precision"``) are ignored for it, as `evaluate` ignores them.
+        If ``metric`` has no curve over k, or if ``iprec_rounding`` is given: it applies
+        only to the interpolated precision, which has no curve over k
+        (`InterpolatedPrecisionRecallDisplay` draws it).
 
     See Also
     --------
