@@ -11,6 +11,11 @@ rate from the distribution of the first relevant position. AP over the hits in t
 and the top-k AUC divide by a random count where k cuts a tie group: those cells (at most
 k_max per query) are averaged over the hypergeometric number of relevant items drawn, as
 `_reductions` does for one k.
+
+Each metric's mathematics is written once: the ratios, the per-position and first-relevant
+terms, a group's mean gain and the expectations at a cut tie group come from
+`_reductions`, the discount and the ideal DCG's terms from `_counting`; only the sums over
+positions are the curve's own. The values go through `evaluate`'s aggregator.
 """
 
 import numpy as np
@@ -121,25 +126,25 @@ def _ks(k_max):
 # terms and expectations); here are the sums over positions that give every k at once.
 
 
-def _expected_hits(p, threshold):
+def _expected_hits_curve(p, threshold):
     r = p.r
     density = r.relevant_in_group(threshold) / r.size
     return p.cumulative(density[p.owner])
 
 
 def _precision_curve(p, *, relevance_threshold, short_lists):
-    hits = _expected_hits(p, relevance_threshold)
+    hits = _expected_hits_curve(p, relevance_threshold)
     values = _precision_of(p.r, hits, _ks(p.k_max), short_lists)
     return values, _has_relevant(p.r, relevance_threshold)
 
 
 def _recall_curve(p, *, relevance_threshold):
-    hits = _expected_hits(p, relevance_threshold)
+    hits = _expected_hits_curve(p, relevance_threshold)
     return _recall_of(p.r, hits, relevance_threshold), _has_relevant(p.r, relevance_threshold)
 
 
 def _f1_curve(p, *, relevance_threshold, short_lists):
-    hits = _expected_hits(p, relevance_threshold)
+    hits = _expected_hits_curve(p, relevance_threshold)
     values = _f1_of(p.r, hits, _ks(p.k_max), relevance_threshold, short_lists)
     return values, _has_relevant(p.r, relevance_threshold)
 
