@@ -1,5 +1,7 @@
 """metric_at_k_curve equals evaluate at every cut-off, from one ranking of the input."""
 
+import inspect
+
 import numpy as np
 import pytest
 import scipy.sparse
@@ -7,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sklearn_rank as sr
-from sklearn_rank.metrics import _curves
+from sklearn_rank.metrics import _blocks, _curves
 from sklearn_rank.metrics._curves import _CURVES
 
 CURVED = sorted(_CURVES)
@@ -218,6 +220,118 @@ def test_random_cases_equal_evaluate(case):
     _assert_curve_is_evaluate(y_true, y_score, metric, k_max, **conventions)
 
 
+def test_signature_holds_every_convention_of_evaluate():
+    curve = inspect.signature(sr.metric_at_k_curve).parameters
+    evaluate = inspect.signature(sr.evaluate).parameters
+    conventions = [
+        name
+        for name, parameter in evaluate.items()
+        if parameter.kind == parameter.KEYWORD_ONLY
+        and name not in ("groups", "exclude", "sample_weight", "per_query")
+    ]
+    assert {"judged_only", "iprec_rounding", "n_jobs", "log_base"} <= set(conventions)
+    for name in conventions:
+        assert name in curve, name
+        assert curve[name].kind == curve[name].KEYWORD_ONLY
+        assert curve[name].default == evaluate[name].default, name  # log_base: None
+
+
+def _judged_case():
+    truth = sr.ItemJudgments(
+        ["a", "a", "a", "b", "b", "b", "c"],
+        ["x", "y", "z", "x", "w", "u", "y"],
+        [2, 0, 1, 3, 1, 0, 1],
+    )
+    run = sr.ItemRanking(
+        ["a"] * 6 + ["b"] * 5 + ["c"] * 3,
+        ["v", "x", "q", "y", "z", "r", "v", "x", "u", "t", "w", "zz", "y", "o"],
+        [0.9, 0.9, 0.8, 0.5, 0.5, 0.5, 0.7, 0.7, 0.7, 0.6, 0.1, 0.9, 0.9, 0.2],
+    )
+    return truth, run
+
+
+@pytest.mark.parametrize(
+    "metric, conventions",
+    [
+        ("ndcg", {"judged_only": True}),
+        ("map", {"judged_only": True, "ap_denominator": "hits"}),
+        ("precision", {"judged_only": True, "ties": "stable", "tie_break": "item_descending"}),
+        ("auc", {"judged_only": True, "no_relevant": 1.0}),
+        ("dcg", {"judged_only": True, "gain": "exponential", "log_base": 10}),
+        ("mrr", {"convention": "trec_eval", "judged_only": True}),
+        ("recall", {"convention": "trec_eval", "query_set": "judged"}),
+    ],
+)
+def test_judged_only_and_other_conventions_equal_evaluate(metric, conventions):
+    truth, run = _judged_case()
+    values = _assert_curve_is_evaluate(truth, run, metric, 7, **conventions)
+    if "judged_only" in conventions:  # the convention is honoured, not ignored
+        without = dict(conventions, judged_only=False)
+        other = sr.metric_at_k_curve(truth, run, metric, k_max=7, **without)[1]
+        assert not np.array_equal(values, other)
+
+
+@pytest.mark.parametrize(
+    "metric, conventions",
+    [
+        ("ndcg", {"gain": "exponential"}),
+        ("dcg", {"log_base": 10, "ties": "stable"}),
+        ("map", {"ap_denominator": "hits", "no_relevant": "skip"}),
+        ("auc", {"relevance_threshold": 2}),
+        ("f1", {"short_lists": "length"}),
+        ("hit_rate", {"convention": "hivemall"}),
+        ("precision", {"convention": "trec_eval"}),
+    ],
+)
+def test_n_jobs_gives_the_same_curves(metric, conventions, monkeypatch):
+    # Blocks of a few queries: the curves of each block are joined in query order.
+    monkeypatch.setattr(_blocks, "_MIN_BLOCK_ENTRIES", 8)
+    y_true, y_score = _tied_case(7, n_queries=13, n_items=9)
+    weights = np.random.default_rng(7).random(13)
+    split = _blocks._split_queries
+    n_blocks = []
+    monkeypatch.setattr(
+        _curves,
+        "_split_queries",
+        lambda queries, n: n_blocks.append(len(split(queries, n))) or split(queries, n),
+    )
+    kwargs = dict(k_max=10, sample_weight=weights, **conventions)
+    for per_query in (False, True):
+        one = sr.metric_at_k_curve(y_true, y_score, metric, per_query=per_query, **kwargs)[1]
+        two = sr.metric_at_k_curve(
+            y_true, y_score, metric, per_query=per_query, n_jobs=2, **kwargs
+        )[1]
+        np.testing.assert_array_equal(two, one)
+    assert n_blocks == [1, 4, 1, 4]
+    _assert_curve_is_evaluate(y_true, y_score, metric, 10, n_jobs=2, **conventions)
+
+
+def test_a_convention_no_curve_can_honour_is_refused():
+    y_true, y_score = _tied_case(0)
+    with pytest.raises(ValueError, match="cannot honour iprec_rounding='plus_0.9'.*iprec"):
+        sr.metric_at_k_curve(y_true, y_score, "map", k_max=3, iprec_rounding="plus_0.9")
+    # A preset's iprec_rounding is not given by the caller: nothing to refuse.
+    values = sr.metric_at_k_curve(y_true, y_score, "map", k_max=3, convention="trec_eval")[1]
+    assert values[-1] == sr.evaluate(y_true, y_score, ["map@3"], convention="trec_eval")["map@3"]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'gains'"):
+        sr.metric_at_k_curve(y_true, y_score, "ndcg", k_max=3, gains="linear")
+
+
+def test_display_takes_the_conventions_and_n_jobs():
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    truth, run = _judged_case()
+    display = sr.MetricAtKDisplay.from_predictions(
+        truth, run, metric="ndcg", k_max=5, judged_only=True, n_jobs=2
+    )
+    names = [f"ndcg@{k}" for k in range(1, 6)]
+    expected = sr.evaluate(truth, run, names, judged_only=True)
+    np.testing.assert_allclose(display.values, [expected[n] for n in names], rtol=0, atol=1e-12)
+    plt.close("all")
+
+
 def test_one_ranking_for_the_whole_curve(monkeypatch):
     calls = []
     rank = _curves._rank
@@ -269,6 +383,26 @@ def test_no_relevant_errors_match_evaluate():
         sr.metric_at_k_curve(
             y_true, y_score, "map", k_max=2, no_relevant="skip", sample_weight=[1.0, 0.0]
         )
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"no_relevant": "error"},
+        {"no_relevant": "skip", "sample_weight": [0.0, 1.0, 0.0]},
+        {"no_relevant": "skip", "y_true": np.zeros((3, 2))},
+    ],
+)
+def test_one_aggregator_says_what_evaluate_says(kwargs):
+    # The curve's points go through evaluate's aggregator: at k_max=1 the messages are
+    # evaluate's, word for word.
+    y_true = kwargs.pop("y_true", np.array([[1, 0], [0, 0], [0, 1]]))
+    y_score = np.array([[0.5, 0.2], [0.1, 0.3], [0.4, 0.4]])
+    with pytest.raises(ValueError) as curve:
+        sr.metric_at_k_curve(y_true, y_score, "map", k_max=1, **kwargs)
+    with pytest.raises(ValueError) as expected:
+        sr.evaluate(y_true, y_score, ["map@1"], **kwargs)
+    assert str(curve.value) == str(expected.value)
 
 
 def test_overflowing_gains_are_reported_as_evaluate_does():

@@ -8,9 +8,11 @@ import pytest
 import sklearn_rank as sr
 from sklearn_rank.cli import main
 from sklearn_rank.cli._example import HIVEMALL_RANKINGS, HIVEMALL_TRUTH
+from sklearn_rank.metrics import _curves
 
 matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
+import matplotlib.figure  # noqa: E402 (its Figure is patched below; run alone, not yet loaded)
 
 INSTALL = 'pip install "sklearn-rank[plot]"'
 
@@ -52,3 +54,20 @@ def test_command_line_plot_errors(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     assert main(["evaluate", "--example", "-m", "mrr", "--plot", path]) == 2
     assert INSTALL in capsys.readouterr().err
+
+
+def test_command_line_plot_with_jobs_draws_the_same_curves(tmp_path, monkeypatch):
+    drawn, threads = [], []
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", lambda self, path: drawn.append(self))
+    split = _curves._split_queries
+    monkeypatch.setattr(
+        _curves, "_split_queries", lambda queries, n: threads.append(n) or split(queries, n)
+    )
+    path = str(tmp_path / "curves.png")
+    for jobs in ([], ["--jobs", "2"]):
+        arguments = ["evaluate", "--example", "-m", "ndcg@5", "auc@5", "--plot", path]
+        assert main(arguments + ["--ties", "stable"] + jobs) == 0
+    assert threads == [1, 2]  # --jobs reaches the curves
+    one, two = ([line.get_ydata() for line in figure.axes[0].get_lines()] for figure in drawn)
+    for line_one, line_two in zip(one, two, strict=True):
+        np.testing.assert_array_equal(line_two, line_one)

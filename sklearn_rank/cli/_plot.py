@@ -40,6 +40,7 @@ def save_curves(args, truth, run, names, conventions):
             conventions.get("convention"),
             {name: value for name, value in conventions.items() if name != "convention"},
         ),
+        n_jobs=args.jobs,
     )
     figure = Figure(layout="constrained")
     ax = figure.subplots()

@@ -69,15 +69,30 @@ class _Guarded:
 
     def __call__(self, ranking, k, **conventions):
         values, has_relevant = self.reduce(ranking, k, **conventions)
-        values = np.asarray(values, dtype=np.float64)
-        if self.bounds is not None:
-            low, high = self.bounds
-            above = np.flatnonzero((values > high) & (values <= high + _ROUNDING))
-            below = np.flatnonzero((values < low) & (values >= low - _ROUNDING))
-            if above.size or below.size:  # a copy: the values may be a cached array
-                values = values.copy()
-                values[above], values[below] = high, low
-        return values, has_relevant
+        # A copy where a value changes: the values may be a cached array.
+        return _within_bounds(np.asarray(values, dtype=np.float64), self.bounds), has_relevant
+
+
+def _within_bounds(values, bounds, copy=True):
+    """``values`` (of any shape), those a rounding (`_ROUNDING`) beyond ``bounds`` (as
+    `_bounds` gives them; None: unbounded) made the bound itself: a copy where one
+    changes, unless ``copy`` is False (then in place)."""
+    if bounds is None or values.size == 0:
+        return values
+    low, high = bounds
+    # The largest and least values first (one pass each, NaN passed over): most arrays
+    # have nothing to change, and a curve's matrix is large.
+    if np.fmax.reduce(values, axis=None) > high:
+        above = (values > high) & (values <= high + _ROUNDING)
+        if above.any():
+            values = values.copy() if copy else values
+            values[above] = high
+    if np.fmin.reduce(values, axis=None) < low:
+        below = (values < low) & (values >= low - _ROUNDING)
+        if below.any():
+            values = values.copy() if copy else values
+            values[below] = low
+    return values
 
 
 _THRESHOLD = ("relevance_threshold",)

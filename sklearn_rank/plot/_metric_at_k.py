@@ -135,6 +135,7 @@ class MetricAtKDisplay:
         name=None,
         ax=None,
         line_kwargs=None,
+        n_jobs=None,
         **conventions,
     ):
         """Compute the metric at k = 1..k_max of scores and plot it.
@@ -153,9 +154,13 @@ class MetricAtKDisplay:
             Axes to draw on; None makes a new figure.
         line_kwargs : dict, default=None
             Passed to ``ax.plot``.
+        n_jobs : int, default=None
+            Threads for the computation, as in `metric_at_k_curve` (the values do not
+            depend on it).
         **conventions
             ``convention`` and the convention parameters of `evaluate` (``ties``,
-            ``gain``, ``ap_denominator``, ``no_relevant``...).
+            ``gain``, ``ap_denominator``, ``no_relevant``, ``judged_only``...), as
+            `metric_at_k_curve` takes them.
 
         Returns
         -------
@@ -174,6 +179,7 @@ class MetricAtKDisplay:
             groups=groups,
             exclude=exclude,
             sample_weight=sample_weight,
+            n_jobs=n_jobs,
             **conventions,
         )
         entry = _parse_name(metric)[0]
@@ -195,6 +201,7 @@ class MetricAtKDisplay:
         name=None,
         ax=None,
         line_kwargs=None,
+        n_jobs=None,
         **conventions,
     ):
         """Score the rows of ``X`` with a fitted estimator, then plot the metric at k.
@@ -209,7 +216,7 @@ class MetricAtKDisplay:
             Relevance of every row.
         groups : array-like of shape (n_rows,)
             Query id of every row.
-        metric, k_max, sample_weight, ax, line_kwargs, **conventions
+        metric, k_max, sample_weight, ax, line_kwargs, n_jobs, **conventions
             As in `from_predictions`.
         name : str, default=None
             Name in the legend; None uses the estimator's class name.
@@ -232,5 +239,6 @@ class MetricAtKDisplay:
             name=type(estimator).__name__ if name is None else name,
             ax=ax,
             line_kwargs=line_kwargs,
+            n_jobs=n_jobs,
             **conventions,
         )
