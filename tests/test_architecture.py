@@ -351,3 +351,19 @@ def test_no_public_name_is_also_a_module_of_the_package():
     modules = {name.split(".")[1] for name in _modules() if name.count(".") >= 1}
     assert not modules & set(sklearn_rank._EXPORTS)
     assert set(sklearn_rank._SUBPACKAGES) <= modules
+
+
+def test_version_is_one_and_deprecations_name_it_or_an_earlier_one():
+    import re
+
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert sklearn_rank.__version__ == project["version"]
+    current = tuple(int(part) for part in sklearn_rank.__version__.split(".")[:2])
+    named = set()
+    for path in PACKAGE.rglob("*.py"):
+        named.update(re.findall(r"deprecated in (?:version )?(\d+)\.(\d+)", path.read_text()))
+    assert named  # the check reads the messages
+    # A deprecation "in 0.2" said by version 0.1.0 announced a release that had not begun.
+    assert all((int(major), int(minor)) <= current for major, minor in named), named
