@@ -203,3 +203,13 @@ def test_the_presets_table_of_the_inputs_page_shows_each_presets_conventions():
             shown = rows[name][column]
             expected = preset.get(column)
             assert shown == ("–" if expected is None else str(expected)), (name, column)
+
+
+def test_the_command_line_page_names_every_preset():
+    row = next(
+        line
+        for line in (DOCS / "command_line.md").read_text().splitlines()
+        if line.startswith("| `--convention VALUE` |")
+    )
+    missing = [name for name in PRESETS if f"`{name}`" not in row]
+    assert not missing, missing
