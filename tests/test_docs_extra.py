@@ -49,3 +49,12 @@ def _standard_library():
     import sys
 
     return set(sys.stdlib_module_names)
+
+
+def test_the_readme_names_every_example_once():
+    readme = (ROOT / "README.md").read_text()
+    line = next(line for line in readme.splitlines() if "[examples/](examples/)" in line)
+    start = readme.index(line)
+    entry = readme[start : readme.index("\n- ", start + 1)]
+    named = re.findall(r"`([a-z_]+\.py)`", entry)
+    assert sorted(named) == sorted(p.name for p in (ROOT / "examples").glob("*.py"))

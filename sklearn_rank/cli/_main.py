@@ -218,8 +218,8 @@ def _add_evaluate_options(evaluate):
         "--example",
         action="store_true",
         help="Hivemall's worked example (built in): without -m, --format "
-        "json, --per-query or a convention option, prints its table of every metric at "
-        "top-4 and top-2",
+        "json, --per-query or a convention option, prints its table of Hivemall's eight "
+        "top-k metrics at top-4 and top-2",
     )
     columns = evaluate.add_argument_group("table columns (for --truth and --predictions)")
     columns.add_argument(
