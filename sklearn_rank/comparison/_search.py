@@ -7,7 +7,7 @@ import numpy as np
 from ..metrics._registry import METRICS
 from ..utils._validation import _is_bool
 from ._core import _comparison
-from ._parameters import DECIMALS, _checked_shared, _fill_declared
+from ._parameters import DECIMALS, _checked_shared, _fill_declared, _weights_refused
 
 
 def _checked_search(search):
@@ -48,6 +48,27 @@ def _checked_metrics(metric, labels, search):
     if not metrics:
         raise ValueError("metric must name at least one scorer; got an empty list.")
     return metrics
+
+
+def _check_unweighted(search, metrics):
+    """Refuse per-query values that the search's scorers weighted unequally: compared as
+    they are, each candidate's mean would not be the weighted one the search reported.
+    (Equal weights change no value and are accepted; a search fitted before weights were
+    recorded has no ``per_query_weights_`` and is taken as it is.)"""
+    recorded = getattr(search, "per_query_weights_", None) or {}
+    for label in metrics:
+        weights = recorded.get(label)
+        if weights is None:
+            continue
+        kept = weights[~np.isnan(weights)]
+        if kept.size and np.any(kept != kept[0]):
+            raise _weights_refused(
+                f"compare_search (the search's scorer {label!r} weighted its queries with "
+                f"sample_weight from {kept.min():g} to {kept.max():g}: per_query_weights_)",
+                "Compare the candidates' split scores, which the weights weighed, with "
+                "test='corrected_t'; or run the search with scorers that do not request "
+                "sample_weight to compare their per-query values unweighted.",
+            )
 
 
 def _cv_key(search, label):
@@ -175,6 +196,12 @@ def compare_search(
     sets; it has few degrees of freedom (the number of splits minus one) and needs a
     repeated splitter to have power.
 
+    Query weights: when the search's ranking scorers were given ``sample_weight``
+    (``set_score_request(sample_weight=True)``) and weighted the queries unequally
+    (``per_query_weights_``), only ``test="corrected_t"`` compares the candidates, on the
+    split scores the weights weighed; the per-query tests raise a ValueError that says
+    why, as `compare` does for ``sample_weight``. Equal weights change nothing.
+
     Parameters
     ----------
     search : GroupedGridSearchCV or GroupedRandomizedSearchCV
@@ -243,6 +270,8 @@ def compare_search(
     decimals = DECIMALS.validate(decimals)
     labels = _checked_search(search)
     metrics = _checked_metrics(metric, labels, search)
+    if test != "corrected_t":
+        _check_unweighted(search, metrics)
     chosen = _checked_candidates(candidates, search, metrics[0])
     params = search.cv_results_["params"]
     names = _candidate_names(params, chosen)

@@ -18,6 +18,7 @@ from ._folds import _check_groups, _check_row_weights, _checked_splits
 from ._multimetric import MultimetricRankingScorer, _requests
 from ._per_query import (
     _out_of_fold,
+    _query_weights,
     _recorded_labels,
     _recording,
     _stored_scores,
@@ -300,13 +301,14 @@ class _GroupedSearch:
         return self
 
     def _keep_per_query(self, records, labels, names, groups, folds, test_keys):
-        """Set ``per_query_results_`` and ``split_n_queries_`` from the scorers' records:
-        each (candidate, split) cell of ``cv_results_`` takes the record of its test set,
-        its score and its parameters."""
+        """Set ``per_query_results_``, ``per_query_weights_`` and ``split_n_queries_``
+        from the scorers' records: each (candidate, split) cell of ``cv_results_`` takes
+        the record of its test set, its score and its parameters."""
         codes, ids = _factorize(groups, groups.shape[0])
         stored = _stored_scores(labels, self.cv_results_, len(folds))
         candidates = self.cv_results_["params"]
         self.per_query_results_ = _out_of_fold(records, ids, test_keys, stored, candidates, names)
+        self.per_query_weights_ = _query_weights(records, ids)
         self.split_n_queries_ = {
             side: np.array([np.unique(codes[fold[i]]).size for fold in folds])
             for i, side in enumerate(("train", "test"))
@@ -374,6 +376,13 @@ n_splits_, refit_time_, multimetric_
         (n_queries, n_candidates), columns in ``cv_results_`` order: the value on the test
         fold that holds the query (the mean over its test folds under a repeated splitter;
         NaN if none, or if the fit failed). `compare_search` compares candidates with it.
+    per_query_weights_ : dict
+        For each ranking scorer that received ``sample_weight`` (requested with
+        ``set_score_request(sample_weight=True)``), by its label in
+        ``per_query_results_``: an ndarray of shape (n_queries,), the weight it gave each
+        query in the test scores (NaN for a query it never scored). Empty when no ranking
+        scorer was weighted. `compare_search` reads it: it never compares weighted scores
+        as if they were not.
     split_n_queries_ : dict
         ``"train"`` and ``"test"`` -> ndarray of shape (n_splits,): the queries on each side
         of each split (the corrected t-test of `compare_search` counts them).
@@ -414,7 +423,7 @@ pre_dispatch, random_state, error_score, return_train_score
 
     Attributes
     ----------
-    per_query_results_, split_n_queries_
+    per_query_results_, per_query_weights_, split_n_queries_
         As in `GroupedGridSearchCV`, with the other attributes of scikit-learn's
         RandomizedSearchCV.
 
