@@ -225,12 +225,14 @@ def test_compare_search_pairs_the_candidates_out_of_fold_values():
     result = compare_search(search, test="t", correction=None)
     assert result.run_names == ["alpha=0.1", "alpha=30.0", "alpha=3000.0", "alpha=100000.0"]
     assert result.baseline == result.run_names[search.best_index_]
-    values = search.per_query_results_["ndcg@5"]
-    assert_array_equal(result.per_query["ndcg@5"], values)
+    assert result.metrics == ["ndcg@5", "map"]  # every scorer by default
+    for metric in result.metrics:
+        assert_array_equal(result.per_query[metric], search.per_query_results_[metric])
     assert_array_equal(result.query_ids, search.per_query_results_["query"])
     best = search.best_index_
     for row in range(len(result.pairs["run"])):
         column = result.run_names.index(result.pairs["run"][row])
+        values = search.per_query_results_[result.pairs["metric"][row]]
         expected = scipy.stats.ttest_rel(values[:, column], values[:, best]).pvalue
         assert_allclose(result.pairs["p_value"][row], expected, rtol=1e-13)
     top = compare_search(search, ["map", "ndcg@5"], candidates=2, baseline=None, test="t")
@@ -283,7 +285,7 @@ def test_compare_search_bad_input():
     search = _search()
     with pytest.raises(
         ValueError,
-        match=r"metric must be one of the search's ranking scorers "
+        match=r"metrics must be one of the search's ranking scorers "
         r"\(ndcg@5, map\) or a list of them; got 'mrr'",
     ):
         compare_search(search, "mrr")
@@ -301,15 +303,8 @@ def test_compare_search_bad_input():
         compare_search(search, candidates=[0, 7])
     with pytest.raises(ValueError, match=r"n_resamples must be a positive integer; got 0"):
         compare_search(search, n_resamples=0)
-    several = GroupedGridSearchCV(
-        Ridge(), {"alpha": ALPHAS}, scoring=["map", "mrr"], refit=False, cv=3
-    ).fit(X, Y, groups=GROUPS)
-    with pytest.raises(
-        ValueError,
-        match=r"metric must name one of the search's ranking "
-        r"scorers \(map, mrr\)",
-    ):
-        compare_search(several)
+    with pytest.raises(ValueError, match=r"^metrics must name at least one scorer"):
+        compare_search(search, [])
 
 
 def test_per_query_difference_display_from_a_real_comparison():
@@ -434,3 +429,39 @@ def test_equal_query_weights_change_nothing_and_unweighted_searches_record_none(
     for column in ("diff", "pvalue", "pvalue_adjusted"):
         assert_array_equal(got.pairs[column], expected.pairs[column])
     assert_array_equal(got.runs["mean"], expected.runs["mean"])
+
+
+def test_compare_search_compares_every_scorer_by_default_the_refit_one_first():
+    # Issue 27, item 7: compare_search(metric=) compared only the refit scorer by default.
+    search = GroupedGridSearchCV(
+        Ridge(), {"alpha": ALPHAS}, scoring=["map", "mrr", "ndcg@5"], refit="ndcg@5", cv=3
+    ).fit(X, Y, groups=GROUPS)
+    result = compare_search(search, test="t")
+    assert result.metrics == ["ndcg@5", "map", "mrr"]
+    assert result.baseline == result.run_names[search.best_index_]
+    # Each metric's columns before the correction are those it has compared alone.
+    for metric in result.metrics:
+        alone = compare_search(search, metric, baseline=result.baseline, test="t")
+        rows = result.pairs["metric"] == metric
+        for column in ("diff", "diff_ci_low", "diff_ci_high", "pvalue", "effect_size"):
+            assert_array_equal(result.pairs[column][rows], alone.pairs[column])
+    # With refit=False (no refit scorer), every scorer in the order of scoring.
+    unrefitted = GroupedGridSearchCV(
+        Ridge(), {"alpha": ALPHAS}, scoring=["map", "mrr"], refit=False, cv=3
+    ).fit(X, Y, groups=GROUPS)
+    assert compare_search(unrefitted, test="t").metrics == ["map", "mrr"]
+
+
+def test_compare_search_metric_is_a_deprecated_alias_of_metrics():
+    search = _search()
+    expected = compare_search(search, metrics="map", test="t")
+    with pytest.warns(
+        FutureWarning,
+        match=r"^compare_search\(metric=\) is deprecated in version 0\.2 and will be "
+        r"removed in 0\.4; use metrics=",
+    ):
+        got = compare_search(search, metric="map", test="t")
+    assert got.metrics == ["map"]
+    assert_array_equal(got.pairs["pvalue"], expected.pairs["pvalue"])
+    with pytest.raises(ValueError, match=r"^metric is a deprecated alias of metrics: pass"):
+        compare_search(search, "map", metric="map")
