@@ -469,6 +469,26 @@ def test_bad_parameters_name_parameter_and_value(kwargs, message):
         compare(y_true, runs, ["map"], **kwargs)
 
 
+def test_query_weights_are_refused_with_why_and_what_to_do():
+    # Issue 28, item 11: sample_weight was a TypeError ("unexpected keyword argument").
+    y_true, runs = _runs(n_queries=6)
+    weights = np.arange(1.0, 7.0)
+    with pytest.raises(
+        ValueError,
+        match=r"^sample_weight cannot be used by compare \(got ndarray array\(\[1\., .*\)\): "
+        r"its paired tests, intervals and effect sizes treat every query as one equally "
+        r"likely draw.*Compare the runs unweighted \(leave sample_weight out\) and report "
+        r"the weighted means with evaluate\(.*sample_weight=\.\.\.\)\. Integer frequency",
+    ):
+        compare(y_true, runs, ["map"], sample_weight=weights)
+    # Refused before any run is evaluated, whatever the test.
+    with pytest.raises(ValueError, match=r"^sample_weight cannot be used by compare"):
+        compare(y_true, {"a": None, "b": None}, ["map"], test="t", sample_weight=[1, 1])
+    expected = compare(y_true, runs, ["map"], test="t")
+    got = compare(y_true, runs, ["map"], test="t", sample_weight=None)
+    assert_array_equal(got.pairs["pvalue"], expected.pairs["pvalue"])
+
+
 def test_bad_runs_and_data():
     y_true, runs = _runs(n_queries=5)
     with pytest.raises(

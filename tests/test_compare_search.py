@@ -5,6 +5,7 @@ formula and the plot of a real comparison."""
 import numpy as np
 import pytest
 import scipy.stats
+import sklearn
 from numpy.testing import assert_allclose, assert_array_equal
 from scipy.stats import loguniform
 from sklearn.base import BaseEstimator, RegressorMixin, clone
@@ -21,6 +22,7 @@ from sklearn_rank import (
     compare_search,
     evaluate,
     grouped_cross_validate,
+    make_ranking_scorer,
     query_ids,
 )
 from sklearn_rank.datasets import make_ranking
@@ -223,12 +225,14 @@ def test_compare_search_pairs_the_candidates_out_of_fold_values():
     result = compare_search(search, test="t", correction=None)
     assert result.run_names == ["alpha=0.1", "alpha=30.0", "alpha=3000.0", "alpha=100000.0"]
     assert result.baseline == result.run_names[search.best_index_]
-    values = search.per_query_results_["ndcg@5"]
-    assert_array_equal(result.per_query["ndcg@5"], values)
+    assert result.metrics == ["ndcg@5", "map"]  # every scorer by default
+    for metric in result.metrics:
+        assert_array_equal(result.per_query[metric], search.per_query_results_[metric])
     assert_array_equal(result.query_ids, search.per_query_results_["query"])
     best = search.best_index_
     for row in range(len(result.pairs["run"])):
         column = result.run_names.index(result.pairs["run"][row])
+        values = search.per_query_results_[result.pairs["metric"][row]]
         expected = scipy.stats.ttest_rel(values[:, column], values[:, best]).pvalue
         assert_allclose(result.pairs["p_value"][row], expected, rtol=1e-13)
     top = compare_search(search, ["map", "ndcg@5"], candidates=2, baseline=None, test="t")
@@ -281,7 +285,7 @@ def test_compare_search_bad_input():
     search = _search()
     with pytest.raises(
         ValueError,
-        match=r"metric must be one of the search's ranking scorers "
+        match=r"metrics must be one of the search's ranking scorers "
         r"\(ndcg@5, map\) or a list of them; got 'mrr'",
     ):
         compare_search(search, "mrr")
@@ -299,15 +303,8 @@ def test_compare_search_bad_input():
         compare_search(search, candidates=[0, 7])
     with pytest.raises(ValueError, match=r"n_resamples must be a positive integer; got 0"):
         compare_search(search, n_resamples=0)
-    several = GroupedGridSearchCV(
-        Ridge(), {"alpha": ALPHAS}, scoring=["map", "mrr"], refit=False, cv=3
-    ).fit(X, Y, groups=GROUPS)
-    with pytest.raises(
-        ValueError,
-        match=r"metric must name one of the search's ranking "
-        r"scorers \(map, mrr\)",
-    ):
-        compare_search(several)
+    with pytest.raises(ValueError, match=r"^metrics must name at least one scorer"):
+        compare_search(search, [])
 
 
 def test_per_query_difference_display_from_a_real_comparison():
@@ -368,3 +365,103 @@ def test_compare_search_one_sided_corrected_t_and_per_query_t(alternative):
         assert_allclose(per_query.pairs["pvalue"][row], reference.pvalue, rtol=1e-13)
     with pytest.raises(ValueError, match=r"^alternative must be one of"):
         compare_search(search, alternative="two_sided")
+
+
+def _weighted_search(weights, cv=4):
+    """A search whose two ranking scorers read routed query weights (issue 28, item 11)."""
+    with sklearn.config_context(enable_metadata_routing=True):
+        scoring = {
+            name: make_ranking_scorer(name).set_score_request(sample_weight=True)
+            for name in ("ndcg@5", "map")
+        }
+        model = Ridge().set_fit_request(sample_weight=False)
+    search = GroupedGridSearchCV(model, {"alpha": ALPHAS}, scoring=scoring, refit="ndcg@5", cv=cv)
+    return search.fit(X, Y, groups=GROUPS, sample_weight=weights)
+
+
+def _query_weight_rows():
+    """A weight per query (1, 2 or 3), repeated on each of its rows, and the weights in
+    the order of ``query_ids``."""
+    ids = query_ids(GROUPS)
+    per_query = 1.0 + np.arange(ids.size) % 3
+    position = {query: i for i, query in enumerate(ids.tolist())}
+    rows = per_query[[position[query] for query in GROUPS.tolist()]]
+    return rows, per_query
+
+
+def test_a_search_scored_with_query_weights_is_never_compared_as_if_unweighted():
+    # The issue's case: compare_search paired the unweighted per-query values, so each
+    # candidate's mean was not the weighted one the search reported, without a word.
+    rows, per_query = _query_weight_rows()
+    search = _weighted_search(rows)
+    for label in ("ndcg@5", "map"):
+        assert_array_equal(search.per_query_weights_[label], per_query)
+    for test in ("randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd"):
+        with pytest.raises(
+            ValueError,
+            match=r"^sample_weight cannot be used by compare_search \(the search's scorer "
+            r"'ndcg@5' weighted its queries with sample_weight from 1 to 3: "
+            r"per_query_weights_\): its paired tests.*test='corrected_t'",
+        ):
+            compare_search(search, "ndcg@5", test=test, n_resamples=100)
+    # The split scores are the weighted ones: the corrected t-test compares them, and each
+    # candidate's mean is the search's weighted mean_test_score.
+    result = compare_search(search, "ndcg@5", test="corrected_t", correction=None)
+    assert_allclose(result.runs["mean"], search.cv_results_["mean_test_ndcg@5"], rtol=1e-14)
+    folds = list(GroupKFold(4).split(X, Y, GROUPS))
+    for column, alpha in enumerate(ALPHAS):
+        for k, (train, test) in enumerate(folds):
+            predicted = Ridge(alpha=alpha).fit(X[train], Y[train]).predict(X[test])
+            expected = evaluate(
+                Y[test], predicted, ["ndcg@5"], groups=GROUPS[test], sample_weight=rows[test]
+            )["ndcg@5"]
+            stored = search.cv_results_[f"split{k}_test_ndcg@5"][column]
+            assert_allclose(stored, expected, rtol=1e-14)
+
+
+def test_equal_query_weights_change_nothing_and_unweighted_searches_record_none():
+    unweighted = _search()
+    assert unweighted.per_query_weights_ == {}
+    weighted = _weighted_search(np.full(X.shape[0], 2.0))
+    assert_array_equal(weighted.per_query_weights_["map"], np.full(query_ids(GROUPS).size, 2.0))
+    expected = compare_search(unweighted, ["ndcg@5", "map"], test="t")
+    got = compare_search(weighted, ["ndcg@5", "map"], test="t")
+    for column in ("diff", "pvalue", "pvalue_adjusted"):
+        assert_array_equal(got.pairs[column], expected.pairs[column])
+    assert_array_equal(got.runs["mean"], expected.runs["mean"])
+
+
+def test_compare_search_compares_every_scorer_by_default_the_refit_one_first():
+    # Issue 27, item 7: compare_search(metric=) compared only the refit scorer by default.
+    search = GroupedGridSearchCV(
+        Ridge(), {"alpha": ALPHAS}, scoring=["map", "mrr", "ndcg@5"], refit="ndcg@5", cv=3
+    ).fit(X, Y, groups=GROUPS)
+    result = compare_search(search, test="t")
+    assert result.metrics == ["ndcg@5", "map", "mrr"]
+    assert result.baseline == result.run_names[search.best_index_]
+    # Each metric's columns before the correction are those it has compared alone.
+    for metric in result.metrics:
+        alone = compare_search(search, metric, baseline=result.baseline, test="t")
+        rows = result.pairs["metric"] == metric
+        for column in ("diff", "diff_ci_low", "diff_ci_high", "pvalue", "effect_size"):
+            assert_array_equal(result.pairs[column][rows], alone.pairs[column])
+    # With refit=False (no refit scorer), every scorer in the order of scoring.
+    unrefitted = GroupedGridSearchCV(
+        Ridge(), {"alpha": ALPHAS}, scoring=["map", "mrr"], refit=False, cv=3
+    ).fit(X, Y, groups=GROUPS)
+    assert compare_search(unrefitted, test="t").metrics == ["map", "mrr"]
+
+
+def test_compare_search_metric_is_a_deprecated_alias_of_metrics():
+    search = _search()
+    expected = compare_search(search, metrics="map", test="t")
+    with pytest.warns(
+        FutureWarning,
+        match=r"^compare_search\(metric=\) is deprecated in version 0\.2 and will be "
+        r"removed in 0\.4; use metrics=",
+    ):
+        got = compare_search(search, metric="map", test="t")
+    assert got.metrics == ["map"]
+    assert_array_equal(got.pairs["pvalue"], expected.pairs["pvalue"])
+    with pytest.raises(ValueError, match=r"^metric is a deprecated alias of metrics: pass"):
+        compare_search(search, "map", metric="map")

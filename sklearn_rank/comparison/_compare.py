@@ -6,7 +6,13 @@ from ..utils._threads import _check_n_jobs
 from ._align import _check_runs, _per_query_matrices
 from ._core import _comparison
 from ._intervals import _check_interval_resamples
-from ._parameters import DECIMALS, MISSING_QUERIES, _checked_shared, _fill_declared
+from ._parameters import (
+    DECIMALS,
+    MISSING_QUERIES,
+    SAMPLE_WEIGHT,
+    _checked_shared,
+    _fill_declared,
+)
 
 
 def _check_baseline(baseline, names):
@@ -37,6 +43,7 @@ def compare(
     missing="zero",
     random_state=None,
     decimals=None,
+    sample_weight=None,
     **conventions,
 ):
     """Compare runs query by query: paired tests, intervals and effect sizes.
@@ -69,6 +76,7 @@ def compare(
     {missing}
     {random_state}
     {decimals}
+    {sample_weight}
     {conventions}
 
     Returns
@@ -83,7 +91,8 @@ def compare(
     ValueError
         For fewer than two runs, a baseline that is not a run, a run with NaN scores, an
         unknown test or correction, ``n_resamples < 1``, ``confidence`` outside (0, 1),
-        fewer than 2 queries, or a query some run lacks with ``missing="raise"``.
+        fewer than 2 queries, a query some run lacks with ``missing="raise"``, or a
+        ``sample_weight``.
 
     See Also
     --------
@@ -123,6 +132,7 @@ def compare(
         _check_interval_resamples(n_resamples)
     missing = MISSING_QUERIES.validate(missing)
     decimals = DECIMALS.validate(decimals)
+    SAMPLE_WEIGHT.validate(sample_weight)
     if test == "corrected_t":
         raise ValueError(
             "test='corrected_t' compares fold scores of a cross-validation: use "

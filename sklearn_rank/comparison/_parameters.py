@@ -12,7 +12,7 @@ import numpy as np
 
 from ..conventions._declarations import Parameter, _Choice, _Integer, _Number
 from ..conventions._docs import _with_declarations
-from ..utils._validation import _is_bool
+from ..utils._validation import _is_bool, _shown
 
 TESTS = ("randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd", "corrected_t")
 CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
@@ -35,6 +35,39 @@ class _Seed:
 
     def describe(self):
         return "int, numpy.random.Generator or None"
+
+
+# Why a comparison takes no query weights, in the messages of compare and compare_search.
+_WHY_UNWEIGHTED = (
+    "its paired tests, intervals and effect sizes treat every query as one equally likely "
+    "draw, and their weighted forms are not standard (a weighted mean difference tested on "
+    "an effective sample size has no known level), so weights would change what the "
+    "p-values mean."
+)
+
+
+def _weights_refused(what, instead):
+    """The ValueError of a comparison given query weights: ``what`` names them, ``instead``
+    says how to compare unweighted."""
+    return ValueError(f"sample_weight cannot be used by {what}: {_WHY_UNWEIGHTED} {instead}")
+
+
+class _Unweighted:
+    """None only: a comparison takes no query weights (`_WHY_UNWEIGHTED`)."""
+
+    def __call__(self, name, value):
+        if value is None:
+            return None
+        raise _weights_refused(
+            f"compare (got {_shown(value)})",
+            "Compare the runs unweighted (leave sample_weight out) and report the weighted "
+            "means with evaluate(y_true, y_score, metrics, sample_weight=...). Integer "
+            "frequency weights are repeated queries: to test with them, repeat each query "
+            "of y_true and of every run that many times, each copy a query of its own.",
+        )
+
+    def describe(self):
+        return "None"
 
 
 TEST = Parameter(
@@ -138,6 +171,16 @@ DECIMALS = Parameter(
     "values where a person sees equal ones; ``decimals=12`` makes them equal. None\n"
     "(default) tests the differences as computed, as scipy does.",
 )
+SAMPLE_WEIGHT = Parameter(
+    "sample_weight",
+    _Unweighted(),
+    None,
+    "Query weights are refused with a ValueError that says why: the paired tests,\n"
+    "intervals and effect sizes treat every query as one equally likely draw, and their\n"
+    "weighted forms are not standard. Report weighted means with `evaluate`; integer\n"
+    "frequency weights are repeated queries (repeat each query, each copy a query of\n"
+    "its own).",
+)
 BOOTSTRAP_METHOD = Parameter(
     "method",
     _Choice(BOOTSTRAP_METHODS),
@@ -149,7 +192,15 @@ BOOTSTRAP_METHOD = Parameter(
 SHARED = {p.name: p for p in (TEST, ALTERNATIVE, CORRECTION, CONFIDENCE, N_RESAMPLES)}
 #: Every declared parameter of the comparison, by name.
 COMPARISON_PARAMETERS = {
-    p.name: p for p in (*SHARED.values(), MISSING_QUERIES, RANDOM_STATE, DECIMALS, BOOTSTRAP_METHOD)
+    p.name: p
+    for p in (
+        *SHARED.values(),
+        MISSING_QUERIES,
+        RANDOM_STATE,
+        DECIMALS,
+        SAMPLE_WEIGHT,
+        BOOTSTRAP_METHOD,
+    )
 }
 
 _fill_declared = _with_declarations(COMPARISON_PARAMETERS.values())

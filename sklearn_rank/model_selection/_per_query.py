@@ -45,6 +45,7 @@ class _Record(NamedTuple):
     score: float
     ids: np.ndarray  # the query ids, in the order of ``values``
     values: np.ndarray
+    weights: np.ndarray | None = None  # each query's weight, when the scorer had sample_weight
 
 
 def _query_set_key(ids, n_rows):
@@ -93,19 +94,20 @@ def _add(token, record):
             session.append(record)
 
 
-def _recorded(recording, estimator, key, ids, values, score):
+def _recorded(recording, estimator, key, ids, values, score, weights=None):
     """The score to return from a recording scorer, its record handed over.
 
     recording : (token, label, parameter names, test keys) set by `_recording`.
     key : `_query_set_key` of the rows scored: rows that are no test set (the training
         rows, with ``return_train_score``) are not recorded.
+    weights : each query's weight in the score (in the order of ``ids``), or None.
     """
     token, label, names, test_keys = recording
     if key not in test_keys:
         return score
     params = estimator.get_params(deep=True) if names else {}
     candidate = tuple(params.get(name) for name in names)
-    record = _Record(label, key, candidate, float(score), ids, values)
+    record = _Record(label, key, candidate, float(score), ids, values, weights)
     _add(token, record)
     return _RecordedScore(score, token, record)
 
@@ -307,3 +309,30 @@ def _out_of_fold(records, query_ids, test_keys, stored, candidates=None, names=(
         table = mean.reshape(len(candidates), n_queries).T
         result[label] = table[:, 0] if single else table
     return result
+
+
+def _query_weights(records, query_ids):
+    """The weight each query had in the scores, for each label whose scorer was weighted.
+
+    A query's weight is data, the same in every split and for every candidate, so any
+    record that scored it tells it.
+
+    Returns
+    -------
+    dict
+        Label -> ndarray of shape (n_queries,), in the order of ``query_ids``: the weight
+        the scorer gave each query (NaN for a query it never scored); only labels whose
+        records carry weights (a scorer that received ``sample_weight``).
+    """
+    weighted = [record for record in records if record.weights is not None]
+    if not weighted:
+        return {}
+    n_queries = query_ids.size
+    sizes = [record.ids.size for record in weighted]
+    everything = _concat_ids([query_ids, *(record.ids for record in weighted)])
+    codes = _factorize(everything, n_queries + sum(sizes))[0][n_queries:]
+    found = {}
+    for record, positions in zip(weighted, np.split(codes, np.cumsum(sizes)[:-1])):
+        weights = found.setdefault(record.label, np.full(n_queries, np.nan))
+        weights[positions] = record.weights
+    return found

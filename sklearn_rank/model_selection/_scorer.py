@@ -186,7 +186,9 @@ def _signed_scores(
         # Per-query values signed as the score is, so that they average to it.
         values = scorer.sign * computed.values[label]
         score = scorer.sign * means[label]
-        scores[label] = _recorded(recordings[label], estimator, key, computed.ids, values, score)
+        scores[label] = _recorded(
+            recordings[label], estimator, key, computed.ids, values, score, computed.weights
+        )
     return scores
 
 
