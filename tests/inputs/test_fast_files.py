@@ -35,7 +35,7 @@ from sklearn_rank.inputs._files import (
 from sklearn_rank.inputs._tables import ItemJudgments, ItemRanking
 from sklearn_rank.utils._ids import _str_array
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def _columns(result):

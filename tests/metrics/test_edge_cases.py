@@ -21,7 +21,7 @@ import sklearn.metrics
 import sklearn_rank as sr
 from sklearn_rank.metrics._registry import METRICS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "docs" / "edge_cases.md"
 
 NAMESPACE = {name: getattr(sr, name) for name in sr.__all__}

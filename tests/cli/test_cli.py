@@ -11,21 +11,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_worked_examples import HIVEMALL_BINARY
+from reference import HIVEMALL_BINARY
 
 import sklearn_rank as sr
 from sklearn_rank.cli._example import print_example_table
 from sklearn_rank.cli._main import DEFAULT_METRICS, _build_parser, _convention_options, main
 from sklearn_rank.inputs import _files
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # Hivemall's "Ranking Measures" page: three users, truth {1, 2, 4}, scores 1:10, 3:8, 2:6, 6:2.
 DUMMY_TRUTH = "userid,itemid\n" + "".join(f"{u},{i}\n" for u in (1, 2, 3) for i in (1, 2, 4))
 DUMMY_REC = "userid,itemid,score\n" + "".join(
     f"{u},{i},{s}\n" for u in (1, 2, 3) for i, s in ((1, 10.0), (3, 8.0), (2, 6.0), (6, 2.0))
 )
-HIVEMALL = HIVEMALL_BINARY  # the spec's table, written once in test_worked_examples.py
+HIVEMALL = HIVEMALL_BINARY  # the spec's table, written once in tests/reference.py
 TABLE_ARGS = ["--query-column", "userid", "--item-column", "itemid"]
 
 

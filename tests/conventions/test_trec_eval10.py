@@ -10,7 +10,7 @@ import pytest
 
 import sklearn_rank as sr
 
-DATA = Path(__file__).resolve().parent / "data" / "trec_eval10"
+DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval10"
 SUMS = {"num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"}
 
 

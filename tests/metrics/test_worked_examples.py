@@ -2,24 +2,10 @@
 
 import numpy as np
 import pytest
+from reference import HIVEMALL_BINARY
 
 import sklearn_rank as sr
 
-# Hivemall's "Ranking Measures" page: the twelve binary values, verbatim.
-HIVEMALL_BINARY = {
-    "recall@4": 0.6666666666666666,
-    "recall@2": 0.3333333333333333,
-    "precision@4": 0.5,
-    "precision@2": 0.5,
-    "map@4": 0.5555555555555555,
-    "map@2": 0.3333333333333333,
-    "auc@4": 0.75,
-    "auc@2": 1.0,
-    "mrr@4": 1.0,
-    "mrr@2": 1.0,
-    "ndcg@4": 0.7039180890341349,
-    "ndcg@2": 0.6131471927654585,
-}
 HIVEMALL_GRADED = {"ndcg@2": 0.8128912838590544, "ndcg@3": 0.9187707805346093}
 
 # Items 1..6 as columns 0..5; items 4 and 5 scored below the others.

@@ -11,7 +11,7 @@ import sklearn_rank as sr
 from sklearn_rank.conventions import CONVENTION, CONVENTIONS, PRESETS
 from sklearn_rank.metrics._registry import METRICS
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 sys.path.insert(0, str(DOCS))
 import update_tables  # noqa: E402
 

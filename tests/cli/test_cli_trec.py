@@ -9,7 +9,7 @@ import pytest
 
 from sklearn_rank.cli._main import main
 
-DATA = Path(__file__).resolve().parent / "data" / "trec_eval10"
+DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval10"
 # all_trec measures not implemented here (docs/metrics.md, "Names").
 NOT_HERE = ("relstring", "utility", "binG", "G ", "ndcg_rel", "Rndcg", "relative_P", "gm_bpref")
 NOT_HERE += ("set_relative_P", "set_map", "rbp_resid")
