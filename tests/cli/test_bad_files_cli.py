@@ -548,6 +548,7 @@ def _console_script():
     return str(script)
 
 
+@pytest.mark.slow
 def test_console_script_errors_are_one_line_without_traceback(tmp_path):
     script = _console_script()
     cases = {row[0]: row[1:] for row in CLI_CASES}

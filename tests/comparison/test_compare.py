@@ -151,6 +151,7 @@ def test_randomization_exact_for_few_queries_equals_scipy_permutation_test():
             assert_allclose(result.pairs["p_value"][row], expected, rtol=1e-12)
 
 
+@pytest.mark.slow
 def test_randomization_monte_carlo_is_within_its_error_of_the_exact_p():
     y_true, runs = _runs(n_queries=16, n_items=10, noises=(1.5, 1.2, 1.0))
     n_resamples = 4000  # < 2**16: Monte Carlo
@@ -313,6 +314,7 @@ def _ranx_inputs(n_queries=25, n_docs=15, seed=0):
     return qrels, runs, truth, ours
 
 
+@pytest.mark.slow
 def test_ranx_compare_student_and_fisher_on_the_same_runs():
     ranx = pytest.importorskip("ranx")
     qrels, runs, truth, ours = _ranx_inputs()

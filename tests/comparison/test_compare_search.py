@@ -45,6 +45,7 @@ def _out_of_fold(model, folds, metrics):
         return {metric: sums[metric] / counts for metric in metrics}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n_jobs", [1, 2])
 def test_grid_search_keeps_each_candidates_out_of_fold_values(n_jobs):
     search = GroupedGridSearchCV(
@@ -94,6 +95,7 @@ def test_repeated_splitter_averages_a_query_over_its_test_folds():
     )
 
 
+@pytest.mark.slow
 def test_randomized_search_and_pipeline_candidates_are_matched_across_processes():
     search = GroupedRandomizedSearchCV(
         Ridge(),

@@ -253,6 +253,7 @@ def test_wilcoxon_equals_scipy_default_column_by_column(n):
         assert_array_equal([statistic[j], p_value[j]], [expected.statistic, expected.pvalue])
 
 
+@pytest.mark.slow
 def test_wilcoxon_permutation_branch_equals_scipy_at_its_largest_n():
     # n = 13 with zeros and tied |d|: scipy enumerates 2**13 sign vectors (0.7 s per
     # column), _wilcoxon enumerates them once for all columns.
@@ -690,6 +691,7 @@ def test_tukey_does_not_depend_on_block_size_and_edge_cases():
 # --- multiple-testing corrections ----------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("method", ["bonferroni", "holm", "fdr_bh"])
 @pytest.mark.parametrize("size", [0, 1, 2, 7, 60])
 def test_adjust_p_equals_statsmodels(method, size):

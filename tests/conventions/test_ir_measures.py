@@ -8,6 +8,8 @@ import pytest
 
 import sklearn_rank as sr
 
+pytestmark = pytest.mark.slow
+
 ir_measures = pytest.importorskip("ir_measures")
 
 # gdeval prints 5 decimals (an abs error up to 5e-6); cwl_eval and Judged are exact.

@@ -26,6 +26,8 @@ import pytest
 
 import sklearn_rank as sr
 
+pytestmark = pytest.mark.slow
+
 CUTS = (1, 3, 5, 10)
 PEER_ATOL = 1e-6
 SKLEARN_ATOL = 1e-12

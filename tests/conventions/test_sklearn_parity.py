@@ -101,6 +101,7 @@ def test_signature_takes_sklearn_arguments_the_same_way(theirs, ours):
         assert ours_parameters[name].kind == parameter.kind, name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("theirs, ours", PAIRS)
 @pytest.mark.parametrize("seed", range(4))
 def test_every_sklearn_call_gives_sklearn_value_on_tied_data(theirs, ours, seed):

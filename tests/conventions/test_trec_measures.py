@@ -18,6 +18,8 @@ import sklearn_rank as sr
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
+pytestmark = pytest.mark.slow
+
 CUTS = (1, 3, 5, 10, 20)
 LEVELS = tuple(f"{level / 10:.2f}" for level in range(11))
 MULTIPLES = (0.2, 0.5, 1.0, 1.5, 2.0)

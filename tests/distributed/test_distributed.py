@@ -145,6 +145,7 @@ def _dask(frame, npartitions=9):
     return dd.from_pandas(frame, npartitions=npartitions, sort=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("convention, ties", SETTINGS)
 def test_one_table_equals_evaluate(dask_client, convention, ties):
     frame = one_table(1)
@@ -161,6 +162,7 @@ def test_one_table_equals_evaluate(dask_client, convention, ties):
     assert means == pytest.approx(expected, abs=1e-12, rel=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("convention, ties", SETTINGS)
 def test_run_and_judgments_equal_evaluate(dask_client, convention, ties):
     run, judged = two_tables(2)
@@ -172,6 +174,7 @@ def test_run_and_judgments_equal_evaluate(dask_client, convention, ties):
     assert_same(means, table.compute(), reference(run, judged, names=names, **options))
 
 
+@pytest.mark.slow
 def test_weights_ranks_and_no_relevant_rules(dask_client):
     frame = one_table(3)
     rng = np.random.default_rng(3)
@@ -210,6 +213,7 @@ def _shuffles(frame):
     return sum(any(k in type(e).__name__ for k in kinds) for e in frame.expr.walk())
 
 
+@pytest.mark.slow
 def test_shuffle_is_skipped_when_partitioned_by_query(dask_client):
     frame = one_table(4)
     data = _dask(frame, 5)
@@ -387,6 +391,7 @@ def test_missing_dask_names_the_extra(small, monkeypatch, module):
         sr.evaluate_dask(data, ["map"])
 
 
+@pytest.mark.slow
 def test_grouped_search_on_the_dask_backend_equals_local(dask_client):
     """GroupedGridSearchCV with the library's scorers, its fits and scores sent to the
     Dask workers by joblib, gives the cv_results_ of a local run."""
@@ -447,6 +452,7 @@ def _graded_tables():
     return run, judged
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("query_set", ["all", "both"])
 def test_err_takes_the_largest_grade_of_all_kept_queries(dask_client, query_set):
     dd = pytest.importorskip("dask.dataframe")
@@ -491,6 +497,7 @@ CONVENTION_SETS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options", CONVENTION_SETS)
 def test_conventions_equal_evaluate(dask_client, options):
     names = NAMES + SPELLINGS

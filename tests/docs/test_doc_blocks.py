@@ -106,6 +106,7 @@ print(json.dumps([result.attempted, result.failed, report]))
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", [p for p in PAGES if python_blocks(p)])
 def test_page_prints_what_it_shows(page, tmp_path):
     # Each page in a new Python process, as a reader starts a session (a page may switch on
@@ -162,6 +163,7 @@ def _git_status():
     return done.stdout if done.returncode == 0 else None
 
 
+@pytest.mark.slow
 def test_site_builds_without_warnings(tmp_path):
     """The documentation site builds with warnings as errors, has a page for every public
     name, user-guide page and example, and leaves no new file in the tree outside .gitignore.

@@ -21,6 +21,7 @@ def _run(args):
     return done.stdout
 
 
+@pytest.mark.slow
 def test_module_is_the_command():
     """`python -m sklearn_rank` is `sklearn-rank`: the same arguments, the same output."""
     script = Path(sys.executable).with_name("sklearn-rank")
@@ -55,6 +56,7 @@ def test_main_job_prints_hivemall_table():
 EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.py"))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", EXAMPLES)
 def test_example_runs(script):
     out = _run([str(ROOT / "examples" / script)])

@@ -543,6 +543,7 @@ def _reader_floats(pa, text):
     return _fast_files._finite(batches[0].column(4).to_numpy())
 
 
+@pytest.mark.slow
 def test_number_conversion_accepts_only_what_python_reads_alike(file_parser):
     """Random strings near numbers: a path's conversion either refuses a string or reads
     it as float() does (the pyarrow path then declines, and the line-by-line reader

@@ -261,6 +261,7 @@ def test_garbage_collector_is_restored(tmp_path):
     assert gc.isenabled()
 
 
+@pytest.mark.slow
 def test_large_run(tmp_path):
     n = 200_000
     text = "".join(f"{i // 1000} Q0 d{i} {i % 1000} {i * 0.5} t\n" for i in range(n))

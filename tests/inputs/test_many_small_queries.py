@@ -127,6 +127,7 @@ def _one_item_queries(form, n=200_000, seed=0):
     return rel, (rel, score), {"groups": ids}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["dense", "long"])
 @pytest.mark.parametrize(
     "names", [["ndcg@10", "precision@10", "recall@10", "map", "mrr"], ["auc"], ["mrr"]]
@@ -151,6 +152,7 @@ def test_one_item_queries_take_less_than_three_times_the_input(form, names):
         assert got[name] == pytest.approx(closed.get(name, share), rel=1e-12), name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["dense", "long"])
 def test_every_metric_in_one_call_frees_per_query_arrays(form):
     """Every registry metric in one call on 200,000 one-item queries: an array shared by

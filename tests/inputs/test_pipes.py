@@ -181,6 +181,7 @@ def _values_from_files(paths, capsys):
 PAIRS = [("qrels", "run"), ("tsv", "csv")]  # every format once as judgments or run
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("compressed", [False, True], ids=["plain", "gzip"])
 def test_command_line_reads_dev_stdin(tmp_path, capsys, compressed):
     """Each input in turn is /dev/stdin, a pipe written by this process."""
@@ -206,6 +207,7 @@ def test_command_line_reads_dev_stdin(tmp_path, capsys, compressed):
         assert json.loads(out) == expected, piped
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_command_line_reads_process_substitutions(tmp_path, capsys):
     """``--qrels <(zcat qrels.gz)`` and the like, both inputs through pipes."""
@@ -238,6 +240,7 @@ def test_command_line_reads_process_substitutions(tmp_path, capsys):
         assert json.loads(out) == expected, line
 
 
+@pytest.mark.slow
 def test_command_line_warns_of_an_unused_score_column_in_a_pipe(tmp_path):
     """Without --score-column the header is looked at again: from what was read once."""
     qrels = tmp_path / "qrels.txt"

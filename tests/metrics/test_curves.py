@@ -199,6 +199,7 @@ def _cases(draw):
     )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=150,
     deadline=None,

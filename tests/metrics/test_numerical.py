@@ -214,6 +214,7 @@ def _closed_forms():
     return values
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["dense", "long"])
 @pytest.mark.parametrize("ties", ["average", "stable"])
 def test_a_million_items_in_one_query(form, ties):
@@ -293,12 +294,14 @@ def _one_item_means(relevance):
     }
 
 
+@pytest.mark.slow
 def test_a_million_one_item_queries_dense():
     relevance, scores = _one_item_queries()
     got = sr.evaluate(relevance[:, None], scores[:, None], CORE)
     assert got == _one_item_means(relevance)  # exact: sums of small integers
 
 
+@pytest.mark.slow
 def test_a_million_one_item_queries_long_and_shuffled():
     relevance, scores = _one_item_queries(3)
     ids = np.random.default_rng(4).permutation(N) * 7 - N  # any integer ids, any order
@@ -396,6 +399,7 @@ def _cg_of_one_item_queries(relevance, **params):
     return sr.cg_score(relevance[:, None], np.zeros((relevance.size, 1)), k=1, **params)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", ["uniform", "tenths", "one-large", "wide-range"])
 def test_mean_over_a_million_queries_equals_fsum(case):
     rng = np.random.default_rng(6)
@@ -411,6 +415,7 @@ def test_mean_over_a_million_queries_equals_fsum(case):
     np.testing.assert_array_equal(per_query, relevance)
 
 
+@pytest.mark.slow
 def test_weighted_mean_over_a_million_queries_equals_fsum():
     rng = np.random.default_rng(7)
     relevance, weights = rng.random(N), rng.random(N) * 100

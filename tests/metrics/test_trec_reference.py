@@ -76,6 +76,7 @@ def _as_items(queries):
     return truth, run
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ties", ["average", "stable"])
 @pytest.mark.parametrize("seed", range(3))
 def test_measures_equal_the_reference(ties, seed):
@@ -121,6 +122,7 @@ def test_measures_equal_the_reference(ties, seed):
                 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ties", ["average", "stable"])
 def test_dense_and_long_forms_judge_every_item(ties):
     """Matrices and long format judge every cell: the same values as ItemJudgments with a

@@ -280,6 +280,7 @@ def test_routed_sample_weight_reaches_the_scorer_when_requested(data):
         assert abs(expected - unweighted) > 1e-6  # the weights do change the value
 
 
+@pytest.mark.slow
 def test_other_sklearn_entry_points_with_routing(data):
     X, y, groups = data
     scorer = sr.get_scorer("ndcg@10")
@@ -352,6 +353,7 @@ def _ranker_case(kind):
     return model, {"estimator__max_depth": [2, 4]}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["ridge", "lightgbm", "xgboost"])
 def test_search_over_rankers_through_query_group_ranker(data, kind):
     X, y, groups = data  # rows in random order, string query ids

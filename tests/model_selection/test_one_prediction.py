@@ -137,6 +137,7 @@ def test_grouped_cross_validate_predicts_once_per_fold(data, tmp_path, n_jobs, s
             assert new[f"test_{name}"][fold] == expected[name]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n_jobs", [1, 2])
 @pytest.mark.parametrize("search_class", [sr.GroupedGridSearchCV, sr.GroupedRandomizedSearchCV])
 def test_grouped_search_predicts_once_per_fold_with_the_same_results(

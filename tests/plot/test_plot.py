@@ -321,6 +321,7 @@ def test_unknown_keyword_is_named():
         sr.MetricAtKDisplay.from_predictions([[1, 0]], [[0.5, 0.1]], color="red")
 
 
+@pytest.mark.slow
 def test_importing_never_imports_matplotlib():
     code = (
         "import sys, sklearn_rank, sklearn_rank.plot\n"

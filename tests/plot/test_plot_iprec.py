@@ -102,6 +102,7 @@ def _tied_queries(draw):
     return relevant, score
 
 
+@pytest.mark.slow
 @settings(
     max_examples=120,
     deadline=None,

@@ -33,6 +33,8 @@ from sklearn_rank.inputs._files import read_table
 from sklearn_rank.metrics._names import _parse_requests
 from sklearn_rank.metrics._registry import METRICS
 
+pytestmark = pytest.mark.slow
+
 FUZZ = settings(
     max_examples=200,
     deadline=None,

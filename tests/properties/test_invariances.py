@@ -30,6 +30,8 @@ from hypothesis import strategies as st
 import sklearn_rank as sr
 from sklearn_rank.metrics._registry import METRICS, _bounds
 
+pytestmark = pytest.mark.slow
+
 SETTINGS = settings(
     max_examples=30,
     deadline=None,

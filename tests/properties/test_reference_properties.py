@@ -238,6 +238,7 @@ def sklearn_rows(draw):
     return rel, score
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(sklearn_rows(), st.sampled_from([None, 1, 2, 3, 5, 10]), st.sampled_from([2, 10, math.e]))
 def test_reference_matches_sklearn_ndcg_and_dcg(rows, k, log_base):
@@ -591,6 +592,7 @@ def dense_inputs(draw):
     return rel, score, weights
 
 
+@pytest.mark.slow
 @settings(
     max_examples=150,
     deadline=None,
@@ -645,6 +647,7 @@ def long_inputs(draw):
     return rows, weight_kind, weight_of
 
 
+@pytest.mark.slow
 @settings(
     max_examples=150,
     deadline=None,
@@ -741,6 +744,7 @@ def _list_query(truth, ranking):
     return rel, score, extra
 
 
+@pytest.mark.slow
 @settings(
     max_examples=150,
     deadline=None,

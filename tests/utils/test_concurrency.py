@@ -194,6 +194,7 @@ def _same(a, b):
         np.testing.assert_array_equal(per_query_a[name], per_query_b[name], err_msg=name)
 
 
+@pytest.mark.slow
 def test_evaluate_from_many_threads_equals_single_threaded():
     seeds = list(range(120))
     expected = {seed: _call(seed) for seed in seeds}

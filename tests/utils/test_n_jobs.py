@@ -97,6 +97,7 @@ def _assert_same(one, many, form=""):
     assert messages == messages_n
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fractional", [False, True], ids=["integer rel", "fractional rel"])
 @pytest.mark.parametrize("ties", ["average", "stable"])
 @pytest.mark.parametrize("seed", [0, 1])
@@ -107,6 +108,7 @@ def test_every_metric_and_form_is_the_same_on_several_threads(small_blocks, seed
         _assert_same(one, many, form)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("convention", sorted(PRESETS))
 def test_every_preset_is_the_same_on_several_threads(small_blocks, convention):
     computed = 0
