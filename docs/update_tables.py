@@ -1,7 +1,7 @@
 """Regenerate the tables of docs/metrics.md: metrics and their names in other tools from
 the registry, conventions and measure parameters from their declarations.
 
-Run `python docs/update_tables.py`; tests/test_registry.py fails when a table is stale.
+Run `python docs/update_tables.py`; tests/metrics/test_registry.py fails when a table is stale.
 """
 
 import re

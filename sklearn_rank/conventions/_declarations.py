@@ -338,7 +338,7 @@ CONVENTIONS = {
 }
 
 # What each tool does, as read from its source and checked by running it
-# (docs/reproducing_other_tools.md); tests/test_peers.py compares against the tools.
+# (docs/reproducing_other_tools.md); tests/conventions/test_peers.py compares against the tools.
 # Two entries are not parameters: "metric_no_relevant" gives some metrics their own
 # no_relevant value (an explicit no_relevant still wins), "default_k" a cut-off for names
 # given without one.
