@@ -35,7 +35,12 @@ templates_path = ["_templates"]
 # update_tables.py is a script that rewrites tables of metrics.md, not a page.
 exclude_patterns = ["_build", "update_tables.py"]
 html_theme = "alabaster"
-html_theme_options = {"description": "Ranking metrics per query group, for scikit-learn"}
+html_theme_options = {
+    "description": "Ranking metrics per query group, for scikit-learn",
+    "page_width": "1240px",  # a 1,280-pixel screen shows the tables whole where they fit
+}
+html_static_path = ["_static"]
+html_css_files = ["wide.css"]  # wide tables and code scroll instead of being cut
 html_show_sourcelink = False
 
 # Markdown pages: GitHub-style anchors so that links such as metrics.md#input-forms resolve.
@@ -147,7 +152,7 @@ def _add_new_pages(app, docname, source):
     match = _GUIDE.search(source[0])
     if match is None:
         return
-    listed = {line.strip() for line in match[1].splitlines()}
+    listed = {line.strip() for line in source[0].splitlines()}  # in any toctree
     new = "".join(
         f"{p.stem}\n" for p in sorted(HERE.glob("*.md")) if p.stem not in listed | {"index"}
     )

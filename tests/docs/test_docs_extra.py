@@ -58,3 +58,34 @@ def test_the_readme_names_every_example_once():
     entry = readme[start : readme.index("\n- ", start + 1)]
     named = re.findall(r"`([a-z_]+\.py)`", entry)
     assert sorted(named) == sorted(p.name for p in (ROOT / "examples").glob("*.py"))
+
+
+def _gallery_text(path):
+    """The lines of an example that the gallery renders as reStructuredText: its docstring
+    and the comment lines of its ``# %%`` cells."""
+    lines, text, in_docstring, in_cell = path.read_text().splitlines(), [], None, False
+    for line in lines:
+        if in_docstring is None and line.startswith('"""'):
+            in_docstring = True
+            continue
+        if in_docstring and line.startswith('"""'):
+            in_docstring = False
+            continue
+        if in_docstring:
+            text.append(line)
+        in_cell = line.startswith("# %%") or (in_cell and line.startswith("#"))
+        if in_cell and not line.startswith("# %%"):
+            text.append(line)
+    return text
+
+
+def test_gallery_text_has_no_bare_metric_at_k():
+    # reStructuredText reads NDCG@10 as an e-mail address: the gallery made it a mailto: link.
+    bare = re.compile(r"(?<![`\w])[A-Za-z]+@\d+(?![`\w])")
+    found = [
+        f"{path.name}: {line.strip()}"
+        for path in sorted((ROOT / "examples").glob("*.py"))
+        for line in _gallery_text(path)
+        if bare.search(line)
+    ]
+    assert not found, found
