@@ -269,14 +269,12 @@ def _missing_value(request, truth, query, options):
 
 def _all_line(request, column, truth, complete):
     """trec_eval's all line: sums for counts, the geometric mean for gm_map, else the
-    mean; with -c num_rel counts the qrels lines of grade > 0, whatever -l (m_num_rel.c)."""
-    if column.size == 0:
-        return 0.0
-    how = request.metric.aggregate
-    if request.metric.name == "num_rel" and complete:
+    mean, each added in the topics' order; with -c num_rel counts the qrels lines of
+    grade > 0, whatever -l (m_num_rel.c)."""
+    from ..metrics._aggregate import _in_order
+
+    if request.metric.name == "num_rel" and complete and column.size:
         return float(np.count_nonzero(truth.relevance > 0))
-    if how == "sum":
-        return float(math.fsum(column))
-    if how == "geometric":
-        return math.exp(math.fsum(np.log(np.maximum(column, 1e-5))) / column.size)
-    return math.fsum(column) / column.size
+    # Added in trec_eval's topic order in plain doubles, as there: an exact sum would
+    # round some means across a %6.4f boundary the other way.
+    return _in_order(column, request.metric.aggregate)

@@ -269,7 +269,14 @@ def _compute_queries(
             if rule != _no_relevant_rule(conventions, metric) and not has_relevant.all():
                 skipped.append((label, int((~has_relevant).sum())))
             results[label] = _aggregate(
-                values, has_relevant, rule, weights, per_query or table, label, metric.aggregate
+                values,
+                has_relevant,
+                rule,
+                weights,
+                per_query or table,
+                label,
+                metric.aggregate,
+                conventions.get("summation", "accurate"),
             )
             del values, has_relevant  # a mean needs them no longer: free them before the next
     if skipped:
