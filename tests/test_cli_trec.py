@@ -144,3 +144,28 @@ def test_random_runs_print_trec_eval_bytes(
     expected = [line for line in text.splitlines(True) if not line.startswith(NOT_HERE_RANDOM)]
     got = [line for line in out.splitlines(True) if not line.startswith("rbp")]
     assert got == expected
+
+
+@pytest.mark.parametrize(
+    "options, recorded",
+    [([], "negative_q.out"), (["-J"], "negative_J_q.out"), (["-l", "2"], "negative_l2_q.out")],
+)
+def test_negative_grades_read_as_trec_eval(options, recorded, monkeypatch):
+    # A negative grade (trec_eval's "in the pool, not judged"; the web track's -2 junk) is
+    # neither relevant nor judged non-relevant: bpref and num_nonrel_judged_ret skip it, -J
+    # drops it, and infAP counts it among the documents seen above a relevant one. q2 has
+    # only negative grades: trec_eval still evaluates it. The command line used to exit 2.
+    args = [*options, "-q", "-m", "official", "-m", "infAP", "-m", "num_nonrel_judged_ret"]
+    args += [str(DATA / "qrels_negative.txt"), str(DATA / "run_negative.txt")]
+    status, out, err = _run(args, monkeypatch)
+    assert status == 0, err
+    assert out.splitlines(True) == _recorded(recorded)
+
+
+def test_missing_topic_under_c_and_J_is_nan_where_trec_eval_divides_by_zero(monkeypatch):
+    # -c ranks one unjudged document for a topic missing from the run; -J removes it, and
+    # interpolated precision at a recall level reaching no relevant document is 0/0.
+    args = ["-q", "-c", "-J", str(DATA / "qrels_missing.txt"), str(DATA / "run.txt")]
+    status, out, _err = _run(args, monkeypatch)
+    assert status == 0
+    assert out.splitlines(True) == _recorded("missing_topic_c_J.out")

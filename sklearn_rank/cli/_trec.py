@@ -182,7 +182,8 @@ def run(argv, stdout=None, stderr=None):
     stderr = stderr or sys.stderr
     args = _parser().parse_args(argv)
     conventions = resolve(args.convention, {})
-    truth = ItemJudgments._from_file(*_parse_trec_qrels(args.qrels))
+    qrels = ItemJudgments._from_file(*_parse_trec_qrels(args.qrels))
+    truth = _judged(qrels)
     ranking = ItemRanking._from_file(*_parse_trec_run(args.run))
     if args.M is not None:
         if args.M < 1:
@@ -205,9 +206,12 @@ def run(argv, stdout=None, stderr=None):
         **options,
     )
     per_query = {label: values_by_name[name] for label, name in canonical.items()}
+    ids = [str(q) for q in _query_ids(truth, ranking, args.convention)]
+    if not args.J and any(r.metric.name == "infap" for r in labels.values()):
+        level = 1 if args.l is None else args.l
+        _infap_with_pooled(labels, per_query, ids, qrels, ranking, level, conventions)
     per_query.update({name: values_by_name[name] for name in counts_needed})
     counts = {name: per_query[name] for name in counts_needed}
-    ids = [str(q) for q in _query_ids(truth, ranking, args.convention)]
     judged_topics = sorted({str(q) for q in truth.queries.tolist()})
     evaluated = dict(zip(ids, range(len(ids))))
     missing = [q for q in judged_topics if q not in evaluated]
@@ -215,13 +219,15 @@ def run(argv, stdout=None, stderr=None):
 
     # Topics in trec_eval's order: its qrels topics sorted as strings (strcmp).
     topics = [q for q in judged_topics if q in evaluated or args.c]
+    relevant = _relevant_counts(truth, options) if args.c else {}
     values = {label: [] for label in labels}
     for q in topics:
         for label in labels:
             if q in evaluated:
                 values[label].append(float(per_query[label][evaluated[q]]))
             else:  # -c: a topic missing from the run scores 0 on everything but num_rel
-                values[label].append(_missing_value(labels[label], truth, q, options))
+                value = _missing_value(labels[label], relevant[q], options, conventions)
+                values[label].append(value)
     note = _VERSION_NOTE.get(args.convention, args.convention)
     stderr.write(f"sklearn-rank: {note} (--convention {args.convention})\n")
     integer = {label: r.metric.aggregate == "sum" for label, r in labels.items()}
@@ -252,19 +258,121 @@ def run(argv, stdout=None, stderr=None):
     return 0
 
 
+# Stands for a qrels topic whose every line has a negative grade: trec_eval still
+# evaluates it (with nothing relevant). Whitespace never occurs in a run's docno.
+_NO_JUDGED_DOCUMENT = "no judged document"
+
+
+def _judged(qrels):
+    """The qrels without their negative grades, read as trec_eval reads them: "in the
+    pool but not judged" (form_res_rels.c). Such a document counts neither as relevant
+    nor as judged non-relevant (bpref, num_nonrel_judged_ret, -J drop it); for every
+    measure here but infAP that is what a document absent from the qrels gets (see
+    `_infap_with_pooled`). A topic left with no line keeps a line nobody retrieves."""
+    from ..inputs._tables import ItemJudgments
+
+    negative = qrels.relevance < 0
+    if not negative.any():
+        return qrels
+    keep = ~negative
+    topics = np.unique(qrels.queries.astype(str))
+    kept_topics = np.unique(qrels.queries[keep].astype(str))
+    lost = np.setdiff1d(topics, kept_topics).astype(object)
+    queries = np.concatenate([qrels.queries[keep], lost])
+    items = np.concatenate([qrels.items[keep].astype(object), [_NO_JUDGED_DOCUMENT] * lost.size])
+    relevance = np.concatenate([qrels.relevance[keep], np.zeros(lost.size)])
+    return ItemJudgments._from_file(queries, items, relevance)
+
+
+def _infap_with_pooled(labels, per_query, ids, qrels, ranking, level, conventions):
+    """trec_eval's infAP where a topic retrieves a document of negative grade (m_infap.c):
+    such a document above a relevant one counts in the judged-so-far factor, where a
+    document absent from the qrels only lengthens the ranking. Computed directly, in
+    trec_eval's order (scores, then docno descending), for those topics only."""
+    negative = qrels.relevance < 0
+    if not negative.any():
+        return
+    topics = set(qrels.queries[negative].astype(str).tolist())
+    grades, relevant = {}, dict.fromkeys(topics, 0)
+    for q, d, g in zip(qrels.queries.astype(str), qrels.items.astype(str), qrels.relevance):
+        if q in topics:
+            grades[q, d] = g
+            relevant[q] += g >= level
+    row = {q: i for i, q in enumerate(ids)}
+    docs_by_topic = {}
+    order = _trec_order(ranking, conventions["score_dtype"])
+    for q, d in zip(ranking.queries[order].astype(str), ranking.items[order].astype(str)):
+        if q in topics:
+            docs_by_topic.setdefault(q, []).append(d)
+    for q in set(docs_by_topic) & set(row):
+        if not any(grades.get((q, d), 0) < 0 for d in docs_by_topic[q]):
+            continue
+        value = _infap(docs_by_topic[q], q, grades, level, relevant[q])
+        for label, request in labels.items():
+            if request.metric.name == "infap":
+                per_query[label][row[q]] = value
+
+
+def _trec_order(run, score_dtype):
+    scores = run.scores.astype(np.float32) if score_dtype == "float32" else run.scores
+    docnos = np.unique(run.items.astype(str), return_inverse=True)[1].ravel()
+    return np.lexsort((-docnos, -scores.astype(np.float64)))
+
+
+def _infap(docs, topic, grades, level, relevant):
+    """m_infap.c on one topic's ranked docnos (``relevant``: its R)."""
+    from ..metrics._trec import _INFAP_EPSILON
+
+    rel, nonrel, pooled, total = 0, 0, 0, 0.0
+    for j, doc in enumerate(docs):
+        grade = grades.get((topic, doc))
+        if grade is None:
+            continue
+        if grade < 0:
+            pooled += 1
+        elif grade < level:
+            nonrel += 1
+        else:
+            rel += 1
+            if j == 0:
+                total += 1.0
+            else:
+                fj = float(j)
+                total += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (
+                    (rel - 1 + nonrel + pooled) / fj
+                ) * ((rel - 1 + _INFAP_EPSILON) / (rel - 1 + nonrel + 2 * _INFAP_EPSILON))
+    return total / relevant if relevant else 0.0
+
+
 def _query_ids(truth, ranking, convention):
     from ..inputs import query_ids
 
     return query_ids(truth, ranking, convention=convention)
 
 
-def _missing_value(request, truth, query, options):
-    """trec_eval -c: a judged topic without a run scores 0, except its num_rel (R)."""
-    if request.metric.name != "num_rel":
-        return 0.0
+def _relevant_counts(truth, options):
+    """R of each qrels topic."""
     level = options.get("relevance_threshold") or 1
-    mine = truth.queries.astype(str) == query
-    return float(np.count_nonzero(truth.relevance[mine] >= level))
+    topics, inverse = np.unique(truth.queries.astype(str), return_inverse=True)
+    counts = np.bincount(inverse.ravel(), weights=truth.relevance >= level, minlength=topics.size)
+    return dict(zip(topics.tolist(), counts.tolist()))
+
+
+def _missing_value(request, relevant, options, conventions):
+    """trec_eval -c: a judged topic without a run (``relevant``: its R) scores 0, except
+    its num_rel (R) and, under -J, interpolated precision where it reaches no relevant
+    document: trec_eval ranks one unjudged document there, which -J removes, and divides
+    0 by 0 (NaN)."""
+    name = request.metric.name
+    if name == "num_rel":
+        return float(relevant)
+    if options.get("judged_only") and name in ("iprec", "iprec_avg"):
+        from ..metrics._trec import _recall_cut
+
+        recall = request.params.get("recall", 0.0) if name == "iprec" else 0.0
+        if _recall_cut(recall, relevant, conventions["iprec_rounding"]) == 0:
+            return math.nan
+    return 0.0
 
 
 def _all_line(request, column, truth, complete):
