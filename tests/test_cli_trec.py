@@ -3,6 +3,7 @@ the files whose output was recorded from the trec_eval binary (tests/data/trec_e
 
 import gzip
 import io
+import json
 import sys
 from pathlib import Path
 
@@ -169,3 +170,49 @@ def test_missing_topic_under_c_and_J_is_nan_where_trec_eval_divides_by_zero(monk
     status, out, _err = _run(args, monkeypatch)
     assert status == 0
     assert out.splitlines(True) == _recorded("missing_topic_c_J.out")
+
+
+def _tied_files(tmp_path):
+    """q1 and q2 tie their relevant document with a non-relevant one that trec_eval puts
+    first (docno descending): recip_rank 0.5 there, 0.75 with ties averaged; q3 has no
+    tie (0.5). The other run has no tie: 1, 1, 1/3."""
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq1 0 b 0\nq2 0 c 1\nq3 0 d 1\n")
+    (tmp_path / "run").write_text(
+        "q1 Q0 a 1 1.0 r\nq1 Q0 b 2 1.0 r\nq2 Q0 c 1 2 r\nq2 Q0 z 2 2 r\n"
+        "q3 Q0 x 1 3 r\nq3 Q0 d 2 2 r\n"
+    )
+    (tmp_path / "other").write_text(
+        "q1 Q0 a 1 2.0 s\nq1 Q0 b 2 1.0 s\nq2 Q0 c 1 2 s\n"
+        "q3 Q0 x 1 3 s\nq3 Q0 y 2 2 s\nq3 Q0 d 3 1 s\n"
+    )
+    return str(tmp_path / "qrels"), str(tmp_path / "run"), str(tmp_path / "other")
+
+
+def test_trec_eval_name_in_the_named_form_gives_trec_eval_number(tmp_path, monkeypatch):
+    qrels, run, _other = _tied_files(tmp_path)
+    named = ["--qrels", qrels, "--run", run, "--format", "json"]
+    status, out, err = _run([*named, "-m", "recip_rank", "P_2"], monkeypatch)
+    assert status == 0
+    assert json.loads(out) == {"recip_rank": 0.5, "P_2": 0.5}  # trec_eval 10.0 prints these
+    assert "recip_rank is trec_eval's name: trec_eval 10.0 rules" in err
+    # --convention says otherwise; this library's own names keep its defaults.
+    status, out, err = _run([*named, "-m", "recip_rank", "--convention", "sklearn"], monkeypatch)
+    assert json.loads(out) == pytest.approx({"recip_rank": 2 / 3}) and err == ""
+    status, out, err = _run([*named, "-m", "mrr"], monkeypatch)
+    assert json.loads(out) == pytest.approx({"mrr": 2 / 3}) and err == ""
+    # --quiet leaves stderr empty.
+    status, out, err = _run([*named, "-m", "recip_rank", "--quiet"], monkeypatch)
+    assert json.loads(out) == {"recip_rank": 0.5} and err == ""
+
+
+def test_trec_eval_name_in_compare_gives_trec_eval_numbers(tmp_path, monkeypatch):
+    qrels, run, other = _tied_files(tmp_path)
+    args = ["compare", qrels, run, other, "--format", "json", "--n-resamples", "99"]
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    assert main([*args, "-m", "recip_rank"]) == 0
+    assert json.loads(sys.stdout.getvalue())["runs"]["mean"] == pytest.approx([0.5, 7 / 9])
+    assert "trec_eval's name" in sys.stderr.getvalue()
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    assert main([*args, "-m", "recip_rank", "--convention", "sklearn"]) == 0
+    assert json.loads(sys.stdout.getvalue())["runs"]["mean"] == pytest.approx([2 / 3, 7 / 9])

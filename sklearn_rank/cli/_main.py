@@ -18,6 +18,7 @@ from ._output import (
     _as_options,
     _print_json,
     _print_table,
+    _Progress,
     _warn,
     _write_per_query,
 )
@@ -89,48 +90,6 @@ exit status: 0 on success, 2 on a usage error or on input that cannot be read or
 
 class _UsageError(Exception):
     """A combination of options that cannot work; reported like argparse's own errors."""
-
-
-class _Progress:
-    """Progress of long reads on stderr, only when stderr is a terminal."""
-
-    def __init__(self, stream):
-        self.stream = stream
-        try:
-            self.enabled = bool(stream.isatty())
-        except (AttributeError, ValueError, OSError):
-            self.enabled = False
-        self.shown = False
-
-    def reading(self, path):
-        """A callback for the readers: ``callback(lines, done=False)``."""
-        if not self.enabled:
-            return None
-        name = os.path.basename(os.fspath(path))
-
-        def callback(lines, done=False):
-            if done and not self.shown:
-                return  # a short file: nothing was shown, nothing to finish
-            self.shown = True
-            end = ", done\n" if done else ""
-            self.stream.write(f"\rreading {name}: {lines:,} lines{end}")
-            self.stream.flush()
-            if done:
-                self.shown = False
-
-        return callback
-
-    def note(self, message):
-        if self.enabled:
-            self.stream.write(message)
-            self.stream.flush()
-            self.shown = True
-
-    def clear(self):
-        if self.enabled and self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self.shown = False
 
 
 def _precision(text):
@@ -276,6 +235,9 @@ def _add_evaluate_options(evaluate):
         metavar="FILE",
         help="also write per-query values as CSV: the query id (column "
         "named by --query-column, else query), then one column per metric",
+    )
+    output.add_argument(
+        "--quiet", action="store_true", help="no informational line on stderr (errors stay)"
     )
     output.add_argument(
         "--precision",
@@ -424,9 +386,10 @@ def _evaluate(args, stdout, progress):
     from ..metrics import evaluate
     from ..metrics._plan import _Plan
     from ._example import HIVEMALL_RANKINGS, HIVEMALL_TRUTH
+    from ._trec import rules_for_names
 
     names = _metric_names(args.metrics)
-    conventions = _conventions(args)
+    conventions = rules_for_names(names, _conventions(args), args.quiet)
     if args.plot:
         from ..plot._base import _check_matplotlib
 

@@ -41,6 +41,27 @@ def wants_trec_eval(argv):
     return positional >= 1
 
 
+def rules_for_names(names, conventions, quiet=False, stderr=None):
+    """The conventions of the named form (``--qrels``, ``compare``): a trec_eval name
+    (``P_10``, ``recip_rank``) is read with trec_eval's rules unless ``--convention``
+    says otherwise, and a line on stderr says so (not under ``--quiet``). Names both
+    spell (``map``, ``ndcg``) keep this library's defaults."""
+    from ..metrics._names import _is_trec_eval_spelling
+
+    if "convention" in conventions:
+        return conventions
+    trec = [name for name in names if _is_trec_eval_spelling(name)]
+    if not trec:
+        return conventions
+    if not quiet:
+        (stderr or sys.stderr).write(
+            f"sklearn-rank: {trec[0]} is trec_eval's name: {_VERSION_NOTE['trec_eval']} for "
+            "every metric (--convention trec_eval; --convention sklearn for this library's "
+            "defaults)\n"
+        )
+    return dict(conventions, convention="trec_eval")
+
+
 def _parser():
     parser = argparse.ArgumentParser(
         prog=PROG,

@@ -449,6 +449,19 @@ def _parse_requests(name, dialect="ours"):
     raise _unknown(name)
 
 
+def _is_trec_eval_spelling(name):
+    """Whether ``name`` is trec_eval's spelling and not this library's (``P_10``,
+    ``recip_rank``, ``ndcg_cut.5,10``; not ``map`` or ``ndcg``, which both share): a
+    number under that name is expected to be trec_eval's."""
+    if not isinstance(name, str):
+        return False
+    text = name.strip()
+    try:
+        return _ours(text) is None and _trec(text, "trec_eval") is not None
+    except ValueError:
+        return False
+
+
 _CONTINUATION = re.compile(r"^(?:[0-9.]+|[A-Za-z_]+=.*)$")
 
 
