@@ -216,3 +216,70 @@ def test_trec_eval_name_in_compare_gives_trec_eval_numbers(tmp_path, monkeypatch
     monkeypatch.setattr(sys, "stdout", io.StringIO())
     assert main([*args, "-m", "recip_rank", "--convention", "sklearn"]) == 0
     assert json.loads(sys.stdout.getvalue())["runs"]["mean"] == pytest.approx([2 / 3, 7 / 9])
+
+
+# -- command-line habits of trec_eval's users ----------------------------------------------
+
+OFFICIAL = [str(DATA / "qrels.txt"), str(DATA / "run.txt")]
+
+
+def test_run_on_standard_input_with_its_runid(monkeypatch):
+    # "-" reads the run from standard input, as trec_eval does; the runid line needs the
+    # run a second time, which a pipe allows only through the copy.
+    monkeypatch.setattr(sys, "stdin", io.StringIO((DATA / "run.txt").read_text()))
+    status, out, _err = _run(["-q", OFFICIAL[0], "-"], monkeypatch)
+    assert status == 0
+    assert out.splitlines(True) == _recorded("official_q.out")
+
+
+def test_runid_is_the_last_lines_tag_whatever_follows_it(tmp_path, monkeypatch):
+    # trec_eval keeps the run tag of the last line that is not blank or a comment, and
+    # ignores fields after it (checked with the 10.0 binary: "last").
+    (tmp_path / "run").write_text(
+        "q1 Q0 d1 1 1.0 first extra\nq1 Q0 d2 2 0.5 zz\n# comment\n\nq2 Q0 d5 1 2 last 7th\n"
+    )
+    (tmp_path / "qrels").write_text("q1 0 d1 1\nq2 0 d5 1\n")
+    status, out, _err = _run(
+        ["-m", "runid", "-m", "P.5", str(tmp_path / "qrels"), str(tmp_path / "run")], monkeypatch
+    )
+    assert status == 0
+    assert out.splitlines()[0] == "runid                 \tall\tlast"
+
+
+def test_cut_offs_print_in_trec_eval_sorted_order(monkeypatch):
+    args = ["-m", "P.10,5", "-m", "Rprec_mult.1.5,0.5", "-m", "ndcg_cut.20,3", *OFFICIAL]
+    status, out, _err = _run(args, monkeypatch)
+    assert status == 0
+    labels = [line.split("\t")[0].strip() for line in out.splitlines()]
+    # What trec_eval 10.0 prints for these options (it sorts each list).
+    assert labels == [
+        "P_5",
+        "P_10",
+        "Rprec_mult_0.50",
+        "Rprec_mult_1.50",
+        "ndcg_cut_3",
+        "ndcg_cut_20",
+    ]
+
+
+def test_jobs_in_trec_eval_form_gives_the_same_output(monkeypatch):
+    status, out, _err = _run(["-q", "-j", "2", *OFFICIAL], monkeypatch)
+    assert status == 0
+    assert out.splitlines(True) == _recorded("official_q.out")
+    status, out, _err = _run(["-q", "--jobs", "2", *OFFICIAL], monkeypatch)
+    assert status == 0 and out.splitlines(True) == _recorded("official_q.out")
+
+
+def test_quiet_leaves_stderr_empty_so_outputs_diff(monkeypatch):
+    status, out, err = _run(["-q", "--quiet", *OFFICIAL], monkeypatch)
+    assert status == 0 and err == ""
+    assert out.splitlines(True) == _recorded("official_q.out")
+
+
+def test_evaluate_help_shows_trec_eval_form(monkeypatch):
+    status, out, _err = _run(["--help"], monkeypatch)
+    assert status == 0
+    form = out[out.index("trec_eval's form") :]
+    for option in ("-m MEASURE", "-q", "-c", "-l LEVEL", "-M N", "-J", "-n", "--jobs", "--quiet"):
+        assert option in form, option
+    assert "qrels run" in form

@@ -16,6 +16,7 @@ from . import _compare
 from ._output import (
     DEFAULT_PRECISION,
     _as_options,
+    _jobs,
     _print_json,
     _print_table,
     _Progress,
@@ -105,19 +106,6 @@ def _precision(text):
     return value
 
 
-def _jobs(text):
-    from ..utils._threads import _check_n_jobs
-
-    try:
-        number = int(text)
-        _check_n_jobs(number)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be a positive number of threads, or -1 for every core; got {text!r}"
-        ) from None
-    return number
-
-
 def _build_parser(full=True):
     """The parser and its ``evaluate`` sub-parser (``compare`` is added too). Without ``full``
     they have no options, which come from the library: enough for --version and --help."""
@@ -146,6 +134,9 @@ def _build_parser(full=True):
 
 def _add_evaluate_options(evaluate):
     from ..metrics import get_metric_names
+    from ._trec import help_section
+
+    evaluate.epilog += help_section()
 
     truth = evaluate.add_argument_group(
         "inputs",

@@ -1,7 +1,9 @@
 """How the ``sklearn-rank`` command prints values: the table (4 decimals by default, as
 trec_eval prints them), JSON and the per-query file (full precision unless asked),
-library warnings in the command's words and the progress of long reads."""
+library warnings in the command's words and the progress of long reads; and the
+argparse type of ``-j/--jobs``, which both forms of ``evaluate`` take."""
 
+import argparse
 import csv
 import json
 import math
@@ -123,3 +125,16 @@ class _Progress:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
             self.shown = False
+
+
+def _jobs(text):
+    from ..utils._threads import _check_n_jobs
+
+    try:
+        number = int(text)
+        _check_n_jobs(number)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a positive number of threads, or -1 for every core; got {text!r}"
+        ) from None
+    return number

@@ -29,7 +29,7 @@ def wants_trec_eval(argv):
     named = {"--qrels", "--run", "--truth", "--predictions", "--example"}
     if any(a.split("=")[0] in named for a in argv):
         return False
-    takes_value = {"-m", "-l", "-M", "--convention", "--ties"}
+    takes_value = {"-m", "-l", "-M", "--convention", "--ties", "-j", "--jobs"}
     positional, skip = 0, False
     for token in argv:
         if skip:
@@ -62,14 +62,30 @@ def rules_for_names(names, conventions, quiet=False, stderr=None):
     return dict(conventions, convention="trec_eval")
 
 
+def help_section():
+    """trec_eval's form, as ``sklearn-rank evaluate --help`` shows it after the named form."""
+    parser = _parser()
+    usage = parser.format_usage()
+    options = parser.format_help().split("\n\n", 2)[-1]
+    return (
+        "\ntrec_eval's form: QRELS and RUN given positionally read trec_eval's options and "
+        'print its\noutput, with its numbers (docs/command_line.md, "trec_eval\'s way"):\n'
+        f"{usage}\n{options}"
+    )
+
+
 def _parser():
+    from ._output import _jobs
+
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Evaluate a TREC run against qrels the way trec_eval does: its options, "
         "its three-column output, its numbers (trec_eval 10.0 by default).",
     )
     parser.add_argument("qrels", help="TREC qrels file: 'qid iter docno rel' lines")
-    parser.add_argument("run", help="TREC run file: 'qid Q0 docno rank score tag' lines")
+    parser.add_argument(
+        "run", help="TREC run file: 'qid Q0 docno rank score tag' lines; - reads standard input"
+    )
     parser.add_argument(
         "-m",
         dest="measures",
@@ -98,19 +114,34 @@ def _parser():
         choices=("trec_eval", "trec_eval9"),
         help="trec_eval (10.0, default) or trec_eval9 (9.x: float32 scores, as pytrec_eval)",
     )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        metavar="N",
+        type=_jobs,
+        help="threads, blocks of queries on each (-1: every core; default 1); same values",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no line on stderr saying which rules computed the numbers (errors stay)",
+    )
     return parser
 
 
 def _run_tag(path):
-    """The run tag (sixth field) of the run's first line, trec_eval's runid."""
-    from ..inputs._text_files import _source, _text
+    """trec_eval's runid: the run tag (sixth field) of the run's last line that is not
+    blank or a comment (get_trec_results.c), whatever follows it on that line."""
+    from ..inputs._text_files import _source, _text_lines
 
-    with _source(path) as source:
-        for line in _text(source):
-            fields = line.split()
-            if fields and not fields[0].startswith("#") and len(fields) == 6:
-                return fields[5]
-    return ""
+    last = None
+    with _source(path) as source, _text_lines(source) as text:
+        for line in text:
+            stripped = line.lstrip()
+            if stripped and not stripped.startswith("#"):
+                last = stripped
+    fields = last.split() if last is not None else []
+    return fields[5] if len(fields) > 5 else ""
 
 
 def _top(run, n, score_dtype):
@@ -127,14 +158,19 @@ def _top(run, n, score_dtype):
 
 
 def _order_key(request):
-    """trec_eval prints its measures in its table's order; others follow as given."""
+    """trec_eval prints its measures in its table's order, each measure's cut-offs or
+    parameters in increasing order (it sorts them: meas_init.c); others follow as given."""
     from ..metrics._names import TREC_MEASURES
 
     bases = list(TREC_MEASURES)
     label = request.label
     # The longest base the label starts with: map_cut_5 is map_cut's, not map's.
     matches = [b for b in bases if label == b or label.startswith(b + "_")]
-    return bases.index(max(matches, key=len)) if matches else len(bases)
+    if not matches:
+        return len(bases), 0.0
+    numbers = [v for v in request.params.values() if isinstance(v, (int, float))]
+    value = request.k if request.k is not None else numbers[0] if len(numbers) == 1 else 0.0
+    return bases.index(max(matches, key=len)), float(value)
 
 
 # Lines of trec_eval's all block that are not measures, and the groups that print them.
@@ -191,11 +227,12 @@ def _line(label, query, value, integer):
     return f"{label:<22}\t{query}\t{_format(value, integer)}\n"
 
 
-def run(argv, stdout=None, stderr=None):
+def run(argv, stdout=None, stderr=None, stdin=None):
     """Run the trec_eval form of ``evaluate``; return the exit status."""
     from ..conventions import resolve
     from ..inputs._files import _parse_trec_qrels, _parse_trec_run
     from ..inputs._tables import ItemJudgments, ItemRanking
+    from ..inputs._text_files import _read_once
     from ..metrics import evaluate
     from ..metrics._names import _label
 
@@ -205,6 +242,7 @@ def run(argv, stdout=None, stderr=None):
     conventions = resolve(args.convention, {})
     qrels = ItemJudgments._from_file(*_parse_trec_qrels(args.qrels))
     truth = _judged(qrels)
+    args.run = _read_once(args.run, stdin)  # "-" (standard input) or a pipe: read twice
     ranking = ItemRanking._from_file(*_parse_trec_run(args.run))
     if args.M is not None:
         if args.M < 1:
@@ -224,6 +262,7 @@ def run(argv, stdout=None, stderr=None):
         list(canonical.values()) + counts_needed,
         convention=args.convention,
         per_query=True,
+        n_jobs=args.jobs,
         **options,
     )
     per_query = {label: values_by_name[name] for label, name in canonical.items()}
@@ -250,7 +289,8 @@ def run(argv, stdout=None, stderr=None):
                 value = _missing_value(labels[label], relevant[q], options, conventions)
                 values[label].append(value)
     note = _VERSION_NOTE.get(args.convention, args.convention)
-    stderr.write(f"sklearn-rank: {note} (--convention {args.convention})\n")
+    if not args.quiet:
+        stderr.write(f"sklearn-rank: {note} (--convention {args.convention})\n")
     integer = {label: r.metric.aggregate == "sum" for label, r in labels.items()}
     if args.q:
         for row, q in enumerate(topics):
