@@ -481,6 +481,42 @@ def main(argv=None):
     }
     0
     """
+    # Started with a stream closed (`>&-`, `2>&-`), Python's is None: write into nothing
+    # rather than fail with a traceback, and say why the output is missing.
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = stdout if stdout is not None else _ClosedStream()
+    sys.stderr = stderr if stderr is not None else _ClosedStream()
+    try:
+        status = _main(argv)
+        if status == 0 and getattr(sys.stdout, "lost", False):
+            sys.stderr.write(f"{PROG}: error: standard output is closed: nothing was printed\n")
+            status = 1
+        return status
+    finally:
+        if stdout is None:
+            sys.stdout = None
+        if stderr is None:
+            sys.stderr = None
+
+
+class _ClosedStream:
+    """Stands for a standard stream that was closed when the command started: takes the
+    text and drops it, remembering that some was lost."""
+
+    lost = False
+
+    def write(self, text):
+        self.lost = self.lost or bool(text)
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+
+def _main(argv):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["evaluate"]:
         from ._trec import wants_trec_eval
