@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from _random_trec import RECORDINGS, random_trec
 
+import sklearn_rank as sr
 from sklearn_rank.cli._main import main
 
 DATA = Path(__file__).resolve().parent / "data" / "trec_eval10"
@@ -283,3 +284,42 @@ def test_evaluate_help_shows_trec_eval_form(monkeypatch):
     for option in ("-m MEASURE", "-q", "-c", "-l LEVEL", "-M N", "-J", "-n", "--jobs", "--quiet"):
         assert option in form, option
     assert "qrels run" in form
+
+
+# -- names -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("Rprec_mult_-1", "x must be a positive number; got -1.0"),
+        ("Rprec_mult.-1", "x must be a positive number; got -1.0"),
+        ("iprec_at_recall.1.5", "recall must be a recall level between 0 and 1; got 1.5"),
+        ("P_10\n", "contains a line break, a tab or another control character"),
+        ("set_map", "trec_eval's 'set_map' is not implemented here"),
+        ("relative_P.5,10", "trec_eval's 'relative_P' is not implemented here"),
+        ("gm_bpref", "trec_eval's 'gm_bpref' is not implemented here"),
+    ],
+)
+def test_bad_trec_eval_names_are_refused_as_such(name, message, monkeypatch):
+    status, out, err = _run(["-m", name, *OFFICIAL], monkeypatch)
+    assert status == 2 and out == ""
+    assert message in err
+
+
+def test_did_you_mean_names_each_suggestion_once(monkeypatch):
+    status, _out, err = _run(["-m", "bpreff", *OFFICIAL], monkeypatch)
+    assert status == 2
+    suggestion = err[err.index("Did you mean") :]
+    assert suggestion.count("'bpref'") == 1
+
+
+def test_errors_of_the_trec_eval_form_name_the_files(monkeypatch):
+    def failing(*args, **kwargs):
+        raise ValueError("y_true must be non-negative for 'map'; y_score too")
+
+    monkeypatch.setattr(sr.metrics, "evaluate", failing)
+    status, _out, err = _run(OFFICIAL, monkeypatch)
+    assert status == 2
+    assert f"the qrels ({OFFICIAL[0]}) must be non-negative" in err
+    assert f"the run ({OFFICIAL[1]}) too" in err and "y_true" not in err

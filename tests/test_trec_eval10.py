@@ -134,3 +134,19 @@ def test_means_add_up_as_trec_eval_on_rounding_boundaries(tmp_path):
     assert expected["P_10"] == "0.0568"
     per_query = sr.evaluate(truth, ranking, ["P_10"], convention="trec_eval", per_query=True)
     assert f"{math.fsum(per_query['P_10']) / 400:6.4f}" == "0.0567"
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("Rprec_mult_-1", "x must be a positive number; got -1.0"),
+        ("Rprec_mult.0", "x must be a positive number; got 0"),
+        ("iprec_at_recall_1.5", "recall must be a recall level between 0 and 1; got 1.5"),
+        ("P_10\n", "contains a line break"),
+        ("set_map", "trec_eval's 'set_map' is not implemented here"),
+    ],
+)
+def test_trec_eval_names_out_of_range_or_not_implemented_are_refused(name, message):
+    # Rprec_mult_-1 used to give 0 for every query, 'P_10\n' a label with a line break.
+    with pytest.raises(ValueError, match=message):
+        sr.evaluate([[1, 0, 1]], [[3, 2, 1]], [name])

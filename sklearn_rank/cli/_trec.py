@@ -9,6 +9,7 @@ a line on stderr says which. See docs/command_line.md, "trec_eval's way".
 
 import argparse
 import math
+import re
 import sys
 
 import numpy as np
@@ -41,13 +42,26 @@ def wants_trec_eval(argv):
     return positional >= 1
 
 
+def _is_trec_eval_spelling(name):
+    """Whether ``name`` is trec_eval's spelling and not this library's (``P_10``,
+    ``recip_rank``, ``ndcg_cut.5,10``; not ``map`` or ``ndcg``, which both share): a
+    number under that name is expected to be trec_eval's."""
+    from ..metrics._names import _ours, _trec
+
+    if not isinstance(name, str):
+        return False
+    text = name.strip()
+    try:
+        return _ours(text) is None and _trec(text, "trec_eval") is not None
+    except ValueError:
+        return False
+
+
 def rules_for_names(names, conventions, quiet=False, stderr=None):
     """The conventions of the named form (``--qrels``, ``compare``): a trec_eval name
     (``P_10``, ``recip_rank``) is read with trec_eval's rules unless ``--convention``
     says otherwise, and a line on stderr says so (not under ``--quiet``). Names both
     spell (``map``, ``ndcg``) keep this library's defaults."""
-    from ..metrics._names import _is_trec_eval_spelling
-
     if "convention" in conventions:
         return conventions
     trec = [name for name in names if _is_trec_eval_spelling(name)]
@@ -256,15 +270,19 @@ def run(argv, stdout=None, stderr=None, stdin=None):
     counts_needed = ["num_ret", "num_rel", "map"]
     # Our canonical names: a trec_eval label such as "rbp" means p=0.9 there, 0.8 here.
     canonical = {label: _label(r.metric, r.k, r.params, r.overrides) for label, r in labels.items()}
-    values_by_name = evaluate(
-        truth,
-        ranking,
-        list(canonical.values()) + counts_needed,
-        convention=args.convention,
-        per_query=True,
-        n_jobs=args.jobs,
-        **options,
-    )
+    try:
+        values_by_name = evaluate(
+            truth,
+            ranking,
+            list(canonical.values()) + counts_needed,
+            convention=args.convention,
+            per_query=True,
+            n_jobs=args.jobs,
+            **options,
+        )
+    except ValueError as exc:  # in the files' words: y_true is the qrels file
+        message = re.sub(r"\by_true\b", f"the qrels ({args.qrels})", str(exc))
+        raise ValueError(re.sub(r"\by_score\b", f"the run ({args.run})", message)) from None
     per_query = {label: values_by_name[name] for label, name in canonical.items()}
     ids = [str(q) for q in _query_ids(truth, ranking, args.convention)]
     if not args.J and any(r.metric.name == "infap" for r in labels.values()):
