@@ -323,3 +323,17 @@ def test_errors_of_the_trec_eval_form_name_the_files(monkeypatch):
     assert status == 2
     assert f"the qrels ({OFFICIAL[0]}) must be non-negative" in err
     assert f"the run ({OFFICIAL[1]}) too" in err and "y_true" not in err
+
+
+def test_named_form_means_add_up_as_trec_eval_with_or_without_per_query(tmp_path, monkeypatch):
+    # The per-query table's means are added up by the same rule as evaluate's: with
+    # trec_eval's rules, in plain doubles in query order (P_10 just above 0.05675 here,
+    # where an exact sum gives the double just below).
+    qrels, run = random_trec(6, 400, missing_topics=False)
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    named = ["--qrels", str(tmp_path / "qrels"), "--run", str(tmp_path / "run")]
+    named += ["-m", "P_10", "--format", "json", "--quiet"]
+    _status, plain, _err = _run(named, monkeypatch)
+    _status, tabled, _err = _run([*named, "--per-query", str(tmp_path / "q.csv")], monkeypatch)
+    assert json.loads(plain) == json.loads(tabled) == {"P_10": 0.05675000000000002}

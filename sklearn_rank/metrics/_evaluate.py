@@ -162,6 +162,8 @@ class _Table(NamedTuple):
     n_candidates : (n_queries,) items ranked per query (0: the run has nothing for it).
     aggregates : label -> how its mean is taken ("mean", "sum", "geometric": the
         registry's ``aggregate``).
+    summation : how the means add the values up (the conventions' ``summation``), so that
+        they equal those `evaluate` gives without the table.
     """
 
     ids: np.ndarray
@@ -169,6 +171,7 @@ class _Table(NamedTuple):
     weights: np.ndarray | None
     n_candidates: np.ndarray
     aggregates: dict
+    summation: str = "accurate"
 
 
 def _compute(
@@ -284,7 +287,8 @@ def _compute_queries(
     if table:
         ids = np.arange(queries.n_queries) if ids is None else ids
         aggregates = {r.label: r.metric.aggregate for r in requests}
-        return _Table(ids, results, weights, queries.n_cand, aggregates)
+        summation = conventions.get("summation", "accurate")
+        return _Table(ids, results, weights, queries.n_cand, aggregates, summation)
     return results
 
 
@@ -321,6 +325,7 @@ def _table_means(table):
             False,
             label,
             table.aggregates[label],
+            table.summation,
         )
         for label, values in table.values.items()
     }
