@@ -337,3 +337,21 @@ def test_named_form_means_add_up_as_trec_eval_with_or_without_per_query(tmp_path
     _status, plain, _err = _run(named, monkeypatch)
     _status, tabled, _err = _run([*named, "--per-query", str(tmp_path / "q.csv")], monkeypatch)
     assert json.loads(plain) == json.loads(tabled) == {"P_10": 0.05675000000000002}
+
+
+def test_named_form_reads_negative_grades_under_trec_eval_rules(monkeypatch):
+    qrels, run = str(DATA / "qrels_negative.txt"), str(DATA / "run_negative.txt")
+    named = ["--qrels", qrels, "--run", run, "--format", "json", "--quiet"]
+    status, out, err = _run([*named, "-m", "P_5", "bpref", "num_nonrel_judged_ret"], monkeypatch)
+    assert status == 0, err
+    recorded = {
+        line.split()[0]: float(line.split()[2])
+        for line in _recorded("negative_q.out")
+        if "\tall\t" in line and not line.startswith("runid")
+    }
+    got = json.loads(out)
+    assert round(got["P_5"], 4) == recorded["P_5"] and round(got["bpref"], 4) == recorded["bpref"]
+    assert got["num_nonrel_judged_ret"] == recorded["num_nonrel_judged_ret"]
+    # infAP tells them from absent documents: only the trec_eval form computes it so.
+    status, _out, err = _run([*named, "-m", "infAP"], monkeypatch)
+    assert status == 2 and "infAP with negative grades" in err

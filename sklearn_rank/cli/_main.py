@@ -377,7 +377,7 @@ def _evaluate(args, stdout, progress):
     from ..metrics import evaluate
     from ..metrics._plan import _Plan
     from ._example import HIVEMALL_RANKINGS, HIVEMALL_TRUTH
-    from ._trec import rules_for_names
+    from ._trec import rules_for_names, trec_eval_grades
 
     names = _metric_names(args.metrics)
     conventions = rules_for_names(names, _conventions(args), args.quiet)
@@ -392,7 +392,7 @@ def _evaluate(args, stdout, progress):
         truth, run = HIVEMALL_TRUTH, HIVEMALL_RANKINGS
         query_header = "query"
     else:
-        truth = _read_truth(args, progress)
+        truth = trec_eval_grades(_read_truth(args, progress), names, conventions)
         run = _read_run(args, progress)
         _check_overlap(args, truth, run)
         query_header = args.query_column or "query"

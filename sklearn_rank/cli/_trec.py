@@ -88,6 +88,22 @@ def help_section():
     )
 
 
+def trec_eval_grades(truth, names, conventions):
+    """The named form under trec_eval's rules reads negative grades as trec_eval does
+    (see `_judged`); infAP, which tells them from absent documents, only in trec_eval's
+    form, which computes it as trec_eval does."""
+    from ..metrics._names import _parse_requests
+
+    if conventions.get("convention") not in _VERSION_NOTE or not (truth.relevance < 0).any():
+        return truth
+    if any(r.metric.name == "infap" for name in names for r in _parse_requests(name)):
+        raise ValueError(
+            "infAP with negative grades (trec_eval's pooled, unjudged documents) is computed "
+            "by trec_eval's form only: sklearn-rank evaluate [-q] -m infAP QRELS RUN"
+        )
+    return _judged(truth)
+
+
 def _parser():
     from ._output import _jobs
 
