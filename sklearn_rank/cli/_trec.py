@@ -1,10 +1,13 @@
 """``sklearn-rank evaluate QRELS RUN``: the command line speaking trec_eval.
 
-Positional qrels and run files, trec_eval's options (``-m``, ``-q``, ``-c``, ``-l``, ``-M``,
-``-J``, ``-n``) with trec_eval's meanings, and its three-column output (``measure  query
-value``, ``%6.4f``, counts as integers, topics in trec_eval's order). The numbers are those
-of ``convention="trec_eval"`` (trec_eval 10.0) unless ``--convention`` names another preset;
-a line on stderr says which. See docs/command_line.md, "trec_eval's way".
+Positional qrels and run files (``-`` for the run: standard input), trec_eval's options
+(``-m``, ``-q``, ``-c``, ``-l``, ``-M``, ``-J``, ``-n``) with trec_eval's meanings, and its
+three-column output (``measure  query value``, ``%6.4f``, counts as integers, topics in
+trec_eval's order, ``all`` lines added up as trec_eval adds them). Negative grades are
+trec_eval's "pooled, not judged". The numbers are those of ``convention="trec_eval"``
+(trec_eval 10.0) unless ``--convention`` names another preset; a line on stderr says which
+(not under ``--quiet``). The named form's handling of trec_eval names (`rules_for_names`)
+lives here too. See docs/command_line.md, "trec_eval's way".
 """
 
 import argparse
