@@ -91,6 +91,9 @@ def _add_options(parser, convention_options, precision):
         conventions.add_argument(flag, dest=dest, metavar="VALUE", type=kind, help=text)
     output = parser.add_argument_group("output")
     output.add_argument(
+        "--quiet", action="store_true", help="no informational line on stderr (errors stay)"
+    )
+    output.add_argument(
         "--format",
         choices=FORMATS,
         default="table",
@@ -155,6 +158,7 @@ def run(args, stdout, helpers):
     from ..inputs._files import _parse_trec_qrels, _parse_trec_run
     from ..inputs._tables import ItemJudgments, ItemRanking
     from ._output import _as_options
+    from ._trec import rules_for_names
 
     usage_error, _metric_names, _conventions, warn = helpers
     if len(args.runs) < 2:
@@ -195,7 +199,7 @@ def run(args, stdout, helpers):
             n_resamples=args.n_resamples,
             missing=args.missing,
             random_state=args.random_state,
-            **_conventions(args),
+            **rules_for_names(metrics, _conventions(args), args.quiet),
         )
     for message in dict.fromkeys(str(w.message) for w in caught):
         warn(_as_options(message))

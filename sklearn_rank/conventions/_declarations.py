@@ -339,9 +339,11 @@ CONVENTIONS = {
 
 # What each tool does, as read from its source and checked by running it
 # (docs/reproducing_other_tools.md); tests/conventions/test_peers.py compares against the tools.
-# Two entries are not parameters: "metric_no_relevant" gives some metrics their own
+# Three entries are not parameters: "metric_no_relevant" gives some metrics their own
 # no_relevant value (an explicit no_relevant still wins), "default_k" a cut-off for names
-# given without one.
+# given without one, "summation" how the per-query values are added up ("accurate", as if
+# in twice the precision, or "sequential": plain doubles in query order, as trec_eval adds
+# them for its all line, whose %6.4f then rounds the same way on a boundary).
 PRESETS = {
     "sklearn": {"ties": "average", "gain": "linear"},
     # trec_eval 10.0 (the current release) reads scores as float64 and rounds a recall
@@ -356,6 +358,7 @@ PRESETS = {
         "gain": "linear",
         "ap_denominator": "relevant",
         "short_lists": "k",
+        "summation": "sequential",
     },
     "trec_eval9": {
         "ties": "stable",
@@ -366,6 +369,7 @@ PRESETS = {
         "gain": "linear",
         "ap_denominator": "relevant",
         "short_lists": "k",
+        "summation": "sequential",
     },
     # Hivemall's AUC is 0.5 for a query without a relevant item.
     "hivemall": {
@@ -434,9 +438,9 @@ def resolve(convention=None, explicit=None):
     """The conventions in force: the defaults, then the preset's, then those given.
 
     Parameters given as None are not given. Every value is validated; the result holds
-    every declared convention plus ``metric_no_relevant`` (a dict), ``default_k`` and
-    ``convention`` (the preset in force, or None). ``no_relevant`` stays None unless given:
-    each metric then uses its own default.
+    every declared convention plus ``metric_no_relevant`` (a dict), ``default_k``,
+    ``summation`` and ``convention`` (the preset in force, or None). ``no_relevant`` stays
+    None unless given: each metric then uses its own default.
     """
     if convention is not None:
         CONVENTION.validate(convention)
@@ -446,7 +450,9 @@ def resolve(convention=None, explicit=None):
         raise TypeError(f"unknown convention parameter {sorted(unknown)[0]!r}.")
     resolved = {name: p.default for name, p in CONVENTIONS.items()}
     resolved["no_relevant"] = None
-    resolved.update(metric_no_relevant={}, default_k=None, convention=convention)
+    resolved.update(
+        metric_no_relevant={}, default_k=None, summation="accurate", convention=convention
+    )
     resolved.update(PRESETS.get(convention, {}))
     for name, value in explicit.items():
         if value is not None:

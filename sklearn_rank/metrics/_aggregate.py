@@ -1,12 +1,16 @@
 """The one aggregator: per-query values -> the no_relevant convention -> weighted mean."""
 
+import math
+
 import numpy as np
 
 # trec_eval's gm_map floors each value before its log (m_gm_map.c).
 _GEOMETRIC_FLOOR = 1e-5
 
 
-def _aggregate(values, has_relevant, no_relevant, weights, per_query, name, how="mean"):
+def _aggregate(
+    values, has_relevant, no_relevant, weights, per_query, name, how="mean", summation="accurate"
+):
     """Apply ``no_relevant`` to queries without a relevant item, then combine: the
     weighted mean, the weighted sum ("sum": counts, as trec_eval's ``all`` line) or the
     weighted geometric mean of max(value, 1e-5) ("geometric": trec_eval's gm_map).
@@ -16,6 +20,10 @@ def _aggregate(values, has_relevant, no_relevant, weights, per_query, name, how=
         the interpolated precision at each recall level): then ``name(i)`` names point
         i in messages ("ndcg@3"), the matrix is written over, and the result is the
         per-query curves, shape (n_queries, n_points), or the mean at each point.
+    summation : "accurate" adds as if in twice the precision; "sequential" adds plain
+        doubles one query after the other, in query order, as trec_eval does for its
+        ``all`` line (its presets ask for it: otherwise a mean on a rounding boundary of
+        ``%6.4f`` prints another last digit than trec_eval's). Curves add accurately.
 
     The mean reads the values where they are, in blocks: no per-query copy is made.
     """
@@ -39,6 +47,8 @@ def _aggregate(values, has_relevant, no_relevant, weights, per_query, name, how=
         return np.ascontiguousarray(values.T) if curve else values
     if curve:
         return _curve_means(values, has_relevant, no_relevant, weights, name, label)
+    if summation == "sequential":
+        return _combine_in_order(values, has_relevant, no_relevant, weights, name, how)
     if how != "mean":
         return _combine_other(values, has_relevant, no_relevant, weights, name, how)
     if not any_missing:
@@ -115,6 +125,46 @@ def _curve_means(values, has_relevant, no_relevant, weights, point, label):
         n_kept = values_kept.shape[1]
         return total / (n_kept if weights is None else weights_kept.sum())
     return np.array([_mean(row, weights_kept) for row in values_kept])
+
+
+def _combine_in_order(values, has_relevant, no_relevant, weights, name, how):
+    """`_combine_other`'s rules, with every sum taken in plain doubles in query order."""
+    skip = no_relevant == "skip"
+    if not (has_relevant.any() if skip else values.size):
+        raise ValueError(
+            f"{name}: every query was skipped (no query has a relevant item and "
+            "no_relevant='skip'), so there is no mean."
+        )
+    if not has_relevant.all():
+        values = np.where(has_relevant, values, 0.0 if skip else no_relevant)
+        if skip:
+            values = values[has_relevant]
+            weights = None if weights is None else weights[has_relevant]
+    if weights is not None and how != "sum" and not weights.any():
+        raise ValueError(f"{name}: every query counted has sample_weight 0.")
+    return _in_order(values, how, weights)
+
+
+def _in_order(values, how="mean", weights=None):
+    """trec_eval's ``all`` value of per-query values given in its query order
+    (meas_acc.c, meas_avg.c): each value added to a double in turn, then the sum ("sum"),
+    the sum over the count ("mean") or exp of the mean of log(max(value, 1e-5))
+    ("geometric"). NaN stays NaN, as there. No values: 0."""
+    values = np.asarray(values, dtype=np.float64)
+    if values.size == 0:
+        return 0.0
+    if how == "geometric":
+        # C's log, as trec_eval's (numpy's own log may differ in the last bit).
+        values = np.array([math.log(max(v, _GEOMETRIC_FLOOR)) for v in values.tolist()])
+    if weights is not None:
+        values = values * weights
+    # np.add.accumulate adds one after the other (np.sum adds pairwise).
+    total = float(np.add.accumulate(values)[-1])
+    if how == "sum":
+        return total
+    count = values.size if weights is None else float(np.add.accumulate(weights)[-1])
+    mean = total / count
+    return math.exp(mean) if how == "geometric" else mean
 
 
 def _combine_other(values, has_relevant, no_relevant, weights, name, how):

@@ -7,6 +7,7 @@ import math
 from pathlib import Path
 
 import pytest
+from _random_trec import random_trec
 
 import sklearn_rank as sr
 
@@ -109,3 +110,43 @@ def test_every_all_trec_measure_implemented_equals_trec_eval():
         "set_map",
         "rbp_resid",
     }
+
+
+def test_means_add_up_as_trec_eval_on_rounding_boundaries(tmp_path):
+    # trec_eval adds each topic's value to a double in its topic order, then divides:
+    # with these 400 topics its P_10 is 0.05675000000000002 (prints 0.0568), where the
+    # correctly rounded mean is the double just below 0.05675 (prints 0.0567).
+    # convention="trec_eval" adds as trec_eval does.
+    qrels, run = random_trec(6, 400, missing_topics=False)
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    truth, ranking = sr.read_trec_qrels(tmp_path / "qrels"), sr.read_trec_run(tmp_path / "run")
+    expected = {}
+    for line in (DATA / "random6_400_complete.out").read_text().splitlines():
+        measure, _all, value = line.split("\t")
+        expected[measure.strip()] = value
+    names = [r.label for r in sr.metrics._names._parse_requests("all_trec")]
+    names = [name for name in names if name != "rbp"]  # rbp: uninitialised reads there
+    means = sr.evaluate(truth, ranking, names, convention="trec_eval")
+    for name, mean in means.items():
+        printed = str(int(mean)) if name in SUMS else f"{mean:6.4f}"
+        assert printed == expected[name], name
+    assert expected["P_10"] == "0.0568"
+    per_query = sr.evaluate(truth, ranking, ["P_10"], convention="trec_eval", per_query=True)
+    assert f"{math.fsum(per_query['P_10']) / 400:6.4f}" == "0.0567"
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("Rprec_mult_-1", "x must be a positive number; got -1.0"),
+        ("Rprec_mult.0", "x must be a positive number; got 0"),
+        ("iprec_at_recall_1.5", "recall must be a recall level between 0 and 1; got 1.5"),
+        ("P_10\n", "contains a line break"),
+        ("set_map", "trec_eval's 'set_map' is not implemented here"),
+    ],
+)
+def test_trec_eval_names_out_of_range_or_not_implemented_are_refused(name, message):
+    # Rprec_mult_-1 used to give 0 for every query, 'P_10\n' a label with a line break.
+    with pytest.raises(ValueError, match=message):
+        sr.evaluate([[1, 0, 1]], [[3, 2, 1]], [name])
