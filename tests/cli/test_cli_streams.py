@@ -9,7 +9,7 @@ import pytest
 
 from sklearn_rank.cli._main import main
 
-DATA = Path(__file__).resolve().parent / "data" / "trec_eval10"
+DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval10"
 QRELS, RUN = str(DATA / "qrels.txt"), str(DATA / "run.txt")
 
 

@@ -1080,13 +1080,16 @@ def test_bad_scorer_names(name, message):
 
 
 def test_lenient_but_unambiguous_names():
-    # Surrounding whitespace is stripped and a leading zero in K is read as a number;
-    # the result keeps the name as given. Repeated names give one entry.
+    # Surrounding spaces are stripped and a leading zero in K is read as a number; the
+    # result keeps the name as given. Repeated names give one entry. A line break or
+    # another control character is refused (a name read from a file with its newline).
     reference = sr.evaluate(Y_TRUE, Y_SCORE, ["ndcg@1", "map"])
-    assert sr.evaluate(Y_TRUE, Y_SCORE, [" ndcg@1\n", "map"]) == {
-        " ndcg@1\n": reference["ndcg@1"],
+    assert sr.evaluate(Y_TRUE, Y_SCORE, [" ndcg@1 ", "map"]) == {
+        " ndcg@1 ": reference["ndcg@1"],
         "map": reference["map"],
     }
+    with pytest.raises(ValueError, match="contains a line break"):
+        sr.evaluate(Y_TRUE, Y_SCORE, [" ndcg@1\n", "map"])
     assert sr.evaluate(Y_TRUE, Y_SCORE, ["ndcg@01"]) == {"ndcg@01": reference["ndcg@1"]}
     assert sr.evaluate(Y_TRUE, Y_SCORE, ("map", "map")) == {"map": reference["map"]}
     assert sr.evaluate(Y_TRUE, Y_SCORE, "map") == {"map": reference["map"]}
