@@ -2,7 +2,9 @@
 the engine-free per-query computation (`_tables.py`) on every partition through
 ``mapInPandas`` (Arrow batches, concatenated first: a query may straddle two batches)."""
 
+import contextlib
 import re
+import warnings
 
 from ._tables import (
     ORDER,
@@ -29,6 +31,67 @@ def _import_spark():
     except ImportError as error:
         raise _missing_engine("evaluate_spark", "spark", "pyspark") from error
     return functions, types
+
+
+# What the Python workers import to compute a partition (mapInPandas hands them Arrow
+# batches as pandas frames): checked once per Spark application, before the first job.
+_WORKER_MODULES = ("numpy", "scipy", "pandas", "pyarrow", "sklearn", "sklearn_rank")
+_CHECKED_APPLICATIONS = set()
+
+
+def _check_workers(session):
+    """Refuse, with what to install, a session whose Python workers lack a module the job
+    needs: the job itself would fail inside a Java traceback."""
+    try:
+        context = session.sparkContext
+        application = context.applicationId
+    except Exception:  # Spark Connect has no SparkContext: the job's own error then
+        return
+    if application in _CHECKED_APPLICATIONS:
+        return
+    needed = _WORKER_MODULES
+
+    def missing(_):  # a nested function: pickled by value, so it runs without sklearn_rank
+        import importlib.util
+
+        return [name for name in needed if importlib.util.find_spec(name) is None]
+
+    try:
+        lacking = context.parallelize([0], 1).map(missing).collect()[0]
+    except Exception as error:  # the workers' Python does not even start
+        raise ImportError(
+            "evaluate_spark: the Python workers of this Spark session could not run ("
+            f"{str(error).strip().splitlines()[0][:200]}). Set PYSPARK_PYTHON (or "
+            "spark.pyspark.python) to a Python of the driver's version that has "
+            "sklearn-rank[spark] installed, e.g. the python of a virtual environment that is "
+            "not on PATH, before the session starts."
+        ) from None
+    if lacking:
+        modules = ", ".join(lacking)
+        raise ImportError(
+            f"evaluate_spark: the Python workers of this Spark session cannot import "
+            f"{modules}, which they need to compute each partition (mapInPandas). Install "
+            "them in the workers' Python (pip install 'sklearn-rank[spark]'), or set "
+            "PYSPARK_PYTHON (or spark.pyspark.python) to a Python that has them, e.g. the "
+            "python of a virtual environment that is not on PATH, before the session starts."
+        )
+    _CHECKED_APPLICATIONS.add(application)
+
+
+@contextlib.contextmanager
+def _quiet_pyspark():
+    """pyspark's own warnings about the pandas the spark extra installs (pandas 3: "not yet
+    fully support[ed]", pyspark's use of the deprecated ``copy`` keyword) say nothing about
+    the user's call: evaluate_spark is tested with pyspark 4.3 on pandas 3.1
+    (docs/distributed.md)."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message="PySpark does not yet fully support pandas", module="pyspark"
+        )
+        warnings.filterwarnings(
+            "ignore", message="The copy keyword is deprecated", module="pyspark"
+        )
+        yield
 
 
 def _is_spark_frame(frame):
@@ -194,6 +257,40 @@ def evaluate_spark(
     {'ndcg@2': 0.5055, 'mrr': 0.75}
     """
     functions, types = _import_spark()
+    with _quiet_pyspark():
+        return _evaluate_spark(
+            data,
+            metrics,
+            conventions,
+            functions,
+            types,
+            query=query,
+            item=item,
+            relevance=relevance,
+            score=score,
+            rank=rank,
+            judgments=judgments,
+            sample_weight=sample_weight,
+            per_query=per_query,
+        )
+
+
+def _evaluate_spark(
+    data,
+    metrics,
+    conventions,
+    functions,
+    types,
+    *,
+    query,
+    item,
+    relevance,
+    score,
+    rank,
+    judgments,
+    sample_weight,
+    per_query,
+):
     spec = _make_spec(
         metrics,
         dict(conventions),
@@ -209,6 +306,7 @@ def evaluate_spark(
     frame, fields = _prepare(
         data, spec, "data", RUN_SIDE if spec.two_tables else None, functions, types
     )
+    _check_workers(data.sparkSession)
     truth = None
     if judgments is not None:
         truth, truth_fields = _prepare(judgments, spec, "judgments", TRUTH_SIDE, functions, types)

@@ -7,7 +7,10 @@ queries on one side only, string ids, many partitions) on Spark ``local[2]``, bo
 """
 
 import os
+import subprocess
 import sys
+import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -248,3 +251,50 @@ def test_not_a_spark_frame_and_missing_pyspark(small, monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspark.sql", None)
     with pytest.raises(ImportError, match='pip install "sklearn-rank\\[spark\\]"'):
         sr.evaluate_spark(data, ["map"])
+
+
+def test_evaluate_spark_adds_no_warning_of_pysparks_own(spark):
+    # pyspark 4.3 warns that it does not fully support pandas 3, which the spark extra
+    # installs, and uses pandas' deprecated copy keyword: evaluate_spark silences both.
+    data = spark.createDataFrame(one_table(3))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        sr.evaluate_spark(data, ["ndcg@10"])
+    pyspark_warnings = [str(w.message) for w in caught if "pyspark" in w.filename]
+    assert not pyspark_warnings, pyspark_warnings
+
+
+def test_workers_without_pyarrow_are_refused_before_the_job(tmp_path):
+    # A worker Python that lacks what mapInPandas needs: the base interpreter of this
+    # virtual environment, which has no pyarrow, pandas or sklearn_rank.
+    base = Path(sys.base_prefix) / "bin" / "python3"
+    if subprocess.run([base, "-c", "import pyarrow"], capture_output=True).returncode == 0:
+        pytest.fail(f"{base} has pyarrow: the test needs a Python without it")
+    script = tmp_path / "job.py"
+    script.write_text(
+        "import os, sys\n"
+        "os.environ['SPARK_LOCAL_IP'] = '127.0.0.1'\n"
+        "from pyspark.sql import SparkSession\n"
+        "spark = (SparkSession.builder.master('local[1]')\n"
+        "         .config('spark.driver.host', '127.0.0.1')\n"
+        "         .config('spark.driver.bindAddress', '127.0.0.1')\n"
+        "         .config('spark.ui.enabled', 'false')\n"
+        f"         .config('spark.pyspark.python', {str(base)!r}).getOrCreate())\n"
+        "spark.sparkContext.setLogLevel('OFF')\n"
+        "import sklearn_rank as sr\n"
+        "data = spark.createDataFrame([('q', 'a', 1.0, 1.0)], "
+        "['query', 'item', 'score', 'relevance'])\n"
+        "try:\n"
+        "    sr.evaluate_spark(data, ['ndcg@10'])\n"
+        "except ImportError as error:\n"
+        "    print('REFUSED', error)\n"
+        "spark.stop()\n"
+    )
+    environment = {**os.environ, "PYSPARK_PYTHON": str(base)}  # the fixture sets this one
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=environment
+    )
+    refused = [line for line in done.stdout.splitlines() if line.startswith("REFUSED")]
+    assert refused, done.stdout + done.stderr
+    assert "cannot import" in refused[0] and "pyarrow" in refused[0]
+    assert "PYSPARK_PYTHON" in refused[0]
