@@ -45,8 +45,20 @@ def save_curves(args, truth, run, names, conventions):
     figure = Figure(layout="constrained")
     ax = figure.subplots()
     run_name = "example" if args.example else os.path.basename(args.run or args.predictions)
+    # Each legend entry gives the value the table prints beside it: the metric at the
+    # cut-off it was asked at (the largest, if several; k_max if none), not at k_max.
+    shown_k = {}
+    for metric, k in parsed:
+        if metric.name in _CURVES:
+            shown_k[metric.name] = max(shown_k.get(metric.name) or 0, k or 0) or None
+    decimals = 4 if args.precision is None else args.precision
     for metric in metrics:
-        MetricAtKDisplay(np.arange(1, k_max + 1), curves[metric], metric=metric).plot(ax=ax)
+        k = shown_k[metric] or k_max
+        value = curves[metric][k - 1]
+        label = f"{metric}@{k} = {value:.{decimals}f}"
+        MetricAtKDisplay(np.arange(1, k_max + 1), curves[metric], metric=metric).plot(
+            ax=ax, line_kwargs={"label": label}
+        )
     applies = sorted({c for m, _k in parsed if m.name in _CURVES for c in m.conventions})
     _label_axes(ax, "cut-off k", "metric@k", _convention_label(conventions, applies))
     ax.set_title(run_name)

@@ -71,3 +71,22 @@ def test_command_line_plot_with_jobs_draws_the_same_curves(tmp_path, monkeypatch
     one, two = ([line.get_ydata() for line in figure.axes[0].get_lines()] for figure in drawn)
     for line_one, line_two in zip(one, two, strict=True):
         np.testing.assert_array_equal(line_two, line_one)
+
+
+def test_command_line_plot_legend_gives_the_values_of_the_table(tmp_path, monkeypatch, capsys):
+    # ndcg@3 beside map@4: the legend once gave every metric at the largest cut-off, 4.
+    drawn = []
+    monkeypatch.setattr(
+        matplotlib.figure.Figure, "savefig", lambda self, path: drawn.append((self, path))
+    )
+    path = str(tmp_path / "curves.png")
+    assert main(["evaluate", "--example", "-m", "ndcg@3", "map@4", "mrr", "--plot", path]) == 0
+    table = capsys.readouterr().out
+    legend = [text.get_text() for text in drawn[0][0].axes[0].get_legend().get_texts()]
+    expected = sr.evaluate(HIVEMALL_TRUTH, HIVEMALL_RANKINGS, ["ndcg@3", "map@4", "mrr@4"])
+    assert legend == [
+        f"ndcg@3 = {expected['ndcg@3']:.4f}",
+        f"map@4 = {expected['map@4']:.4f}",
+        f"mrr@4 = {expected['mrr@4']:.4f}",
+    ]
+    assert f"{expected['ndcg@3']:.4f}" in table
