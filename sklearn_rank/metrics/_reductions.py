@@ -138,7 +138,8 @@ def average_precision(r, k, *, relevance_threshold, ap_denominator):
     total = r.per_query(_precision_sums(r, k, relevance_threshold))
     count = r.relevant_count(relevance_threshold)
     if ap_denominator == "min_k" and k is not None:
-        count = np.minimum(count, k)
+        # Counts may be int32: a k beyond their range is no cut (numpy refuses to cast it).
+        count = np.minimum(count, min(k, np.iinfo(count.dtype).max))
     return _ratio(total, count, out=total), has
 
 
