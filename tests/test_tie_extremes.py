@@ -12,7 +12,7 @@ from reference import reference_trec
 from scipy.special import gammaln
 
 import sklearn_rank as sr
-from sklearn_rank.metrics import _trec
+from sklearn_rank.metrics import _cascade, _trec
 
 EPSILON = 1e-5  # trec_eval's INFAP_EPSILON
 
@@ -154,3 +154,29 @@ def test_interpolated_precision_refuses_a_large_tie_group_quickly():
     relevant = (rng.random((1, 3000)) < 0.5).astype(float)
     with pytest.raises(ValueError, match="thresholds for one query"):
         sr.eleven_point_average_precision_score(relevant, np.zeros((1, 3000)))
+
+
+# --- issue 28, item 6: ERR's small tie groups batched ------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["err", "err(max_grade=4)@3", "err@10"])
+@pytest.mark.parametrize("grades", ["whole", "fractional"])
+def test_err_batches_small_tie_groups_with_the_same_bits(name, grades, monkeypatch):
+    # Many queries of small tie groups: ERR's exact tie average used to run a Python loop
+    # per group (5.6 s of 18 s on 10^6 rows). Batched by group shape it gives the values
+    # of the one-group-at-a-time code to the bit, and never calls it.
+    rng = np.random.default_rng(7)
+    relevance = np.where(rng.random((300, 12)) < 0.3, rng.integers(1, 5, (300, 12)), 0)
+    if grades == "fractional":
+        relevance = np.where(relevance > 0, rng.random((300, 12)) * 4, 0.0)
+    scores = rng.integers(0, 4, (300, 12)).astype(float)
+    monkeypatch.setattr(_cascade, "_SMALL_GROUP", 0)  # every group through _group_err
+    one_by_one = sr.evaluate(relevance, scores, [name], per_query=True)[name]
+    monkeypatch.setattr(_cascade, "_SMALL_GROUP", 64)
+    calls = []
+    original = _cascade._group_err
+    monkeypatch.setattr(_cascade, "_group_err", lambda *args: calls.append(args) or original(*args))
+    batched = sr.evaluate(relevance, scores, [name], per_query=True)[name]
+    np.testing.assert_array_equal(batched, one_by_one)
+    assert calls == []
+    assert np.ptp(batched) > 0.1

@@ -91,38 +91,56 @@ def _expected_infap_terms(start, size, a, b, A, Bn):
         )
     first = np.zeros(n.size + 1, dtype=np.int64)
     np.cumsum(n, out=first[1:])
-    log_factorial = gammaln(np.arange(n.max() + 1.0) + 1.0)  # log i!, i = 0..n
+    tables = (np.asarray(start), n, judged, unjudged, share, A, Bn)
+    tables += (gammaln(np.arange(n.max() + 1.0) + 1.0),)  # log i!, i = 0..n
     expected = np.zeros(n.size)
-    per_block = max(1, int(_INFAP_BLOCK // (width.max() + 1.0)))
-    for lo in range(0, int(first[-1]), per_block):
-        row = np.arange(lo, min(lo + per_block, int(first[-1])))
-        group = np.searchsorted(first, row, side="right") - 1
-        above = row - first[group]  # q - 1
-        low, high = _hypergeometric_window(n[group] - 1, judged[group], above)
-        count = high - low + 1
-        cell = np.repeat(np.arange(row.size), count)
-        j = low[cell] + (np.arange(cell.size) - np.repeat(np.cumsum(count) - count, count))
-        g = group[cell]
-        # log C(K, j) + log C(x, q - 1 - j) - log C(n - 1, q - 1), the parts of a row once
-        row_part = log_factorial[judged[group]] + log_factorial[unjudged[group]]
-        row_part -= log_factorial[n[group] - 1]
-        row_part += log_factorial[above] + log_factorial[n[group] - 1 - above]
-        rest = above[cell] - j
-        log_prob = row_part[cell]
-        log_prob -= log_factorial[j]
-        log_prob -= log_factorial[judged[g] - j]
-        log_prob -= log_factorial[rest]
-        log_prob -= log_factorial[unjudged[g] - rest]
-        prob = np.exp(log_prob, out=log_prob)
-        del rest
-        judged_above = Bn[g] + A[g] + j
-        term = A[g] + j * share[g]
-        term += _INFAP_EPSILON
-        term /= judged_above + 2.0 * _INFAP_EPSILON
-        term *= judged_above
-        term += 1.0
-        term *= prob
-        at_q = np.bincount(cell, term, minlength=row.size)
-        at_q /= start[group] + above + 1.0
-        expected += np.bincount(group, at_q, minlength=n.size)
+    # Blocks of whole groups, or of one group's rows where it needs more than a block:
+    # each group's sum is then made the same way whatever groups come with it (the same
+    # bits for every split of the queries, as n_jobs makes).
+    large = terms > _INFAP_BLOCK
+    small = np.flatnonzero(~large)
+    block = np.cumsum(terms[small]) // _INFAP_BLOCK
+    for groups in np.split(small, np.flatnonzero(np.diff(block)) + 1) if small.size else ():
+        rows = n[groups]
+        group = np.repeat(groups, rows)
+        above = np.arange(group.size) - np.repeat(np.cumsum(rows) - rows, rows)
+        expected += _infap_rows(group, above, tables)
+    for g in np.flatnonzero(large):
+        per_block = max(1, int(_INFAP_BLOCK // (width[g] + 1.0)))
+        for lo in range(0, int(n[g]), per_block):
+            above = np.arange(lo, min(lo + per_block, int(n[g])))
+            expected += _infap_rows(np.full(above.size, g), above, tables)
     return expected / n
+
+
+def _infap_rows(group, above, tables):
+    """Per group, the sum over the given rows (its positions, ``above`` = q - 1 items
+    above) of E[term | q] / (s + q); arrays of ``tables`` per group."""
+    start, n, judged, unjudged, share, A, Bn, log_factorial = tables
+    low, high = _hypergeometric_window(n[group] - 1, judged[group], above)
+    count = high - low + 1
+    cell = np.repeat(np.arange(group.size), count)
+    j = low[cell] + (np.arange(cell.size) - np.repeat(np.cumsum(count) - count, count))
+    g = group[cell]
+    # log C(K, j) + log C(x, q - 1 - j) - log C(n - 1, q - 1), the parts of a row once
+    row_part = log_factorial[judged[group]] + log_factorial[unjudged[group]]
+    row_part -= log_factorial[n[group] - 1]
+    row_part += log_factorial[above] + log_factorial[n[group] - 1 - above]
+    rest = above[cell] - j
+    log_prob = row_part[cell]
+    log_prob -= log_factorial[j]
+    log_prob -= log_factorial[judged[g] - j]
+    log_prob -= log_factorial[rest]
+    log_prob -= log_factorial[unjudged[g] - rest]
+    prob = np.exp(log_prob, out=log_prob)
+    del rest
+    judged_above = Bn[g] + A[g] + j
+    term = A[g] + j * share[g]
+    term += _INFAP_EPSILON
+    term /= judged_above + 2.0 * _INFAP_EPSILON
+    term *= judged_above
+    term += 1.0
+    term *= prob
+    at_q = np.bincount(cell, term, minlength=group.size)
+    at_q /= start[group] + above + 1.0
+    return np.bincount(group, at_q, minlength=n.size)
