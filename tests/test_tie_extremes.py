@@ -180,3 +180,25 @@ def test_err_batches_small_tie_groups_with_the_same_bits(name, grades, monkeypat
     np.testing.assert_array_equal(batched, one_by_one)
     assert calls == []
     assert np.ptp(batched) > 0.1
+
+
+def test_tie_averaged_trec_measures_on_long_queries_stay_within_their_input_memory():
+    # 10^6 long-format rows, 1,000 queries of about 1,000 candidates with small tie groups:
+    # iprec_avg listed the thresholds of 2**18 tie groups at once (3.2x the input), infAP
+    # summed 2**18 terms at once (2.4x); the ranking alone takes 1.4x.
+    rng = np.random.default_rng(11)
+    n_rows = 1_000_000
+    query = np.sort(rng.integers(0, 1000, n_rows))
+    relevance = np.where(rng.random(n_rows) < 0.1, rng.integers(1, 5, n_rows), 0)
+    scores = np.round(rng.random(n_rows) + 0.1 * relevance, 2)
+    input_bytes = query.nbytes + relevance.nbytes + scores.nbytes
+    for name in ["iprec_avg", "infap"]:
+        sr.evaluate(relevance[:2000], scores[:2000], [name], groups=query[:2000])
+        tracemalloc.start()
+        try:
+            value = sr.evaluate(relevance, scores, [name], groups=query)[name]
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert 0.1 < value < 1.0
+        assert peak < 2.2 * input_bytes, (name, peak / input_bytes)

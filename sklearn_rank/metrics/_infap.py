@@ -55,7 +55,7 @@ def inferred_average_precision(r, k=None, *, relevance_threshold):
 # Terms summed at once (a block's temporaries), and the most terms one tie group may need:
 # a group of n items, judged and unjudged mixed, needs up to about 12 n**1.5 of them (a
 # group of about 50,000 such items is refused: it would take over 10 s).
-_INFAP_BLOCK = 1 << 18
+_INFAP_BLOCK = 1 << 16
 _INFAP_TERMS_LIMIT = 1 << 27
 
 

@@ -209,9 +209,10 @@ def _mean(values):
 # Blocks of whole queries: (query, level) arrays of at most _QUERY_CELLS cells and at most
 # _GROUP_BLOCK tie groups (unless one query has more), so that neither millions of small
 # queries nor long lists make temporaries of the whole input (also faster: a block's
-# arrays stay in the processor's caches).
+# arrays stay in the processor's caches). 2**18 groups let iprec_avg's thresholds of
+# 10^6 rows in queries of 1,000 reach 3.2x the input; 2**15, 1.9x.
 _QUERY_CELLS = 1 << 15
-_GROUP_BLOCK = 1 << 18
+_GROUP_BLOCK = 1 << 15
 _READERS = ("iprec", "iprec_avg")  # the registry metrics that call _interpolated_values
 
 
