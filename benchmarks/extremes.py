@@ -15,6 +15,7 @@ average is refused (docs/metrics.md, "Ties").
 
     python benchmarks/extremes.py                 # 10^6 rows, 3 repetitions
     python benchmarks/extremes.py --rows 100000 --repeat 1 --no-ties
+    python benchmarks/extremes.py --no-ties --per-query 1000   # longer queries
 """
 
 import argparse
@@ -30,9 +31,9 @@ EVERY = [name.replace("@K", "@10") for name in sr.get_metric_names()]
 MIB = 2**20
 
 
-def long_rows(n_rows, seed=0):
+def long_rows(n_rows, per_query=100, seed=0):
     rng = np.random.default_rng(seed)
-    query = np.sort(rng.integers(0, max(1, n_rows // 100), n_rows)).astype(np.int64)
+    query = np.sort(rng.integers(0, max(1, n_rows // per_query), n_rows)).astype(np.int64)
     rel = np.where(rng.random(n_rows) < 0.1, rng.integers(1, 5, n_rows), 0).astype(np.int64)
     score = np.round(rng.random(n_rows) + 0.1 * rel, 2)
     return rel, score, query
@@ -58,12 +59,12 @@ def timed(function):
     return time.perf_counter() - start
 
 
-def item6(n_rows, repeat):
-    rel, score, query = long_rows(n_rows)
+def item6(n_rows, repeat, per_query):
+    rel, score, query = long_rows(n_rows, per_query)
     input_bytes = rel.nbytes + score.nbytes + query.nbytes
     print(
-        f"item 6: {n_rows:,} long-format rows, {EVERY.__len__()} metrics, inputs "
-        f"{input_bytes / MIB:.1f} MiB"
+        f"item 6: {n_rows:,} long-format rows, about {per_query} a query, {len(EVERY)} "
+        f"metrics, inputs {input_bytes / MIB:.1f} MiB"
     )
 
     def call(names):
@@ -130,6 +131,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--per-query", type=int, default=100, help="item 6's rows a query")
     parser.add_argument("--no-ties", action="store_true", help="skip item 4")
     parser.add_argument("--no-rows", action="store_true", help="skip item 6")
     parser.add_argument(
@@ -139,7 +141,7 @@ def main(argv=None):
     if not args.no_ties:
         item4([int(x) for x in args.sizes.split(",")])
     if not args.no_rows:
-        item6(args.rows, args.repeat)
+        item6(args.rows, args.repeat, args.per_query)
 
 
 if __name__ == "__main__":
