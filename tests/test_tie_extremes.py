@@ -202,3 +202,22 @@ def test_tie_averaged_trec_measures_on_long_queries_stay_within_their_input_memo
             tracemalloc.stop()
         assert 0.1 < value < 1.0
         assert peak < 2.2 * input_bytes, (name, peak / input_bytes)
+
+
+def test_err_of_a_large_tie_group_mixes_in_blocks_with_the_same_values(monkeypatch):
+    # ERR's hypergeometric mixing of a tie group made a (depth, stored + 1) matrix at once
+    # (20,000 equal scores: 1.3 GB); in blocks of rows its values stay those of the whole
+    # product (to the last bits) and of every ordering on small groups.
+    rng = np.random.default_rng(5)
+    relevance = np.where(rng.random((4, 70)) < 0.3, rng.integers(1, 5, (4, 70)), 0)
+    scores = np.zeros((4, 70))
+    whole = sr.evaluate(relevance, scores, ["err", "err@20"], per_query=True)
+    monkeypatch.setattr(_cascade, "_MIXING_CELLS", 4)
+    blocks = sr.evaluate(relevance, scores, ["err", "err@20"], per_query=True)
+    for name in whole:
+        np.testing.assert_allclose(blocks[name], whole[name], rtol=1e-13, atol=0)
+    monkeypatch.setattr(_cascade, "_SMALL_GROUP", 0)  # this small group mixed in blocks too
+    labels = [0, 2, 0, 0, 1, 0, 3]
+    expected = reference_trec("err", labels, [1.0] * 7, max_grade=3)
+    got = sr.evaluate([labels], [[1.0] * 7], ["err(max_grade=3)"])["err(max_grade=3)"]
+    assert got == pytest.approx(expected, rel=1e-13)

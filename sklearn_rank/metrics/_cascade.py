@@ -146,10 +146,16 @@ def _subset_means_rows(stay, n_ones, depth):
     return out
 
 
-def _mixing_weights(seen, n_ones, depth):
-    """P(a j-subset of ``seen`` values and ``n_ones`` ones takes i of the values), (j, i)."""
+# Cells of the mixing weights made at once: a large tie group made all of them, depth x
+# (stored + 1) (20,000 equal scores, 2,000 relevant: 1.3 GB); in blocks, about 130 MB.
+_MIXING_CELLS = 1 << 22
+
+
+def _mixing_weights(seen, n_ones, depth, first=0):
+    """P(a j-subset of ``seen`` values and ``n_ones`` ones takes i of the values), (j, i),
+    for j = first..depth - 1."""
     total = seen + n_ones
-    j = np.arange(depth)[:, None]
+    j = np.arange(first, depth)[:, None]
     i = np.arange(seen + 1)[None, :]
     ok = (i <= j) & (j - i <= n_ones)
     log_p = (
@@ -206,10 +212,17 @@ def _subset_means(stay, n_ones, depth):
     if n_ones:
         # Adding ones mixes the means hypergeometrically: a j-subset of the whole takes
         # i of the `seen` values with probability C(seen, i) C(n_ones, j - i) / C(total, j).
-        weights = _mixing_weights(seen, n_ones, depth)
         padded = np.zeros(seen + 1)
         padded[: min(seen + 1, depth)] = mu[: min(seen + 1, depth)]
-        mu = weights @ padded
+        if depth * (seen + 1) <= _MIXING_CELLS:
+            return _mixing_weights(seen, n_ones, depth) @ padded
+        # In blocks of rows (the product of a block can differ from the whole's in the
+        # last bit; tie groups this large were not computed before: out of memory).
+        step = max(1, _MIXING_CELLS // (seen + 1))
+        mu = np.empty(depth)
+        for first in range(0, depth, step):
+            last = min(first + step, depth)
+            mu[first:last] = _mixing_weights(seen, n_ones, last, first) @ padded
     return mu
 
 
