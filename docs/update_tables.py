@@ -1,7 +1,7 @@
 """Regenerate the tables of docs/metrics.md: metrics and their names in other tools from
-the registry, conventions from their declarations.
+the registry, conventions and measure parameters from their declarations.
 
-Run `python docs/update_tables.py`; tests/test_registry.py fails when a table is stale.
+Run `python docs/update_tables.py`; tests/metrics/test_registry.py fails when a table is stale.
 """
 
 import re
@@ -10,9 +10,15 @@ from pathlib import Path
 from sklearn_rank.conventions._declarations import _markdown_table as conventions_table
 from sklearn_rank.metrics._names import _markdown_names_table as names_table
 from sklearn_rank.metrics._registry import _markdown_table as metrics_table
+from sklearn_rank.metrics._registry import _parameters_table as parameters_table
 
 PAGE = Path(__file__).with_name("metrics.md")
-TABLES = {"registry": metrics_table, "names": names_table, "conventions": conventions_table}
+TABLES = {
+    "registry": metrics_table,
+    "parameters": parameters_table,
+    "names": names_table,
+    "conventions": conventions_table,
+}
 
 
 def render(text):

@@ -2,7 +2,7 @@
 Compare three rankers from a grouped search
 ===========================================
 
-A grouped search ranks its candidates by their mean NDCG@10 over the folds, but a higher
+A grouped search ranks its candidates by their mean ``NDCG@10`` over the folds, but a higher
 mean is not yet a better ranker: the gap may be noise from the particular queries. The
 search keeps every candidate's out-of-fold value of each query (each query is scored by
 the models that did not see it), so `compare_search` can pair the candidates query by query,
@@ -46,7 +46,7 @@ for params, score in zip(search.cv_results_["params"], search.cv_results_["mean_
 # %%
 # Paired per-query comparison against the best candidate
 # ------------------------------------------------------
-# Every candidate against the best one on NDCG@10 and MAP; the table marks the means that
+# Every candidate against the best one on ``NDCG@10`` and MAP; the table marks the means that
 # differ from the best at Holm-adjusted p <= 0.05. Per-query tests answer "on this data,
 # which ranks better?".
 result = sr.compare_search(search, ["ndcg@10", "map"], baseline="best", random_state=0)

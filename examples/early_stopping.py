@@ -1,9 +1,9 @@
 """
-Early stopping inside a grouped search, on the NDCG@10 it selects on
-=====================================================================
+Early stopping inside a grouped search, on the ``NDCG@10`` it selects on
+========================================================================
 
 LightGBM's ``LGBMRanker`` is tuned over ``num_leaves`` by a grouped grid search scored with
-NDCG@10, and each fit stops early on the same NDCG@10, computed by sklearn_rank inside
+``NDCG@10``, and each fit stops early on the same ``NDCG@10``, computed by sklearn_rank inside
 LightGBM's training loop (``lightgbm_metric``). ``QueryGroupRanker`` holds out 20% of the
 queries of each training fold as the eval set, so no test fold is seen while training or
 stopping.

@@ -1,8 +1,8 @@
 """
-Tune learning-to-rank models by NDCG@10
-=======================================
+Tune learning-to-rank models by ``NDCG@10``
+===========================================
 
-NDCG@10 is computed per query, in folds that keep queries whole.
+``NDCG@10`` is computed per query, in folds that keep queries whole.
 
 A pointwise regressor and LightGBM's LGBMRanker (if installed) are tuned on data the library
 generates itself; the script prints the best parameters and the per-fold scores.

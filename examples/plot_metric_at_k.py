@@ -72,7 +72,7 @@ print("gradient boosting, 11 points:", np.round(display.precision, 3))
 # %%
 # Which queries does gradient boosting win?
 # -----------------------------------------
-# One bar per held-out query: its NDCG@10 minus ridge's, sorted.
+# One bar per held-out query: its ``NDCG@10`` minus ridge's, sorted.
 difference = sr.PerQueryDifferenceDisplay.from_predictions(
     y[test],
     models["gradient boosting"].predict(X[test]),

@@ -20,11 +20,13 @@ _EXPORTS = {
     "InterpolatedPrecisionRecallDisplay": "plot",
     "ItemJudgments": "inputs",
     "ItemRanking": "inputs",
+    "LightGBMMetric": "integrations",
     "MetricAtKDisplay": "plot",
     "MultimetricRankingScorer": "model_selection",
     "PerQueryDifferenceDisplay": "plot",
     "QueryGroupRanker": "model_selection",
     "RankingScorer": "model_selection",
+    "XGBoostMetric": "integrations",
     "average_relative_position": "metrics",
     "bpref_score": "metrics",
     "catboost_metric": "integrations",
@@ -49,6 +51,7 @@ _EXPORTS = {
     "judged_at_k_score": "metrics",
     "kendall_tau_score": "metrics",
     "lightgbm_metric": "integrations",
+    "make_ranking": "datasets",
     "make_ranking_scorer": "model_selection",
     "make_ranking_scorers": "model_selection",
     "mean_average_precision_score": "metrics",
@@ -66,12 +69,15 @@ _EXPORTS = {
     "ranking_auc_score": "metrics",
     "rbp_residual": "metrics",
     "rbp_score": "metrics",
+    "read_table": "inputs",
     "read_trec_qrels": "inputs",
     "read_trec_run": "inputs",
     "recall_at_k_score": "metrics",
-    "unjudged_at_k_score": "metrics",
+    "unjudged_at_k": "metrics",
     "xgboost_metric": "integrations",
 }
+# Old spellings, deprecated (using them warns): reachable from here, not in __all__.
+_DEPRECATED = {"unjudged_at_k_score": "metrics"}
 _SUBPACKAGES = (
     "cli",
     "comparison",
@@ -90,8 +96,9 @@ __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name):
-    if name in _EXPORTS:
-        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    if name in _EXPORTS or name in _DEPRECATED:
+        folder = _EXPORTS.get(name) or _DEPRECATED[name]
+        value = getattr(importlib.import_module(f".{folder}", __name__), name)
     elif name in _SUBPACKAGES:
         value = importlib.import_module(f".{name}", __name__)
     else:

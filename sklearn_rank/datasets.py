@@ -5,6 +5,8 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state
 
+__all__ = ["make_ranking"]
+
 
 def _check_int(name, value, low):
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < low:

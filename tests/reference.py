@@ -27,6 +27,24 @@ from fractions import Fraction
 
 from scipy.stats import kendalltau
 
+# Shared by tests/metrics/test_worked_examples.py and tests/cli/test_cli.py, which live in
+# different folders and so cannot import each other.
+# Hivemall's "Ranking Measures" page: the twelve binary values, verbatim.
+HIVEMALL_BINARY = {
+    "recall@4": 0.6666666666666666,
+    "recall@2": 0.3333333333333333,
+    "precision@4": 0.5,
+    "precision@2": 0.5,
+    "map@4": 0.5555555555555555,
+    "map@2": 0.3333333333333333,
+    "auc@4": 0.75,
+    "auc@2": 1.0,
+    "mrr@4": 1.0,
+    "mrr@2": 1.0,
+    "ndcg@4": 0.7039180890341349,
+    "ndcg@2": 0.6131471927654585,
+}
+
 METRICS = (
     "precision",
     "recall",

@@ -301,7 +301,7 @@ def test_import_loads_no_dependency():
 def test_each_convention_is_declared_once():
     """A convention's allowed values are written in its declaration only; everything else
     (checks, docstrings, command-line options, the docs table) is generated from it."""
-    from sklearn_rank.conventions import CONVENTIONS
+    from sklearn_rank.conventions._declarations import CONVENTIONS
 
     declarations = PACKAGE / "conventions" / "_declarations.py"
     for parameter in CONVENTIONS.values():
@@ -351,3 +351,102 @@ def test_no_public_name_is_also_a_module_of_the_package():
     modules = {name.split(".")[1] for name in _modules() if name.count(".") >= 1}
     assert not modules & set(sklearn_rank._EXPORTS)
     assert set(sklearn_rank._SUBPACKAGES) <= modules
+
+
+def test_version_is_one_and_deprecations_name_it_or_an_earlier_one():
+    import re
+
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert sklearn_rank.__version__ == project["version"]
+    current = tuple(int(part) for part in sklearn_rank.__version__.split(".")[:2])
+    named = set()
+    for path in PACKAGE.rglob("*.py"):
+        named.update(re.findall(r"deprecated in (?:version )?(\d+)\.(\d+)", path.read_text()))
+    assert named  # the check reads the messages
+    # A deprecation "in 0.2" said by version 0.1.0 announced a release that had not begun.
+    assert all((int(major), int(minor)) <= current for major, minor in named), named
+
+
+# --------------------------------------------------------------------------------------
+# The tests mirror the package (tests/README.md)
+# --------------------------------------------------------------------------------------
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _package_folders():
+    """The package's folders as they are on disk next to tests/, so that a renamed or a new
+    folder is checked without editing this file."""
+    source = TESTS.parent / "sklearn_rank"
+    return sorted(p.name for p in source.iterdir() if (p / "__init__.py").is_file())
+
+
+def test_package_folders_are_found():
+    assert {"metrics", "inputs", "cli"} <= set(_package_folders())
+
+
+@pytest.mark.parametrize("folder", _package_folders())
+def test_each_package_folder_has_a_tests_folder(folder):
+    tests = TESTS / folder
+    assert sorted(tests.glob("test_*.py")), f"no tests/{tests.name}/test_*.py for {folder}/"
+    readme = (TESTS / "README.md").read_text(encoding="utf-8")
+    assert f"tests/{tests.name}/" in readme, f"tests/README.md does not describe {tests.name}/"
+
+
+def _is_slow(node):
+    """Whether a decorator or a module-level ``pytestmark`` value is (or lists) the slow mark."""
+    return "pytest.mark.slow" in ast.unparse(node)
+
+
+def _quick_tests(path):
+    """The test functions of a file that ``pytest -m "not slow"`` runs."""
+    module = ast.parse(path.read_text(encoding="utf-8"))
+    for node in module.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets
+        ):
+            if _is_slow(node.value):
+                return []
+    return [
+        node.name
+        for node in module.body
+        if isinstance(node, ast.FunctionDef)
+        and node.name.startswith("test_")
+        and not any(_is_slow(d) for d in node.decorator_list)
+    ]
+
+
+@pytest.mark.parametrize("folder", _package_folders())
+def test_the_quick_subset_runs_every_tests_folder(folder):
+    tests = TESTS / folder
+    quick = [name for path in sorted(tests.glob("test_*.py")) for name in _quick_tests(path)]
+    assert quick, f"pytest -m 'not slow' runs nothing of tests/{tests.name}/"
+
+
+def test_slow_marks_are_seen(tmp_path):
+    marked = tmp_path / "test_marked.py"
+    marked.write_text("@pytest.mark.slow\ndef test_a():\n    pass\n\n\ndef test_b():\n    pass\n")
+    whole = tmp_path / "test_whole.py"
+    whole.write_text("pytestmark = [pytest.mark.slow]\n\n\ndef test_c():\n    pass\n")
+    assert _quick_tests(marked) == ["test_b"]
+    assert _quick_tests(whole) == []
+
+
+def test_readme_names_every_test_file():
+    readme = (TESTS / "README.md").read_text(encoding="utf-8")
+    unnamed = [
+        str(path.relative_to(TESTS))
+        for path in sorted(TESTS.glob("*/test_*.py"))
+        if f"`{path.name}`" not in readme
+    ]
+    assert not unnamed, f"tests/README.md names no {unnamed}"
+
+
+def test_test_file_names_are_unique():
+    # The test folders are not packages (no __init__.py): pytest imports each test file by
+    # its bare name, so two files of one name in two folders would collide.
+    names = [path.name for path in TESTS.rglob("test_*.py")]
+    assert len(names) == len(set(names)), sorted(n for n in names if names.count(n) > 1)
+    assert not list(TESTS.rglob("__init__.py"))

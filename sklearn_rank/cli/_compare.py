@@ -71,59 +71,28 @@ def _add_options(parser, convention_options, precision):
         metavar="NAME",
         help="the run each other run is compared with (default: every pair)",
     )
-    tests.add_argument(
-        "--test",
-        default="randomization",
-        choices=("randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd"),
-        help="paired test (default: randomization)",
+    # Defaults, choices and help are the declarations' (sklearn_rank.comparison's
+    # _parameters); the command line adds "none" for correction=None, leaves out the
+    # search-only corrected_t, and seeds with 0 so that a command repeats its numbers.
+    declared = _declarations()
+    _add_declared(
+        tests,
+        declared["test"],
+        choices=tuple(t for t in declared["test"].choices if t != "corrected_t"),
     )
-    tests.add_argument(
-        "--alternative",
-        default="two-sided",
-        choices=("two-sided", "greater", "less"),
-        help="alternative hypothesis, as in scipy (default: two-sided): greater, each run's "
-        "values are greater than its baseline's (every pair: a later run than an earlier "
-        "one); less, lower; tukey_hsd is two-sided only",
-    )
-    tests.add_argument(
-        "--correction",
-        default="holm",
-        choices=("holm", "bonferroni", "fdr_bh", "none"),
-        help="multiple-testing correction over every pair and metric (default: holm)",
-    )
-    tests.add_argument(
-        "--confidence",
-        type=float,
-        default=0.95,
-        metavar="LEVEL",
-        help="level of the intervals (default: 0.95); 1 - LEVEL is the significance level",
-    )
-    tests.add_argument(
-        "--n-resamples",
-        type=int,
-        default=10_000,
-        metavar="N",
-        help="random sign vectors, bootstrap resamples or permutations (default: 10000)",
-    )
-    tests.add_argument(
-        "--missing",
-        default="zero",
-        choices=("zero", "drop", "raise"),
-        help="a query that a run lacks: scored 0 (default, as trec_eval -c), dropped from "
-        "every run, or an error",
-    )
-    tests.add_argument(
-        "--random-state",
-        type=int,
-        default=0,
-        metavar="SEED",
-        help="seed of the random draws (default: 0, so that a command gives the same "
-        "numbers every time)",
-    )
+    _add_declared(tests, declared["alternative"])
+    _add_declared(tests, declared["correction"], choices=(*declared["correction"].choices, "none"))
+    _add_declared(tests, declared["confidence"], type=float, metavar="LEVEL")
+    _add_declared(tests, declared["n_resamples"], type=int, metavar="N")
+    _add_declared(tests, declared["missing"])
+    _add_declared(tests, declared["random_state"], type=int, default=0, metavar="SEED")
     conventions = parser.add_argument_group("conventions (as for evaluate)")
     for flag, dest, kind, text in convention_options():
         conventions.add_argument(flag, dest=dest, metavar="VALUE", type=kind, help=text)
     output = parser.add_argument_group("output")
+    output.add_argument(
+        "--quiet", action="store_true", help="no informational line on stderr (errors stay)"
+    )
     output.add_argument(
         "--format",
         choices=FORMATS,
@@ -154,6 +123,22 @@ def _add_options(parser, convention_options, precision):
     )
 
 
+def _declarations():
+    from ..comparison._parameters import COMPARISON_PARAMETERS
+
+    return COMPARISON_PARAMETERS
+
+
+def _add_declared(group, parameter, **options):
+    """Add ``parameter``'s option (``--name-with-dashes``) with its declared default,
+    choices and help; ``options`` are argparse's, where the command line differs."""
+    choices = parameter.choices
+    if choices is not None:
+        options.setdefault("choices", choices)
+    options.setdefault("default", parameter.default)
+    group.add_argument(parameter.flag, help=parameter.cli, **options)
+
+
 def _run_names(paths, usage_error):
     names = [os.path.basename(path) for path in paths]
     if len(set(names)) < len(names):
@@ -173,6 +158,7 @@ def run(args, stdout, helpers):
     from ..inputs._files import _parse_trec_qrels, _parse_trec_run
     from ..inputs._tables import ItemJudgments, ItemRanking
     from ._output import _as_options
+    from ._trec import rules_for_names
 
     usage_error, _metric_names, _conventions, warn = helpers
     if len(args.runs) < 2:
@@ -213,7 +199,7 @@ def run(args, stdout, helpers):
             n_resamples=args.n_resamples,
             missing=args.missing,
             random_state=args.random_state,
-            **_conventions(args),
+            **rules_for_names(metrics, _conventions(args), args.quiet),
         )
     for message in dict.fromkeys(str(w.message) for w in caught):
         warn(_as_options(message))

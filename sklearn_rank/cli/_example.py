@@ -25,8 +25,8 @@ HIVEMALL_ROWS = (
 
 
 def print_example_table(precision=4):
-    """Print every metric on Hivemall's worked example, at top-4 and top-2, with
-    ``precision`` decimals (None: full precision)."""
+    """Print Hivemall's eight top-k metrics on its worked example, at top-4 and top-2, and
+    graded NDCG, with ``precision`` decimals (None: full precision)."""
     from ..metrics import evaluate
 
     def shown(value):

@@ -16,8 +16,10 @@ from . import _compare
 from ._output import (
     DEFAULT_PRECISION,
     _as_options,
+    _jobs,
     _print_json,
     _print_table,
+    _Progress,
     _warn,
     _write_per_query,
 )
@@ -65,7 +67,7 @@ def _boolean(text):
 
 def _convention_options():
     """(flag, evaluate's parameter, type, help) of every convention, from its declaration."""
-    from ..conventions import CONVENTION, CONVENTIONS
+    from ..conventions._declarations import CONVENTION, CONVENTIONS
 
     return tuple(
         (p.flag, p.name, _parameter_type(p), p.cli)
@@ -91,48 +93,6 @@ class _UsageError(Exception):
     """A combination of options that cannot work; reported like argparse's own errors."""
 
 
-class _Progress:
-    """Progress of long reads on stderr, only when stderr is a terminal."""
-
-    def __init__(self, stream):
-        self.stream = stream
-        try:
-            self.enabled = bool(stream.isatty())
-        except (AttributeError, ValueError, OSError):
-            self.enabled = False
-        self.shown = False
-
-    def reading(self, path):
-        """A callback for the readers: ``callback(lines, done=False)``."""
-        if not self.enabled:
-            return None
-        name = os.path.basename(os.fspath(path))
-
-        def callback(lines, done=False):
-            if done and not self.shown:
-                return  # a short file: nothing was shown, nothing to finish
-            self.shown = True
-            end = ", done\n" if done else ""
-            self.stream.write(f"\rreading {name}: {lines:,} lines{end}")
-            self.stream.flush()
-            if done:
-                self.shown = False
-
-        return callback
-
-    def note(self, message):
-        if self.enabled:
-            self.stream.write(message)
-            self.stream.flush()
-            self.shown = True
-
-    def clear(self):
-        if self.enabled and self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self.shown = False
-
-
 def _precision(text):
     """argparse type of --precision: a number of decimals."""
     try:
@@ -144,19 +104,6 @@ def _precision(text):
             f"expected a number of decimals (0, 1, 2...); got {text!r}"
         )
     return value
-
-
-def _jobs(text):
-    from ..utils._threads import _check_n_jobs
-
-    try:
-        number = int(text)
-        _check_n_jobs(number)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"must be a positive number of threads, or -1 for every core; got {text!r}"
-        ) from None
-    return number
 
 
 def _build_parser(full=True):
@@ -187,6 +134,9 @@ def _build_parser(full=True):
 
 def _add_evaluate_options(evaluate):
     from ..metrics import get_metric_names
+    from ._trec import help_section
+
+    evaluate.epilog += help_section()
 
     truth = evaluate.add_argument_group(
         "inputs",
@@ -218,8 +168,8 @@ def _add_evaluate_options(evaluate):
         "--example",
         action="store_true",
         help="Hivemall's worked example (built in): without -m, --format "
-        "json, --per-query or a convention option, prints its table of every metric at "
-        "top-4 and top-2",
+        "json, --per-query or a convention option, prints its table of Hivemall's eight "
+        "top-k metrics at top-4 and top-2",
     )
     columns = evaluate.add_argument_group("table columns (for --truth and --predictions)")
     columns.add_argument(
@@ -276,6 +226,9 @@ def _add_evaluate_options(evaluate):
         metavar="FILE",
         help="also write per-query values as CSV: the query id (column "
         "named by --query-column, else query), then one column per metric",
+    )
+    output.add_argument(
+        "--quiet", action="store_true", help="no informational line on stderr (errors stay)"
     )
     output.add_argument(
         "--precision",
@@ -424,9 +377,10 @@ def _evaluate(args, stdout, progress):
     from ..metrics import evaluate
     from ..metrics._plan import _Plan
     from ._example import HIVEMALL_RANKINGS, HIVEMALL_TRUTH
+    from ._trec import rules_for_names, trec_eval_grades
 
     names = _metric_names(args.metrics)
-    conventions = _conventions(args)
+    conventions = rules_for_names(names, _conventions(args), args.quiet)
     if args.plot:
         from ..plot._base import _check_matplotlib
 
@@ -438,7 +392,7 @@ def _evaluate(args, stdout, progress):
         truth, run = HIVEMALL_TRUTH, HIVEMALL_RANKINGS
         query_header = "query"
     else:
-        truth = _read_truth(args, progress)
+        truth = trec_eval_grades(_read_truth(args, progress), names, conventions)
         run = _read_run(args, progress)
         _check_overlap(args, truth, run)
         query_header = args.query_column or "query"
@@ -527,6 +481,42 @@ def main(argv=None):
     }
     0
     """
+    # Started with a stream closed (`>&-`, `2>&-`), Python's is None: write into nothing
+    # rather than fail with a traceback, and say why the output is missing.
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout = stdout if stdout is not None else _ClosedStream()
+    sys.stderr = stderr if stderr is not None else _ClosedStream()
+    try:
+        status = _main(argv)
+        if status == 0 and getattr(sys.stdout, "lost", False):
+            sys.stderr.write(f"{PROG}: error: standard output is closed: nothing was printed\n")
+            status = 1
+        return status
+    finally:
+        if stdout is None:
+            sys.stdout = None
+        if stderr is None:
+            sys.stderr = None
+
+
+class _ClosedStream:
+    """Stands for a standard stream that was closed when the command started: takes the
+    text and drops it, remembering that some was lost."""
+
+    lost = False
+
+    def write(self, text):
+        self.lost = self.lost or bool(text)
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+
+def _main(argv):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["evaluate"]:
         from ._trec import wants_trec_eval

@@ -1,10 +1,13 @@
 """How the ``sklearn-rank`` command prints values: the table (4 decimals by default, as
-trec_eval prints them), JSON and the per-query file (full precision unless asked), and
-library warnings in the command's words."""
+trec_eval prints them), JSON and the per-query file (full precision unless asked),
+library warnings in the command's words and the progress of long reads; and the
+argparse type of ``-j/--jobs``, which both forms of ``evaluate`` take."""
 
+import argparse
 import csv
 import json
 import math
+import os
 import re
 import sys
 
@@ -80,3 +83,58 @@ def _as_options(message):
 def _warn(message):
     """One warning line on stderr, in the command's name."""
     sys.stderr.write(f"sklearn-rank: warning: {message}\n")
+
+
+class _Progress:
+    """Progress of long reads on stderr, only when stderr is a terminal."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        try:
+            self.enabled = bool(stream.isatty())
+        except (AttributeError, ValueError, OSError):
+            self.enabled = False
+        self.shown = False
+
+    def reading(self, path):
+        """A callback for the readers: ``callback(lines, done=False)``."""
+        if not self.enabled:
+            return None
+        name = os.path.basename(os.fspath(path))
+
+        def callback(lines, done=False):
+            if done and not self.shown:
+                return  # a short file: nothing was shown, nothing to finish
+            self.shown = True
+            end = ", done\n" if done else ""
+            self.stream.write(f"\rreading {name}: {lines:,} lines{end}")
+            self.stream.flush()
+            if done:
+                self.shown = False
+
+        return callback
+
+    def note(self, message):
+        if self.enabled:
+            self.stream.write(message)
+            self.stream.flush()
+            self.shown = True
+
+    def clear(self):
+        if self.enabled and self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self.shown = False
+
+
+def _jobs(text):
+    from ..utils._threads import _check_n_jobs
+
+    try:
+        number = int(text)
+        _check_n_jobs(number)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"must be a positive number of threads, or -1 for every core; got {text!r}"
+        ) from None
+    return number

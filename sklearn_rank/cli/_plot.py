@@ -11,7 +11,7 @@ def save_curves(args, truth, run, names, conventions):
     import numpy as np
     from matplotlib.figure import Figure
 
-    from ..conventions import resolve
+    from ..conventions._declarations import resolve
     from ..metrics._curves import _CURVES, _metric_curves
     from ..metrics._names import _parse_name
     from ..plot import MetricAtKDisplay
@@ -40,6 +40,7 @@ def save_curves(args, truth, run, names, conventions):
             conventions.get("convention"),
             {name: value for name, value in conventions.items() if name != "convention"},
         ),
+        n_jobs=args.jobs,
     )
     figure = Figure(layout="constrained")
     ax = figure.subplots()

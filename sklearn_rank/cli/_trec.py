@@ -1,14 +1,18 @@
 """``sklearn-rank evaluate QRELS RUN``: the command line speaking trec_eval.
 
-Positional qrels and run files, trec_eval's options (``-m``, ``-q``, ``-c``, ``-l``, ``-M``,
-``-J``, ``-n``) with trec_eval's meanings, and its three-column output (``measure  query
-value``, ``%6.4f``, counts as integers, topics in trec_eval's order). The numbers are those
-of ``convention="trec_eval"`` (trec_eval 10.0) unless ``--convention`` names another preset;
-a line on stderr says which. See docs/command_line.md, "trec_eval's way".
+Positional qrels and run files (``-`` for the run: standard input), trec_eval's options
+(``-m``, ``-q``, ``-c``, ``-l``, ``-M``, ``-J``, ``-n``) with trec_eval's meanings, and its
+three-column output (``measure  query value``, ``%6.4f``, counts as integers, topics in
+trec_eval's order, ``all`` lines added up as trec_eval adds them). Negative grades are
+trec_eval's "pooled, not judged". The numbers are those of ``convention="trec_eval"``
+(trec_eval 10.0) unless ``--convention`` names another preset; a line on stderr says which
+(not under ``--quiet``). The named form's handling of trec_eval names (`rules_for_names`)
+lives here too. See docs/command_line.md, "trec_eval's way".
 """
 
 import argparse
 import math
+import re
 import sys
 
 import numpy as np
@@ -29,7 +33,7 @@ def wants_trec_eval(argv):
     named = {"--qrels", "--run", "--truth", "--predictions", "--example"}
     if any(a.split("=")[0] in named for a in argv):
         return False
-    takes_value = {"-m", "-l", "-M", "--convention", "--ties"}
+    takes_value = {"-m", "-l", "-M", "--convention", "--ties", "-j", "--jobs"}
     positional, skip = 0, False
     for token in argv:
         if skip:
@@ -41,14 +45,80 @@ def wants_trec_eval(argv):
     return positional >= 1
 
 
+def _is_trec_eval_spelling(name):
+    """Whether ``name`` is trec_eval's spelling and not this library's (``P_10``,
+    ``recip_rank``, ``ndcg_cut.5,10``; not ``map`` or ``ndcg``, which both share): a
+    number under that name is expected to be trec_eval's."""
+    from ..metrics._names import _ours, _trec
+
+    if not isinstance(name, str):
+        return False
+    text = name.strip()
+    try:
+        return _ours(text) is None and _trec(text, "trec_eval") is not None
+    except ValueError:
+        return False
+
+
+def rules_for_names(names, conventions, quiet=False, stderr=None):
+    """The conventions of the named form (``--qrels``, ``compare``): a trec_eval name
+    (``P_10``, ``recip_rank``) is read with trec_eval's rules unless ``--convention``
+    says otherwise, and a line on stderr says so (not under ``--quiet``). Names both
+    spell (``map``, ``ndcg``) keep this library's defaults."""
+    if "convention" in conventions:
+        return conventions
+    trec = [name for name in names if _is_trec_eval_spelling(name)]
+    if not trec:
+        return conventions
+    if not quiet:
+        (stderr or sys.stderr).write(
+            f"sklearn-rank: {trec[0]} is trec_eval's name: {_VERSION_NOTE['trec_eval']} for "
+            "every metric (--convention trec_eval; --convention sklearn for this library's "
+            "defaults)\n"
+        )
+    return dict(conventions, convention="trec_eval")
+
+
+def help_section():
+    """trec_eval's form, as ``sklearn-rank evaluate --help`` shows it after the named form."""
+    parser = _parser()
+    usage = parser.format_usage()
+    options = parser.format_help().split("\n\n", 2)[-1]
+    return (
+        "\ntrec_eval's form: QRELS and RUN given positionally read trec_eval's options and "
+        'print its\noutput, with its numbers (docs/command_line.md, "trec_eval\'s way"):\n'
+        f"{usage}\n{options}"
+    )
+
+
+def trec_eval_grades(truth, names, conventions):
+    """The named form under trec_eval's rules reads negative grades as trec_eval does
+    (see `_judged`); infAP, which tells them from absent documents, only in trec_eval's
+    form, which computes it as trec_eval does."""
+    from ..metrics._names import _parse_requests
+
+    if conventions.get("convention") not in _VERSION_NOTE or not (truth.relevance < 0).any():
+        return truth
+    if any(r.metric.name == "infap" for name in names for r in _parse_requests(name)):
+        raise ValueError(
+            "infAP with negative grades (trec_eval's pooled, unjudged documents) is computed "
+            "by trec_eval's form only: sklearn-rank evaluate [-q] -m infAP QRELS RUN"
+        )
+    return _judged(truth)
+
+
 def _parser():
+    from ._output import _jobs
+
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Evaluate a TREC run against qrels the way trec_eval does: its options, "
         "its three-column output, its numbers (trec_eval 10.0 by default).",
     )
     parser.add_argument("qrels", help="TREC qrels file: 'qid iter docno rel' lines")
-    parser.add_argument("run", help="TREC run file: 'qid Q0 docno rank score tag' lines")
+    parser.add_argument(
+        "run", help="TREC run file: 'qid Q0 docno rank score tag' lines; - reads standard input"
+    )
     parser.add_argument(
         "-m",
         dest="measures",
@@ -77,19 +147,34 @@ def _parser():
         choices=("trec_eval", "trec_eval9"),
         help="trec_eval (10.0, default) or trec_eval9 (9.x: float32 scores, as pytrec_eval)",
     )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        metavar="N",
+        type=_jobs,
+        help="threads, blocks of queries on each (-1: every core; default 1); same values",
+    )
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no line on stderr saying which rules computed the numbers (errors stay)",
+    )
     return parser
 
 
 def _run_tag(path):
-    """The run tag (sixth field) of the run's first line, trec_eval's runid."""
-    from ..inputs._text_files import _source, _text
+    """trec_eval's runid: the run tag (sixth field) of the run's last line that is not
+    blank or a comment (get_trec_results.c), whatever follows it on that line."""
+    from ..inputs._text_files import _source, _text_lines
 
-    with _source(path) as source:
-        for line in _text(source):
-            fields = line.split()
-            if fields and not fields[0].startswith("#") and len(fields) == 6:
-                return fields[5]
-    return ""
+    last = None
+    with _source(path) as source, _text_lines(source) as text:
+        for line in text:
+            stripped = line.lstrip()
+            if stripped and not stripped.startswith("#"):
+                last = stripped
+    fields = last.split() if last is not None else []
+    return fields[5] if len(fields) > 5 else ""
 
 
 def _top(run, n, score_dtype):
@@ -106,14 +191,19 @@ def _top(run, n, score_dtype):
 
 
 def _order_key(request):
-    """trec_eval prints its measures in its table's order; others follow as given."""
+    """trec_eval prints its measures in its table's order, each measure's cut-offs or
+    parameters in increasing order (it sorts them: meas_init.c); others follow as given."""
     from ..metrics._names import TREC_MEASURES
 
     bases = list(TREC_MEASURES)
     label = request.label
     # The longest base the label starts with: map_cut_5 is map_cut's, not map's.
     matches = [b for b in bases if label == b or label.startswith(b + "_")]
-    return bases.index(max(matches, key=len)) if matches else len(bases)
+    if not matches:
+        return len(bases), 0.0
+    numbers = [v for v in request.params.values() if isinstance(v, (int, float))]
+    value = request.k if request.k is not None else numbers[0] if len(numbers) == 1 else 0.0
+    return bases.index(max(matches, key=len)), float(value)
 
 
 # Lines of trec_eval's all block that are not measures, and the groups that print them.
@@ -170,11 +260,12 @@ def _line(label, query, value, integer):
     return f"{label:<22}\t{query}\t{_format(value, integer)}\n"
 
 
-def run(argv, stdout=None, stderr=None):
+def run(argv, stdout=None, stderr=None, stdin=None):
     """Run the trec_eval form of ``evaluate``; return the exit status."""
-    from ..conventions import resolve
+    from ..conventions._declarations import resolve
     from ..inputs._files import _parse_trec_qrels, _parse_trec_run
     from ..inputs._tables import ItemJudgments, ItemRanking
+    from ..inputs._text_files import _read_once
     from ..metrics import evaluate
     from ..metrics._names import _label
 
@@ -182,7 +273,9 @@ def run(argv, stdout=None, stderr=None):
     stderr = stderr or sys.stderr
     args = _parser().parse_args(argv)
     conventions = resolve(args.convention, {})
-    truth = ItemJudgments._from_file(*_parse_trec_qrels(args.qrels))
+    qrels = ItemJudgments._from_file(*_parse_trec_qrels(args.qrels))
+    truth = _judged(qrels)
+    args.run = _read_once(args.run, stdin)  # "-" (standard input) or a pipe: read twice
     ranking = ItemRanking._from_file(*_parse_trec_run(args.run))
     if args.M is not None:
         if args.M < 1:
@@ -196,18 +289,26 @@ def run(argv, stdout=None, stderr=None):
     counts_needed = ["num_ret", "num_rel", "map"]
     # Our canonical names: a trec_eval label such as "rbp" means p=0.9 there, 0.8 here.
     canonical = {label: _label(r.metric, r.k, r.params, r.overrides) for label, r in labels.items()}
-    values_by_name = evaluate(
-        truth,
-        ranking,
-        list(canonical.values()) + counts_needed,
-        convention=args.convention,
-        per_query=True,
-        **options,
-    )
+    try:
+        values_by_name = evaluate(
+            truth,
+            ranking,
+            list(canonical.values()) + counts_needed,
+            convention=args.convention,
+            per_query=True,
+            n_jobs=args.jobs,
+            **options,
+        )
+    except ValueError as exc:  # in the files' words: y_true is the qrels file
+        message = re.sub(r"\by_true\b", f"the qrels ({args.qrels})", str(exc))
+        raise ValueError(re.sub(r"\by_score\b", f"the run ({args.run})", message)) from None
     per_query = {label: values_by_name[name] for label, name in canonical.items()}
+    ids = [str(q) for q in _query_ids(truth, ranking, args.convention)]
+    if not args.J and any(r.metric.name == "infap" for r in labels.values()):
+        level = 1 if args.l is None else args.l
+        _infap_with_pooled(labels, per_query, ids, qrels, ranking, level, conventions)
     per_query.update({name: values_by_name[name] for name in counts_needed})
     counts = {name: per_query[name] for name in counts_needed}
-    ids = [str(q) for q in _query_ids(truth, ranking, args.convention)]
     judged_topics = sorted({str(q) for q in truth.queries.tolist()})
     evaluated = dict(zip(ids, range(len(ids))))
     missing = [q for q in judged_topics if q not in evaluated]
@@ -215,15 +316,18 @@ def run(argv, stdout=None, stderr=None):
 
     # Topics in trec_eval's order: its qrels topics sorted as strings (strcmp).
     topics = [q for q in judged_topics if q in evaluated or args.c]
+    relevant = _relevant_counts(truth, options) if args.c else {}
     values = {label: [] for label in labels}
     for q in topics:
         for label in labels:
             if q in evaluated:
                 values[label].append(float(per_query[label][evaluated[q]]))
             else:  # -c: a topic missing from the run scores 0 on everything but num_rel
-                values[label].append(_missing_value(labels[label], truth, q, options))
+                value = _missing_value(labels[label], relevant[q], options, conventions)
+                values[label].append(value)
     note = _VERSION_NOTE.get(args.convention, args.convention)
-    stderr.write(f"sklearn-rank: {note} (--convention {args.convention})\n")
+    if not args.quiet:
+        stderr.write(f"sklearn-rank: {note} (--convention {args.convention})\n")
     integer = {label: r.metric.aggregate == "sum" for label, r in labels.items()}
     if args.q:
         for row, q in enumerate(topics):
@@ -252,31 +356,131 @@ def run(argv, stdout=None, stderr=None):
     return 0
 
 
+# Stands for a qrels topic whose every line has a negative grade: trec_eval still
+# evaluates it (with nothing relevant). Whitespace never occurs in a run's docno.
+_NO_JUDGED_DOCUMENT = "no judged document"
+
+
+def _judged(qrels):
+    """The qrels without their negative grades, read as trec_eval reads them: "in the
+    pool but not judged" (form_res_rels.c). Such a document counts neither as relevant
+    nor as judged non-relevant (bpref, num_nonrel_judged_ret, -J drop it); for every
+    measure here but infAP that is what a document absent from the qrels gets (see
+    `_infap_with_pooled`). A topic left with no line keeps a line nobody retrieves."""
+    from ..inputs._tables import ItemJudgments
+
+    negative = qrels.relevance < 0
+    if not negative.any():
+        return qrels
+    keep = ~negative
+    topics = np.unique(qrels.queries.astype(str))
+    kept_topics = np.unique(qrels.queries[keep].astype(str))
+    lost = np.setdiff1d(topics, kept_topics).astype(object)
+    queries = np.concatenate([qrels.queries[keep], lost])
+    items = np.concatenate([qrels.items[keep].astype(object), [_NO_JUDGED_DOCUMENT] * lost.size])
+    relevance = np.concatenate([qrels.relevance[keep], np.zeros(lost.size)])
+    return ItemJudgments._from_file(queries, items, relevance)
+
+
+def _infap_with_pooled(labels, per_query, ids, qrels, ranking, level, conventions):
+    """trec_eval's infAP where a topic retrieves a document of negative grade (m_infap.c):
+    such a document above a relevant one counts in the judged-so-far factor, where a
+    document absent from the qrels only lengthens the ranking. Computed directly, in
+    trec_eval's order (scores, then docno descending), for those topics only."""
+    negative = qrels.relevance < 0
+    if not negative.any():
+        return
+    topics = set(qrels.queries[negative].astype(str).tolist())
+    grades, relevant = {}, dict.fromkeys(topics, 0)
+    for q, d, g in zip(qrels.queries.astype(str), qrels.items.astype(str), qrels.relevance):
+        if q in topics:
+            grades[q, d] = g
+            relevant[q] += g >= level
+    row = {q: i for i, q in enumerate(ids)}
+    docs_by_topic = {}
+    order = _trec_order(ranking, conventions["score_dtype"])
+    for q, d in zip(ranking.queries[order].astype(str), ranking.items[order].astype(str)):
+        if q in topics:
+            docs_by_topic.setdefault(q, []).append(d)
+    for q in set(docs_by_topic) & set(row):
+        if not any(grades.get((q, d), 0) < 0 for d in docs_by_topic[q]):
+            continue
+        value = _infap(docs_by_topic[q], q, grades, level, relevant[q])
+        for label, request in labels.items():
+            if request.metric.name == "infap":
+                per_query[label][row[q]] = value
+
+
+def _trec_order(run, score_dtype):
+    scores = run.scores.astype(np.float32) if score_dtype == "float32" else run.scores
+    docnos = np.unique(run.items.astype(str), return_inverse=True)[1].ravel()
+    return np.lexsort((-docnos, -scores.astype(np.float64)))
+
+
+def _infap(docs, topic, grades, level, relevant):
+    """m_infap.c on one topic's ranked docnos (``relevant``: its R)."""
+    from ..metrics._trec import _INFAP_EPSILON
+
+    rel, nonrel, pooled, total = 0, 0, 0, 0.0
+    for j, doc in enumerate(docs):
+        grade = grades.get((topic, doc))
+        if grade is None:
+            continue
+        if grade < 0:
+            pooled += 1
+        elif grade < level:
+            nonrel += 1
+        else:
+            rel += 1
+            if j == 0:
+                total += 1.0
+            else:
+                fj = float(j)
+                total += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (
+                    (rel - 1 + nonrel + pooled) / fj
+                ) * ((rel - 1 + _INFAP_EPSILON) / (rel - 1 + nonrel + 2 * _INFAP_EPSILON))
+    return total / relevant if relevant else 0.0
+
+
 def _query_ids(truth, ranking, convention):
     from ..inputs import query_ids
 
     return query_ids(truth, ranking, convention=convention)
 
 
-def _missing_value(request, truth, query, options):
-    """trec_eval -c: a judged topic without a run scores 0, except its num_rel (R)."""
-    if request.metric.name != "num_rel":
-        return 0.0
+def _relevant_counts(truth, options):
+    """R of each qrels topic."""
     level = options.get("relevance_threshold") or 1
-    mine = truth.queries.astype(str) == query
-    return float(np.count_nonzero(truth.relevance[mine] >= level))
+    topics, inverse = np.unique(truth.queries.astype(str), return_inverse=True)
+    counts = np.bincount(inverse.ravel(), weights=truth.relevance >= level, minlength=topics.size)
+    return dict(zip(topics.tolist(), counts.tolist()))
+
+
+def _missing_value(request, relevant, options, conventions):
+    """trec_eval -c: a judged topic without a run (``relevant``: its R) scores 0, except
+    its num_rel (R) and, under -J, interpolated precision where it reaches no relevant
+    document: trec_eval ranks one unjudged document there, which -J removes, and divides
+    0 by 0 (NaN)."""
+    name = request.metric.name
+    if name == "num_rel":
+        return float(relevant)
+    if options.get("judged_only") and name in ("iprec", "iprec_avg"):
+        from ..metrics._trec import _recall_cut
+
+        recall = request.params.get("recall", 0.0) if name == "iprec" else 0.0
+        if _recall_cut(recall, relevant, conventions["iprec_rounding"]) == 0:
+            return math.nan
+    return 0.0
 
 
 def _all_line(request, column, truth, complete):
     """trec_eval's all line: sums for counts, the geometric mean for gm_map, else the
-    mean; with -c num_rel counts the qrels lines of grade > 0, whatever -l (m_num_rel.c)."""
-    if column.size == 0:
-        return 0.0
-    how = request.metric.aggregate
-    if request.metric.name == "num_rel" and complete:
+    mean, each added in the topics' order; with -c num_rel counts the qrels lines of
+    grade > 0, whatever -l (m_num_rel.c)."""
+    from ..metrics._aggregate import _in_order
+
+    if request.metric.name == "num_rel" and complete and column.size:
         return float(np.count_nonzero(truth.relevance > 0))
-    if how == "sum":
-        return float(math.fsum(column))
-    if how == "geometric":
-        return math.exp(math.fsum(np.log(np.maximum(column, 1e-5))) / column.size)
-    return math.fsum(column) / column.size
+    # Added in trec_eval's topic order in plain doubles, as there: an exact sum would
+    # round some means across a %6.4f boundary the other way.
+    return _in_order(column, request.metric.aggregate)

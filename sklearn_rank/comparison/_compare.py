@@ -1,21 +1,17 @@
 """`compare`: paired per-query comparison of runs on the same judgments."""
 
-from numbers import Integral
-
-import numpy as np
-
-from ..conventions import _fill_doc
 from ..metrics._plan import _Plan
 from ..metrics._signatures import _with_conventions
 from ..utils._threads import _check_n_jobs
 from ._align import _check_runs, _per_query_matrices
-from ._core import _check_random_state, _comparison
-from ._stats import (
-    _check_alternative,
-    _check_confidence,
-    _check_correction,
-    _check_n_resamples,
-    _check_test,
+from ._core import _comparison
+from ._intervals import _check_interval_resamples
+from ._parameters import (
+    DECIMALS,
+    MISSING_QUERIES,
+    SAMPLE_WEIGHT,
+    _checked_shared,
+    _fill_declared,
 )
 
 
@@ -30,29 +26,8 @@ def _check_baseline(baseline, names):
     return baseline
 
 
-def _check_decimals(decimals):
-    if decimals is None:
-        return None
-    if isinstance(decimals, (bool, np.bool_)) or not isinstance(decimals, Integral):
-        raise ValueError(f"decimals must be None or an integer; got {decimals!r}.")
-    return int(decimals)
-
-
-def _check_common(test, alternative, correction, confidence, n_resamples, random_state):
-    """Validate the parameters `compare` and `compare_search` share, in their order."""
-    test = _check_test(test)
-    return (
-        test,
-        _check_alternative(alternative, test),
-        _check_correction(correction),
-        _check_confidence(confidence),
-        _check_n_resamples(n_resamples),
-        _check_random_state(random_state),
-    )
-
-
 @_with_conventions()
-@_fill_doc
+@_fill_declared
 def compare(
     y_true,
     runs,
@@ -68,6 +43,7 @@ def compare(
     missing="zero",
     random_state=None,
     decimals=None,
+    sample_weight=None,
     **conventions,
 ):
     """Compare runs query by query: paired tests, intervals and effect sizes.
@@ -92,62 +68,15 @@ def compare(
     baseline : str, default=None
         The name of the run each other run is compared with; None compares every pair
         (each later run with each earlier one).
-    test : {"randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd"}, \
-default="randomization"
-        The paired test, against ``alternative``:
-
-        - ``"randomization"``: sign-flip (Fisher) test of the mean difference: the share
-          of the 2**n assignments of each query's two values to the two runs whose mean
-          difference is at least the observed one in absolute value (one-sided: at least
-          it, or at most it, with its sign); enumerated exactly
-          when 2**n <= ``n_resamples``, else estimated from ``n_resamples`` random
-          assignments as (1 + count) / (1 + n_resamples). One set of assignments serves
-          every pair and metric.
-        - ``"t"``: paired Student t-test, equal to ``scipy.stats.ttest_rel``.
-        - ``"wilcoxon"``: signed-rank test, equal to ``scipy.stats.wilcoxon`` with its
-          defaults (zero differences dropped, exact or normal approximation by n).
-        - ``"bootstrap"``: shifted studentized paired bootstrap of the mean difference.
-        - ``"tukey_hsd"``: randomised Tukey HSD over all runs at once (each query's
-          values permuted across runs), which controls the family-wise error over all
-          pairs of a metric itself: ``correction`` is not applied. Two-sided only.
-    alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        The alternative hypothesis, in scipy's meaning for the per-query differences
-        ``run - baseline`` of each pair (every-pair comparisons: later run - earlier
-        run): ``"greater"``, the run's metric values are greater than the baseline's
-        (its mean difference is above 0; for the signed-rank test, its differences tend
-        to be positive); ``"less"``, lower; ``"two-sided"``, either. It is passed to
-        the test as scipy's ``alternative`` (``ttest_rel``, ``wilcoxon``,
-        ``permutation_test``) and applies to the bootstrap test likewise. "Greater" is
-        about values, not quality: for a lower-is-better metric such as ``"arp"``, a
-        greater value is worse. ``test="tukey_hsd"`` has no one-sided form and refuses
-        anything but ``"two-sided"``. The intervals stay two-sided.
-    correction : {"holm", "bonferroni", "fdr_bh"} or None, default="holm"
-        Multiple-testing correction over all comparisons of the call (every pair x
-        metric): Holm's step-down and Bonferroni control the family-wise error,
-        ``"fdr_bh"`` (Benjamini-Hochberg) the false discovery rate. The results of
-        ``statsmodels.stats.multitest.multipletests`` with the same method.
-    confidence : float, default=0.95
-        Level of the intervals of each run's mean and each mean difference, in (0, 1):
-        BCa bootstrap intervals from ``n_resamples`` resamples of the queries (the
-        percentile interval where BCa is undefined), t intervals with ``test="t"``.
-        ``1 - confidence`` is the level at which ``significant`` is decided.
-    n_resamples : int, default=10_000
-        Random sign vectors, bootstrap resamples or permutations; at least 1.
-    missing : {"zero", "drop", "raise"}, default="zero"
-        A query that a run lacks (absent from its values, or with nothing ranked for it,
-        while another run has it): ``"zero"`` scores it 0 for that run (as ``trec_eval
-        -c``), ``"drop"`` leaves it out of every run, ``"raise"`` raises a ValueError.
-        ``runs["n_missing"]`` counts them for each run.
-    random_state : int, numpy.random.Generator or None, default=None
-        Seed of the random draws (two independent streams: the test's and the
-        intervals'). Results do not depend on how draws are blocked in memory.
-    decimals : int, default=None
-        Round each per-query difference to this many decimals before the test, the
-        effect size and the wins/ties/losses read it (the mean difference and the
-        intervals keep every digit). Differences of decimal scores are not exactly equal
-        in binary (0.7 - 0.5 != 0.3 - 0.1), so rank-based tests and ties see distinct
-        values where a person sees equal ones; ``decimals=12`` makes them equal. None
-        (default) tests the differences as computed, as scipy does.
+    {test}
+    {alternative}
+    {correction}
+    {confidence}
+    {n_resamples}
+    {missing}
+    {random_state}
+    {decimals}
+    {sample_weight}
     {conventions}
 
     Returns
@@ -162,7 +91,8 @@ default="randomization"
     ValueError
         For fewer than two runs, a baseline that is not a run, a run with NaN scores, an
         unknown test or correction, ``n_resamples < 1``, ``confidence`` outside (0, 1),
-        fewer than 2 queries, or a query some run lacks with ``missing="raise"``.
+        fewer than 2 queries, a query some run lacks with ``missing="raise"``, or a
+        ``sample_weight``.
 
     See Also
     --------
@@ -195,9 +125,14 @@ default="randomization"
     >>> result.per_query["map"].shape
     (40, 2)
     """
-    test, alternative, correction, confidence, n_resamples, random_state = _check_common(
+    test, alternative, correction, confidence, n_resamples, random_state = _checked_shared(
         test, alternative, correction, confidence, n_resamples, random_state
     )
+    if test != "t":  # bootstrap intervals keep n_resamples means each
+        _check_interval_resamples(n_resamples)
+    missing = MISSING_QUERIES.validate(missing)
+    decimals = DECIMALS.validate(decimals)
+    SAMPLE_WEIGHT.validate(sample_weight)
     if test == "corrected_t":
         raise ValueError(
             "test='corrected_t' compares fold scores of a cross-validation: use "
@@ -229,6 +164,7 @@ default="randomization"
         n_resamples=n_resamples,
         random_state=random_state,
         lower_is_better=lower,
-        decimals=_check_decimals(decimals),
+        decimals=decimals,
         alternative=alternative,
+        aggregates={r.label: r.metric.aggregate for r in plan.requests},
     )

@@ -9,11 +9,9 @@ bootstrap resamples every interval with the same queries. A query with NaN (left
 mean, and of every pair of its metric for the randomised Tukey HSD (listwise).
 """
 
-from numbers import Integral
-
 import numpy as np
 
-from ..metrics._aggregate import _mean
+from ..metrics._aggregate import _GEOMETRIC_FLOOR, _aggregate
 from ._intervals import _bootstrap_intervals, _t_intervals
 from ._resampling import _bootstrap_p, _randomization
 from ._result import Comparison
@@ -37,22 +35,6 @@ PAIR_COLUMNS = (
     "losses",
     "significant",
 )
-
-
-def _check_random_state(random_state):
-    """Return ``random_state`` if numpy can seed a Generator from it reproducibly."""
-    if random_state is None or isinstance(random_state, np.random.Generator):
-        return random_state
-    if (
-        isinstance(random_state, Integral)
-        and not isinstance(random_state, (bool, np.bool_))
-        and random_state >= 0
-    ):
-        return int(random_state)
-    raise ValueError(
-        "random_state must be None, a non-negative int or a numpy.random.Generator; got "
-        f"{random_state!r}."
-    )
 
 
 def _seeds(random_state):
@@ -168,6 +150,7 @@ def _comparison(
     lower_is_better=(),
     decimals=None,
     alternative="two-sided",
+    aggregates=None,
 ):
     """Build the `Comparison` of aligned per-query values.
 
@@ -175,11 +158,21 @@ def _comparison(
     n_missing : (n_runs,) queries each run lacked.
     folds : for ``test="corrected_t"``, (fold scores, n_train, n_test) with fold scores a
         dict metric -> (n_splits, n_runs) array.
+    aggregates : metric -> how `evaluate` combines its per-query values (the registry's
+        ``aggregate``: "mean", "sum" or "geometric"); "mean" for a metric not given. A
+        run's summary is that aggregate; a geometric mean is tested on the per-query logs
+        (its null, equal geometric means, is equal mean logs), a sum on the per-query
+        values (equal sums over the same queries are equal means).
     """
     metrics = list(values)
+    aggregates = {
+        label: "mean" if folds is not None else (aggregates or {}).get(label, "mean")
+        for label in metrics
+    }
     pairs = _pairs(run_names, baseline)
     test_seed, interval_seed = _seeds(random_state)
     unit = values if folds is None else folds[0]
+    unit = {label: _tested(unit[label], aggregates[label]) for label in metrics}
     differences = []
     for label in metrics:
         matrix = unit[label]
@@ -189,7 +182,14 @@ def _comparison(
     d = np.concatenate(differences, axis=1)
     means = np.concatenate([unit[label] for label in metrics], axis=1)
 
+    how = np.repeat([aggregates[label] for label in metrics], len(pairs))
+    how_runs = np.repeat([aggregates[label] for label in metrics], len(run_names))
     diff, run_mean = _nanmean(d), _nanmean(means)
+    if folds is None:  # with folds, the fold scores' means (the search's mean_test_*)
+        run_mean = np.concatenate(
+            [_nanmean(values[label], aggregates[label], label) for label in metrics]
+        )
+        diff = _differences(values, metrics, pairs, aggregates, diff)
     exact = None
     if test == "corrected_t":
         scores, n_train, n_test = folds
@@ -212,6 +212,24 @@ def _comparison(
         )
         run_low, diff_low = low[: means.shape[1]], low[means.shape[1] :]
         run_high, diff_high = high[: means.shape[1]], high[means.shape[1] :]
+        # Intervals of the tested means, turned into intervals of each summary: a sum is
+        # n times the mean; a geometric mean is exp of the mean log; a difference of
+        # geometric means has no interval from the mean log difference (left NaN).
+        n_runs_kept = np.count_nonzero(~np.isnan(means), axis=0)
+        n_pairs_kept = np.count_nonzero(~np.isnan(d), axis=0)
+        summed, summed_pairs = how_runs == "sum", how == "sum"
+        run_low[summed], run_high[summed] = (
+            run_low[summed] * n_runs_kept[summed],
+            run_high[summed] * n_runs_kept[summed],
+        )
+        diff_low[summed_pairs] *= n_pairs_kept[summed_pairs]
+        diff_high[summed_pairs] *= n_pairs_kept[summed_pairs]
+        geometric, geometric_pairs = how_runs == "geometric", how == "geometric"
+        run_low[geometric], run_high[geometric] = (
+            np.exp(run_low[geometric]),
+            np.exp(run_high[geometric]),
+        )
+        diff_low[geometric_pairs] = diff_high[geometric_pairs] = np.nan
         pair_test = "none" if test == "tukey_hsd" else test
         p_value, effect, wins, ties, losses, exact = _pair_statistics(
             d, pair_test, n_resamples, test_seed, decimals, alternative
@@ -219,7 +237,7 @@ def _comparison(
         if test == "tukey_hsd":
             p_value = np.concatenate(
                 [
-                    _tukey(values[label], pairs, n_resamples, test_seed, index)
+                    _tukey(unit[label], pairs, n_resamples, test_seed, index)
                     for index, label in enumerate(metrics)
                 ]
             )
@@ -272,21 +290,75 @@ def _comparison(
         correction=correction,
         confidence=confidence,
         n_resamples=n_resamples,
-        notes=_notes(test, n_resamples, exact, folds),
+        notes=_notes(test, n_resamples, exact, folds) + _aggregate_notes(aggregates),
         lower_is_better=lower_is_better,
         alternative=alternative,
     )
 
 
-def _nanmean(values):
-    """Mean of each column over its non-NaN rows (NaN for none), summed as `evaluate`
-    sums, so that a run's mean is `evaluate`'s to the bit."""
+def _nanmean(values, how="mean", label=""):
+    """The aggregate (`evaluate`'s: "mean", "sum" or "geometric") of each column over its
+    non-NaN rows (NaN for none), computed by the library's aggregator, so that a run's
+    summary is `evaluate`'s to the bit."""
     means = np.full(values.shape[1], np.nan)
     for column in range(values.shape[1]):
         kept = values[:, column][~np.isnan(values[:, column])]
         if kept.size:
-            means[column] = _mean(kept)
+            flags = np.ones(kept.size, dtype=bool)
+            means[column] = _aggregate(kept, flags, "skip", None, False, label, how)
     return means
+
+
+def _tested(matrix, how):
+    """The per-query values a test compares for a metric aggregated ``how``: the logs of
+    max(value, 1e-5) for a geometric mean (trec_eval's gm_map floor), else the values."""
+    if how != "geometric":
+        return matrix
+    with np.errstate(divide="ignore"):
+        return np.log(np.maximum(matrix, _GEOMETRIC_FLOOR))
+
+
+def _differences(values, metrics, pairs, aggregates, mean_differences):
+    """Each pair's difference of summaries over the queries both runs have: the mean of
+    the per-query differences for a mean (``mean_differences``), their sum for a sum, and
+    the difference of the two geometric means."""
+    diff = mean_differences.copy()
+    for m, label in enumerate(metrics):
+        how, matrix = aggregates[label], values[label]
+        if how == "mean":
+            continue
+        for p, (run, base) in enumerate(pairs):
+            both = ~np.isnan(matrix[:, run]) & ~np.isnan(matrix[:, base])
+            if not both.any():
+                continue
+            column = m * len(pairs) + p
+            if how == "sum":
+                paired = (matrix[both, run] - matrix[both, base])[:, None]
+                diff[column] = _nanmean(paired, "sum", label)[0]
+            else:
+                run_value, base_value = _nanmean(matrix[both][:, [run, base]], how, label)
+                diff[column] = run_value - base_value
+    return diff
+
+
+def _aggregate_notes(aggregates):
+    """What the tables say of metrics that `evaluate` does not average."""
+    notes = []
+    summed = [label for label, how in aggregates.items() if how == "sum"]
+    geometric = [label for label, how in aggregates.items() if how == "geometric"]
+    if summed:
+        notes.append(
+            f"{', '.join(summed)}: sums over the queries, as evaluate gives them; "
+            "differences and intervals are sums over the queries both runs have; the tests "
+            "compare the per-query values."
+        )
+    if geometric:
+        notes.append(
+            f"{', '.join(geometric)}: geometric means of max(value, 1e-5), as evaluate "
+            "gives them; the tests and effect sizes compare the per-query logs (the ratio of "
+            "geometric means); the difference of geometric means has no interval here."
+        )
+    return tuple(notes)
 
 
 def _notes(test, n_resamples, exact, folds):

@@ -445,8 +445,11 @@ def _studentized_bootstrap_counts(d, index_blocks, *, one_sided=False):
         variance = np.maximum(sum_w2 - sum_w * resample_mean, 0.0) / (n - 1)
         with np.errstate(divide="ignore", invalid="ignore"):
             statistic = resample_mean / np.sqrt(variance / n)
-            statistic = statistic if one_sided else np.abs(statistic)
-            counts += np.count_nonzero(statistic >= threshold, axis=0)
+        # 0/0 (every resampled difference equal to the mean) is a t* of 0: it counts when
+        # the observed t is 0 too, so a mean difference of exactly 0 gives p = 1.
+        statistic = np.where(np.isnan(statistic), 0.0, statistic)
+        statistic = statistic if one_sided else np.abs(statistic)
+        counts += np.count_nonzero(statistic >= threshold, axis=0)
     return counts
 
 

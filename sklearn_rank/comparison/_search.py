@@ -1,11 +1,14 @@
 """`compare_search`: the candidates of a grouped search, compared query by query."""
 
+import warnings
 from numbers import Integral
 
 import numpy as np
 
-from ._compare import _check_common, _check_decimals
+from ..metrics._registry import METRICS
+from ..utils._validation import _is_bool
 from ._core import _comparison
+from ._parameters import DECIMALS, _checked_shared, _fill_declared, _weights_refused
 
 
 def _checked_search(search):
@@ -26,31 +29,74 @@ def _checked_search(search):
     return labels
 
 
-def _checked_metrics(metric, labels, search):
-    if metric is None:
-        if len(labels) == 1:
-            return labels
-        if isinstance(search.refit, str) and search.refit in labels:
-            return [search.refit]
-        raise ValueError(
-            f"metric must name one of the search's ranking scorers ({', '.join(labels)}) "
-            "when it has several and refit does not name one; got None."
+def _checked_metrics(metrics, metric, labels, search):
+    """The scorers to compare: ``metrics``, or its deprecated alias ``metric``; None every
+    ranking scorer of the search, the one ``refit`` names first (so that ``baseline="best"``
+    is the search's ``best_index_``)."""
+    if not (isinstance(metric, str) and metric == "deprecated"):
+        if metrics is not None:
+            raise ValueError(
+                "metric is a deprecated alias of metrics: pass metrics only; got both "
+                f"metrics={metrics!r} and metric={metric!r}."
+            )
+        warnings.warn(
+            "compare_search(metric=) is deprecated in version 0.2 and will be removed in 0.4; "
+            "use metrics= (the spelling of compare).",
+            FutureWarning,
+            stacklevel=3,
         )
-    metrics = [metric] if isinstance(metric, str) else list(metric)
+        metrics = metric
+    if metrics is None:
+        refit = search.refit if isinstance(search.refit, str) and search.refit in labels else None
+        return labels if refit is None else [refit, *(label for label in labels if label != refit)]
+    metrics = [metrics] if isinstance(metrics, str) else list(metrics)
     for name in metrics:
         if name not in labels:
             raise ValueError(
-                f"metric must be one of the search's ranking scorers ({', '.join(labels)}) "
+                f"metrics must be one of the search's ranking scorers ({', '.join(labels)}) "
                 f"or a list of them; got {name!r}."
             )
     if not metrics:
-        raise ValueError("metric must name at least one scorer; got an empty list.")
+        raise ValueError("metrics must name at least one scorer; got an empty list.")
     return metrics
+
+
+def _check_unweighted(search, metrics):
+    """Refuse per-query values that the search's scorers weighted unequally: compared as
+    they are, each candidate's mean would not be the weighted one the search reported.
+    (Equal weights change no value and are accepted; a search fitted before weights were
+    recorded has no ``per_query_weights_`` and is taken as it is.)"""
+    recorded = getattr(search, "per_query_weights_", None) or {}
+    for label in metrics:
+        weights = recorded.get(label)
+        if weights is None:
+            continue
+        kept = weights[~np.isnan(weights)]
+        if kept.size and np.any(kept != kept[0]):
+            raise _weights_refused(
+                f"compare_search (the search's scorer {label!r} weighted its queries with "
+                f"sample_weight from {kept.min():g} to {kept.max():g}: per_query_weights_)",
+                "Compare the candidates' split scores, which the weights weighed, with "
+                "test='corrected_t'; or run the search with scorers that do not request "
+                "sample_weight to compare their per-query values unweighted.",
+            )
 
 
 def _cv_key(search, label):
     """The key of ``label``'s columns in ``cv_results_`` (``score`` for one scorer)."""
     return label if f"rank_test_{label}" in search.cv_results_ else "score"
+
+
+def _aggregates(search, metrics):
+    """Scorer label -> how `evaluate` combines its metric's per-query values (the
+    registry's ``aggregate``; "mean" for a scorer that is not a ranking scorer)."""
+    scorers = search.scorer_ if isinstance(search.scorer_, dict) else {}
+    found = {}
+    for label in metrics:
+        scorer = scorers.get(label, None if scorers else search.scorer_)
+        entry = METRICS.get(getattr(scorer, "metric", None))
+        found[label] = "mean" if entry is None else entry.aggregate
+    return found
 
 
 def _ranked(search, label):
@@ -63,7 +109,7 @@ def _checked_candidates(candidates, search, label):
     n_candidates = len(search.cv_results_["params"])
     if candidates is None:
         return list(range(n_candidates))
-    if isinstance(candidates, Integral) and not isinstance(candidates, (bool, np.bool_)):
+    if isinstance(candidates, Integral) and not _is_bool(candidates):
         if not 2 <= candidates:
             raise ValueError(
                 f"candidates must be None, an int of at least 2 (the best k) or a list of "
@@ -130,9 +176,10 @@ def _fold_scores(search, metrics, chosen):
     }
 
 
+@_fill_declared
 def compare_search(
     search,
-    metric=None,
+    metrics=None,
     *,
     baseline="best",
     candidates=None,
@@ -143,6 +190,7 @@ def compare_search(
     n_resamples=10_000,
     random_state=None,
     decimals=None,
+    metric="deprecated",
 ):
     """Compare the candidates of a grouped search query by query.
 
@@ -160,13 +208,20 @@ def compare_search(
     sets; it has few degrees of freedom (the number of splits minus one) and needs a
     repeated splitter to have power.
 
+    Query weights: when the search's ranking scorers were given ``sample_weight``
+    (``set_score_request(sample_weight=True)``) and weighted the queries unequally
+    (``per_query_weights_``), only ``test="corrected_t"`` compares the candidates, on the
+    split scores the weights weighed; the per-query tests raise a ValueError that says
+    why, as `compare` does for ``sample_weight``. Equal weights change nothing.
+
     Parameters
     ----------
     search : GroupedGridSearchCV or GroupedRandomizedSearchCV
         A fitted grouped search with at least one ranking scorer.
-    metric : str or list of str, default=None
-        The scorers to compare on (keys of ``per_query_results_``); None means the only
-        one, or the one ``refit`` names.
+    metrics : str or list of str, default=None
+        The scorers to compare on (keys of ``per_query_results_``), as `compare`'s
+        ``metrics``; None means every ranking scorer of the search, the one ``refit``
+        names first.
     baseline : "best", int, str or None, default="best"
         The candidate each other candidate is compared with: ``"best"`` is the best
         ranked on the first metric (``rank_test_<metric>``), an int a row of
@@ -174,20 +229,26 @@ def compare_search(
     candidates : int, list of int or None, default=None
         The candidates to compare: None every one, an int k the k best ranked on the
         first metric, a list rows of ``cv_results_``.
-    test : {"randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd", \
-"corrected_t"}, default="randomization"
-        The paired test; see `compare`. ``"corrected_t"`` works on the split scores of
-        ``cv_results_``, counting training and test sets in queries (``n_train`` and
-        ``n_test`` of the first split, from ``split_n_queries_``); the pairs' columns
-        (difference, interval, effect size, wins/ties/losses) are then over splits and
-        each candidate's mean is its ``mean_test_<metric>``.
-    alternative : {"two-sided", "greater", "less"}, default="two-sided"
-        As in `compare`: ``"greater"``, each candidate's values are greater than the
+    {test}
+
+        With ``"corrected_t"`` the test works on the split scores of ``cv_results_``,
+        counting training and test sets in queries (``n_train`` and ``n_test`` of the
+        first split, from ``split_n_queries_``); the pairs' columns (difference, interval,
+        effect size, wins/ties/losses) are then over splits and each candidate's mean is
+        its ``mean_test_<metric>``.
+    {alternative}
+        For candidates: ``"greater"``, each candidate's values are greater than the
         baseline's (every pair: a later row of ``cv_results_`` than an earlier one). With
         ``"corrected_t"``, the one-sided corrected t-test (scikit-learn's example reports
         ``"greater"``'s p for the better model).
-    correction, confidence, n_resamples, random_state, decimals
-        As in `compare`.
+    {correction}
+    {confidence}
+    {n_resamples}
+    {random_state}
+    {decimals}
+    metric : str or list of str
+        Deprecated alias of ``metrics`` (which `compare` spells so): deprecated in 0.2,
+        removed in 0.4. Passing both raises a ValueError.
 
     Returns
     -------
@@ -219,11 +280,14 @@ def compare_search(
     >>> result.per_query["ndcg@10"].shape
     (60, 2)
     """
-    test, alternative, correction, confidence, n_resamples, random_state = _check_common(
+    test, alternative, correction, confidence, n_resamples, random_state = _checked_shared(
         test, alternative, correction, confidence, n_resamples, random_state
     )
+    decimals = DECIMALS.validate(decimals)
     labels = _checked_search(search)
-    metrics = _checked_metrics(metric, labels, search)
+    metrics = _checked_metrics(metrics, metric, labels, search)
+    if test != "corrected_t":
+        _check_unweighted(search, metrics)
     chosen = _checked_candidates(candidates, search, metrics[0])
     params = search.cv_results_["params"]
     names = _candidate_names(params, chosen)
@@ -235,7 +299,7 @@ def compare_search(
                     f"baseline='best' is candidate {best}, which candidates leaves out."
                 )
             baseline = names[chosen.index(best)]
-        elif isinstance(baseline, Integral) and not isinstance(baseline, (bool, np.bool_)):
+        elif isinstance(baseline, Integral) and not _is_bool(baseline):
             if int(baseline) not in chosen:
                 raise ValueError(
                     f"baseline must be 'best', None, one of the compared candidates' rows "
@@ -272,6 +336,7 @@ def compare_search(
         n_resamples=n_resamples,
         random_state=random_state,
         folds=folds,
-        decimals=_check_decimals(decimals),
+        decimals=decimals,
         alternative=alternative,
+        aggregates=_aggregates(search, metrics),
     )

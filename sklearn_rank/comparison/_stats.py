@@ -1,4 +1,4 @@
-"""Closed-form paired statistics, multiple-testing corrections and parameter checks.
+"""Closed-form paired statistics and multiple-testing corrections.
 
 Every function takes already-aligned per-query values: a matrix ``d`` of shape
 ``(n_queries, n_comparisons)`` whose column ``j`` holds the differences of one pair of
@@ -11,177 +11,16 @@ The signed-rank test is in ``_signed_rank``, the resampling tests in ``_resampli
 ``_tukey``.
 """
 
-from numbers import Integral, Real
-
 import numpy as np
 from scipy import stats
 
-TESTS = ("randomization", "t", "wilcoxon", "bootstrap", "tukey_hsd", "corrected_t")
-CORRECTIONS = ("holm", "bonferroni", "fdr_bh")
-ALTERNATIVES = ("two-sided", "greater", "less")
-BOOTSTRAP_METHODS = ("percentile", "basic", "BCa")
+from ..conventions._declarations import _Integer
+from ._parameters import BOOTSTRAP_METHOD, CORRECTION
 
-
-def _shown(value):
-    """Return a value as it should read in an error message (numpy scalars as Python)."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def _is_real_number(value):
-    """Return whether ``value`` is a real number and not a bool (a bool is an Integral)."""
-    return isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
-
-
-def _check_confidence(confidence):
-    """Return ``confidence`` as a float strictly between 0 and 1.
-
-    Parameters
-    ----------
-    confidence : float
-        Confidence level of an interval.
-
-    Returns
-    -------
-    float
-
-    Raises
-    ------
-    ValueError
-        If ``confidence`` is not a real number in the open interval (0, 1).
-    """
-    if not _is_real_number(confidence) or not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1); got {_shown(confidence)!r}.")
-    return float(confidence)
-
-
-def _check_n_resamples(n_resamples):
-    """Return ``n_resamples`` as a positive Python int.
-
-    Parameters
-    ----------
-    n_resamples : int
-        Number of random sign vectors, bootstrap samples or permutations.
-
-    Returns
-    -------
-    int
-
-    Raises
-    ------
-    ValueError
-        If ``n_resamples`` is not an integer of at least 1 (floats and bools included).
-    """
-    if (
-        isinstance(n_resamples, (bool, np.bool_))
-        or not isinstance(n_resamples, Integral)
-        or n_resamples < 1
-    ):
-        raise ValueError(f"n_resamples must be a positive integer; got {_shown(n_resamples)!r}.")
-    return int(n_resamples)
-
-
-def _check_choice(name, value, choices, *, none_allowed=False):
-    """Return ``value`` if it is one of ``choices`` (or None when allowed), else raise.
-
-    Parameters
-    ----------
-    name : str
-        Parameter name for the message.
-    value : object
-        The value given.
-    choices : tuple of str
-        Allowed values.
-    none_allowed : bool, default=False
-        Whether None is allowed too.
-
-    Returns
-    -------
-    str or None
-
-    Raises
-    ------
-    ValueError
-        Naming the parameter, the allowed values and the value given.
-    """
-    if value is None and none_allowed:
-        return None
-    if not isinstance(value, str) or value not in choices:
-        allowed = ", ".join(repr(choice) for choice in choices)
-        prefix = "None or one of " if none_allowed else "one of "
-        raise ValueError(f"{name} must be {prefix}{allowed}; got {_shown(value)!r}.")
-    return value
-
-
-def _check_test(test):
-    """Return ``test`` if it names a test in :data:`TESTS`.
-
-    Parameters
-    ----------
-    test : str
-        ``"randomization"``, ``"t"``, ``"wilcoxon"``, ``"bootstrap"``, ``"tukey_hsd"``
-        (randomised Tukey HSD over all systems) or ``"corrected_t"`` (Nadeau and
-        Bengio's test over fold scores).
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    ValueError
-        Naming the parameter, the allowed values and the value given.
-    """
-    return _check_choice("test", test, TESTS)
-
-
-def _check_correction(correction):
-    """Return ``correction`` if it is None or names a method in :data:`CORRECTIONS`.
-
-    Parameters
-    ----------
-    correction : {"holm", "bonferroni", "fdr_bh"} or None
-        Multiple-testing correction (see :func:`_adjust_p`).
-
-    Returns
-    -------
-    str or None
-
-    Raises
-    ------
-    ValueError
-        Naming the parameter, the allowed values and the value given.
-    """
-    return _check_choice("correction", correction, CORRECTIONS, none_allowed=True)
-
-
-def _check_alternative(alternative, test):
-    """Return ``alternative`` if it is one of :data:`ALTERNATIVES` and ``test`` has it.
-
-    Parameters
-    ----------
-    alternative : {"two-sided", "greater", "less"}
-        The alternative hypothesis, as scipy's tests name it.
-    test : str
-        The test it is for (already checked).
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    ValueError
-        Naming the parameter and the value given, or the test without a one-sided form.
-    """
-    alternative = _check_choice("alternative", alternative, ALTERNATIVES)
-    if alternative != "two-sided" and test == "tukey_hsd":
-        raise ValueError(
-            f"alternative={alternative!r} cannot be used with test='tukey_hsd': the randomised "
-            "Tukey HSD tests the range of all runs' means, which has no one-sided form; use "
-            "alternative='two-sided', or a paired test such as test='randomization' with a "
-            "correction."
-        )
-    return alternative
+# The choices and checks of the comparison's parameters are declared in _parameters.
+# _resampling (the lead's) imports _check_bootstrap_method from here: the declaration's check.
+_check_bootstrap_method = BOOTSTRAP_METHOD.validate
+_POSITIVE_COUNT = _Integer(1, wording="a positive integer")  # training and test set sizes
 
 
 def _t_pvalue(statistic, df, alternative):
@@ -192,26 +31,6 @@ def _t_pvalue(statistic, df, alternative):
     if alternative == "less":
         return stats.t.cdf(statistic, df)
     return 2 * stats.t.sf(np.abs(statistic), df)
-
-
-def _check_bootstrap_method(method):
-    """Return ``method`` if it is ``"percentile"``, ``"basic"`` or ``"BCa"``.
-
-    Parameters
-    ----------
-    method : str
-        Bootstrap interval method, spelt as scipy documents it.
-
-    Returns
-    -------
-    str
-
-    Raises
-    ------
-    ValueError
-        Naming the parameter, the allowed values and the value given.
-    """
-    return _check_choice("method", method, BOOTSTRAP_METHODS)
 
 
 def _as_columns(values, name="d"):
@@ -423,8 +242,7 @@ def _corrected_t(d, n_train, n_test, *, alternative="two-sided"):
     239-281, 2003.
     """
     for name, value in (("n_train", n_train), ("n_test", n_test)):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 1:
-            raise ValueError(f"{name} must be a positive integer; got {_shown(value)!r}.")
+        _POSITIVE_COUNT(name, value)
     columns = _as_columns(d)
     n_splits, n_comparisons = columns.shape
     if n_splits < 2:
@@ -482,7 +300,7 @@ def _adjust_p(p, method):
     >>> _adjust_p([0.01, 0.04, 0.03, float("nan")], "holm")
     array([0.03, 0.06, 0.06,  nan])
     """
-    method = _check_correction(method)
+    method = CORRECTION.validate(method)
     p = np.asarray(p, dtype=np.float64)
     if p.ndim != 1:
         raise ValueError(f"p must be a 1-D array; got {p.ndim} dimensions.")

@@ -17,10 +17,12 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from ..utils._validation import _is_bool, _python_value
+
 
 def _is_real(value):
     """A real number that is not a bool (True is an int in Python, never a convention)."""
-    return isinstance(value, Real) and not isinstance(value, (bool, np.bool_))
+    return isinstance(value, Real) and not _is_bool(value)
 
 
 def _finite(value):
@@ -32,18 +34,27 @@ def _finite(value):
 
 @dataclass(frozen=True)
 class _Choice:
-    """One of a few strings."""
+    """One of a few strings; None too when ``optional``."""
 
     choices: tuple
+    optional: bool = False
 
     def __call__(self, name, value):
+        if value is None and self.optional:
+            return None
         if not isinstance(value, str) or value not in self.choices:
             allowed = ", ".join(repr(c) for c in self.choices)
-            raise ValueError(f"{name} must be one of {allowed}; got {value!r}.")
+            prefix = "None or one of " if self.optional else "one of "
+            raise ValueError(f"{name} must be {prefix}{allowed}; got {_python_value(value)!r}.")
         return value
 
     def describe(self):
-        return "{" + ", ".join(f'"{c}"' for c in self.choices) + "}"
+        return (
+            "{"
+            + ", ".join(f'"{c}"' for c in self.choices)
+            + "}"
+            + (" or None" if self.optional else "")
+        )
 
 
 @dataclass(frozen=True)
@@ -56,6 +67,7 @@ class _Number:
     optional: bool = False
     words: tuple = ()  # strings accepted besides numbers
     wording: str = ""  # what the value must be, in messages; generated when empty
+    high: float = math.inf  # an upper bound, never reached; only with a wording
 
     def __call__(self, name, value):
         if value is None and self.optional:
@@ -66,12 +78,12 @@ class _Number:
             allowed = ", ".join(repr(w) for w in self.words)
             raise ValueError(f"{name} must be one of {allowed}; got {value!r}.")
         bound = (
-            (value >= self.low if self.inclusive else value > self.low)
+            (value >= self.low if self.inclusive else value > self.low) and value < self.high
             if (_is_real(value) and _finite(value))
             else False
         )
         if not bound:
-            raise ValueError(f"{name} must be {self.text()}; got {value!r}.")
+            raise ValueError(f"{name} must be {self.text()}; got {_python_value(value)!r}.")
         return float(value)
 
     def text(self):
@@ -95,12 +107,42 @@ class _Flag:
     boolean = True
 
     def __call__(self, name, value):
-        if not isinstance(value, (bool, np.bool_)):
+        if not _is_bool(value):
             raise ValueError(f"{name} must be True or False; got {value!r}.")
         return bool(value)
 
     def describe(self):
         return "bool"
+
+
+@dataclass(frozen=True)
+class _Integer:
+    """An integer of at least ``low`` (numpy integers too, never a bool or a float), as a
+    Python int; None allowed when ``optional``."""
+
+    low: int | None = None
+    optional: bool = False
+    wording: str = ""  # what the value must be, in messages; generated when empty
+
+    def __call__(self, name, value):
+        if value is None and self.optional:
+            return None
+        if (
+            _is_bool(value)
+            or not isinstance(value, Integral)
+            or (self.low is not None and value < self.low)
+        ):
+            raise ValueError(f"{name} must be {self.text()}; got {_python_value(value)!r}.")
+        return int(value)
+
+    def text(self):
+        if self.wording:
+            return self.wording
+        number = "an integer" if self.low is None else f"an integer of at least {self.low}"
+        return ("None or " if self.optional else "") + number
+
+    def describe(self):
+        return "int" + (" or None" if self.optional else "")
 
 
 @dataclass(frozen=True)
@@ -141,7 +183,7 @@ class Parameter:
         shown = self.default if default is None else default
         shown = f'"{shown}"' if isinstance(shown, str) else repr(shown)
         return f"{self.name} : {kind}, default={shown}\n" + "\n".join(
-            "    " + line for line in self.doc.splitlines()
+            "    " + line if line else "" for line in self.doc.splitlines()
         )
 
 
@@ -296,10 +338,12 @@ CONVENTIONS = {
 }
 
 # What each tool does, as read from its source and checked by running it
-# (docs/reproducing_other_tools.md); tests/test_peers.py compares against the tools.
-# Two entries are not parameters: "metric_no_relevant" gives some metrics their own
+# (docs/reproducing_other_tools.md); tests/conventions/test_peers.py compares against the tools.
+# Three entries are not parameters: "metric_no_relevant" gives some metrics their own
 # no_relevant value (an explicit no_relevant still wins), "default_k" a cut-off for names
-# given without one.
+# given without one, "summation" how the per-query values are added up ("accurate", as if
+# in twice the precision, or "sequential": plain doubles in query order, as trec_eval adds
+# them for its all line, whose %6.4f then rounds the same way on a boundary).
 PRESETS = {
     "sklearn": {"ties": "average", "gain": "linear"},
     # trec_eval 10.0 (the current release) reads scores as float64 and rounds a recall
@@ -314,6 +358,7 @@ PRESETS = {
         "gain": "linear",
         "ap_denominator": "relevant",
         "short_lists": "k",
+        "summation": "sequential",
     },
     "trec_eval9": {
         "ties": "stable",
@@ -324,6 +369,7 @@ PRESETS = {
         "gain": "linear",
         "ap_denominator": "relevant",
         "short_lists": "k",
+        "summation": "sequential",
     },
     # Hivemall's AUC is 0.5 for a query without a relevant item.
     "hivemall": {
@@ -392,9 +438,9 @@ def resolve(convention=None, explicit=None):
     """The conventions in force: the defaults, then the preset's, then those given.
 
     Parameters given as None are not given. Every value is validated; the result holds
-    every declared convention plus ``metric_no_relevant`` (a dict), ``default_k`` and
-    ``convention`` (the preset in force, or None). ``no_relevant`` stays None unless given:
-    each metric then uses its own default.
+    every declared convention plus ``metric_no_relevant`` (a dict), ``default_k``,
+    ``summation`` and ``convention`` (the preset in force, or None). ``no_relevant`` stays
+    None unless given: each metric then uses its own default.
     """
     if convention is not None:
         CONVENTION.validate(convention)
@@ -404,7 +450,9 @@ def resolve(convention=None, explicit=None):
         raise TypeError(f"unknown convention parameter {sorted(unknown)[0]!r}.")
     resolved = {name: p.default for name, p in CONVENTIONS.items()}
     resolved["no_relevant"] = None
-    resolved.update(metric_no_relevant={}, default_k=None, convention=convention)
+    resolved.update(
+        metric_no_relevant={}, default_k=None, summation="accurate", convention=convention
+    )
     resolved.update(PRESETS.get(convention, {}))
     for name, value in explicit.items():
         if value is not None:
@@ -436,7 +484,7 @@ def check_k(k, name="k"):
     """A cut-off as a Python int, or None; 0, negatives, floats and bools are refused."""
     if k is None:
         return None
-    if isinstance(k, (bool, np.bool_)) or not isinstance(k, Integral) or not 0 < k <= 2**62:
+    if _is_bool(k) or not isinstance(k, Integral) or not 0 < k <= 2**62:
         # positions are int64
         raise ValueError(f"{name} must be a positive integer (up to 2**62) or None; got {k!r}.")
     return int(k)

@@ -1,13 +1,15 @@
 """Parameter descriptions shared by every public docstring, written once.
 
 `_fill_doc` substitutes ``{name}`` placeholders in a docstring with the declaration of a
-convention (`_declarations.CONVENTIONS`) or with the entries below, indented to the
-docstring's level, so every function documents a parameter identically.
+convention (`_declarations.CONVENTIONS`), of a measure parameter
+(`_measures.MEASURE_PARAMETERS`: ``{p}``, ``{max_grade}``...) or with the entries below,
+indented to the docstring's level, so every function documents a parameter identically.
 """
 
 import textwrap
 
 from ._declarations import CONVENTION, CONVENTIONS
+from ._measures import MEASURE_PARAMETERS
 
 _PARAMETERS = {
     "y_true": """\
@@ -78,14 +80,12 @@ score : float or ndarray of shape (n_queries,)
 def _texts():
     texts = {name: parameter.numpydoc() for name, parameter in CONVENTIONS.items()}
     texts["convention"] = CONVENTION.numpydoc()
+    texts.update((name, parameter.numpydoc()) for name, parameter in MEASURE_PARAMETERS.items())
     texts.update(_PARAMETERS, returns=_RETURNS)
     return texts
 
 
-def _fill_doc(function):
-    """Replace ``{name}`` placeholders in the docstring with the shared descriptions."""
-    doc = function.__doc__
-    texts = _texts()
+def _filled(doc, texts):
     lines = []
     for line in doc.splitlines():
         stripped = line.strip()
@@ -94,5 +94,22 @@ def _fill_doc(function):
             lines.append(textwrap.indent(texts[stripped[1:-1]], indent))
         else:
             lines.append(line)
-    function.__doc__ = "\n".join(lines)
+    return "\n".join(lines)
+
+
+def _fill_doc(function):
+    """Replace ``{name}`` placeholders in the docstring with the shared descriptions."""
+    function.__doc__ = _filled(function.__doc__, _texts())
     return function
+
+
+def _with_declarations(parameters):
+    """A decorator like `_fill_doc` that also fills the placeholders of ``parameters``
+    (`Parameter` declarations kept outside this folder, such as the comparison's)."""
+    own = {parameter.name: parameter.numpydoc() for parameter in parameters}
+
+    def fill(function):
+        function.__doc__ = _filled(function.__doc__, {**_texts(), **own})
+        return function
+
+    return fill

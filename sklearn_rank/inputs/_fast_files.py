@@ -18,7 +18,7 @@ UTF-8 and damaged gzip files, among others.
 
 pyarrow's string to float64 conversion is correctly rounded, as Python's float() is; the
 forms it accepts (digits, a sign, a decimal point, an exponent, "nan" and "inf") are a
-subset of float()'s, read to the same value (checked in tests/test_fast_files.py). Its
+subset of float()'s, read to the same value (checked in tests/inputs/test_fast_files.py). Its
 string to int64 conversion also reads hexadecimal "0x..", which the fast path refuses.
 
 pyarrow is imported here only, inside functions; any failure to import it (such as a build

@@ -10,7 +10,7 @@ import scipy.sparse
 
 from ..utils._ids import _concat_ids, _factorize, _id_array
 from ..utils._threads import _block_runner, _value_range
-from ..utils._validation import _python_value
+from ..utils._validation import _is_bool, _python_value
 from ._queries import _Queries, _scores_as
 from ._tables import ItemJudgments, ItemRanking
 
@@ -366,11 +366,7 @@ def _from_lists(truth, rankings):
 
 
 def _finite_number(value, where, item, what):
-    if (
-        isinstance(value, (bool, np.bool_))
-        or not isinstance(value, (int, float, np.number))
-        or not np.isfinite(value)
-    ):
+    if _is_bool(value) or not isinstance(value, (int, float, np.number)) or not np.isfinite(value):
         raise ValueError(
             f"{where} maps item {item!r} to {value!r}; {what} must be a finite number."
         )

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Set
 import numpy as np
 import scipy.sparse
 
-from ..conventions import resolve
+from ..conventions._declarations import resolve
 from ..utils._ids import _factorize
 from ..utils._validation import _as_float_array, _as_score_array, _check_finite
 from ._items import _as_judgments, _as_ranking, _from_items, _from_lists

@@ -13,6 +13,8 @@ import gzip
 import io
 import os
 import shutil
+import stat
+import sys
 import tempfile
 import zlib
 from contextlib import contextmanager
@@ -37,13 +39,50 @@ def _error(path, line, message):
     return ValueError(f"{_name(path)}:{line}: {message}")
 
 
+class _ReadOnce(str):
+    """A command line's input copied once so that it can be read again: standard input
+    (``-``, trec_eval's name for it) or a pipe. The string is its name in messages;
+    ``copy`` holds the bytes (a seekable binary file)."""
+
+    copy = None
+
+
+def _read_once(path, stdin=None):
+    """``path`` itself when it is a regular file, else a `_ReadOnce` copy of it: ``-``
+    stands for standard input (``stdin``: a binary or text stream, default
+    ``sys.stdin``), anything else unseekable (a pipe, ``<(zcat run.gz)``) is copied."""
+    if path != "-":
+        try:
+            if stat.S_ISREG(os.stat(path).st_mode):
+                return path
+        except (OSError, TypeError, ValueError):
+            return path  # let the reader report it
+    copy = tempfile.SpooledTemporaryFile(max_size=_PIPE_IN_MEMORY)
+    if path == "-":
+        stream = sys.stdin if stdin is None else stdin
+        stream = getattr(stream, "buffer", stream)
+        for block in iter(lambda: stream.read(1 << 20), type(stream.read(0))()):
+            copy.write(block.encode("utf-8") if isinstance(block, str) else block)
+    else:
+        with open(path, "rb") as raw:
+            shutil.copyfileobj(raw, copy, 1 << 20)
+    named = _ReadOnce(path)
+    named.copy = copy
+    return named
+
+
 @contextmanager
 def _source(path):
     """The file's bytes as a seekable binary file, read from the path once.
 
     Every reader looks at the first bytes (is it gzip?), and may read the file again to
-    locate an error; a pipe allows neither, so it is copied first.
+    locate an error; a pipe allows neither, so it is copied first (a `_ReadOnce` input
+    was copied already: it is read from the start again).
     """
+    if isinstance(path, _ReadOnce):
+        path.copy.seek(0)
+        yield path.copy
+        return
     _check_path(path)
     with open(path, "rb") as raw:
         if raw.seekable():

@@ -6,9 +6,13 @@ the user, never here. Imports `sklearn_rank.metrics`, `sklearn_rank.inputs`,
 """
 
 from ._catboost import catboost_metric
-from ._lightgbm import LightGBMMetric as LightGBMMetric
-from ._lightgbm import lightgbm_metric
-from ._xgboost import XGBoostMetric as XGBoostMetric
-from ._xgboost import xgboost_metric
+from ._lightgbm import LightGBMMetric, lightgbm_metric
+from ._xgboost import XGBoostMetric, xgboost_metric
 
-__all__ = ["catboost_metric", "lightgbm_metric", "xgboost_metric"]
+__all__ = [
+    "LightGBMMetric",
+    "XGBoostMetric",
+    "catboost_metric",
+    "lightgbm_metric",
+    "xgboost_metric",
+]

@@ -10,7 +10,8 @@ had is CatBoost's own ranking metric, which ``convention="catboost"`` reproduces
 ``NDCG:top=10`` and selecting on ``ndcg@10`` under that convention is one number.
 """
 
-from ..conventions import _fill_doc, resolve
+from ..conventions import _fill_doc
+from ..conventions._declarations import resolve
 from ..metrics._plan import _Plan
 from ..metrics._signatures import _with_conventions
 from ._base import _plan

@@ -17,6 +17,36 @@ class LightGBMMetric(_TrainingMetric):
     (LightGBM counts the four parameters and passes the group sizes) or as
     ``metric(preds, dataset)`` by ``lightgbm.train(feval=)``. Returns
     ``(name, value, is_higher_better)``, or a list of them for several names.
+
+    Public as the type of what `lightgbm_metric` returns (for ``isinstance`` checks and its
+    attributes; it pickles under this name); make it with `lightgbm_metric`, which checks
+    the names and the conventions.
+
+    Attributes
+    ----------
+    names : tuple of str
+        The canonical metric names, in the order given.
+    greater_is_better : tuple of bool
+        The direction of each name, from the registry.
+    convention : str or None
+        The preset given.
+    conventions : dict
+        The convention parameters given (those not None).
+
+    See Also
+    --------
+    lightgbm_metric, XGBoostMetric
+
+    Examples
+    --------
+    >>> from sklearn_rank import LightGBMMetric, lightgbm_metric
+    >>> metric = lightgbm_metric(["ndcg@2", "arp"], gain="exponential")
+    >>> isinstance(metric, LightGBMMetric)
+    True
+    >>> metric
+    LightGBMMetric(['ndcg@2', 'arp'], gain='exponential')
+    >>> metric.names, metric.greater_is_better
+    (('ndcg@2', 'arp'), (True, False))
     """
 
     library = "lightgbm"

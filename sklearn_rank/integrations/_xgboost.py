@@ -20,6 +20,36 @@ class XGBoostMetric(_TrainingMetric):
     ``(name, value)``, or a list of them for several names. Called as
     ``metric(y_true, y_score)`` with one query's rows by ``XGBRanker(eval_metric=)``:
     returns that query's value (XGBoost averages them itself).
+
+    Public as the type of what `xgboost_metric` returns (for ``isinstance`` checks and its
+    attributes; it pickles under this name); make it with `xgboost_metric`, which checks
+    the names and the conventions.
+
+    Attributes
+    ----------
+    names : tuple of str
+        The canonical metric names, in the order given.
+    greater_is_better : tuple of bool
+        The direction of each name, from the registry (XGBoost's ``maximize``).
+    convention : str or None
+        The preset given.
+    conventions : dict
+        The convention parameters given (those not None).
+
+    See Also
+    --------
+    xgboost_metric, LightGBMMetric
+
+    Examples
+    --------
+    >>> from sklearn_rank import XGBoostMetric, xgboost_metric
+    >>> metric = xgboost_metric("map@2")
+    >>> isinstance(metric, XGBoostMetric)
+    True
+    >>> metric.names, metric.greater_is_better
+    (('map@2',), (True,))
+    >>> metric([1, 0, 1], [0.9, 0.8, 0.1])  # one query's rows, as XGBRanker passes them
+    0.5
     """
 
     library = "xgboost"

@@ -28,8 +28,9 @@ from ._judged_functions import (
     inferred_average_precision_score,
     interpolated_precision_score,
     judged_at_k_score,
-    unjudged_at_k_score,
+    unjudged_at_k,
 )
+from ._judged_functions import unjudged_at_k_score as unjudged_at_k_score  # deprecated
 from ._registry import get_metric_names
 from ._trec_functions import (
     geometric_mean_average_precision_score,
@@ -72,5 +73,5 @@ __all__ = [
     "rbp_residual",
     "rbp_score",
     "recall_at_k_score",
-    "unjudged_at_k_score",
+    "unjudged_at_k",
 ]

@@ -456,7 +456,10 @@ def average_relative_position(
 ):
     """Average relative position (ARP): where the relevant items sit, lower is better.
 
-    Per query, the mean over relevant candidates of position / number of candidates.
+    Per query, the mean over relevant candidates of position / number of candidates: the
+    metric ``arp`` of `evaluate`, Hivemall's average relative position. Not the "average
+    recommendation popularity" (also ARP) of recommender papers, which measures how popular
+    the recommended items are. Lower is better, so the name has no ``_score``.
 
     Parameters
     ----------

@@ -28,17 +28,15 @@ def err_score(
     sum over ranks i <= k of rho_i / i times the probability prod_{j<i} (1 - rho_j) that the
     user read on to i, rho(g) = (2**g - 1) / 2**max_grade the probability that a grade-g
     item satisfies. Under ``ties="average"`` the exact expected value over orderings of tied
-    scores (a normalised recursion of elementary symmetric means; shared/spec/
-    MEASURES_TREC.md, section 4).
+    scores (a normalised recursion of elementary symmetric means, derived in
+    ``sklearn_rank/metrics/_cascade.py``).
 
     Parameters
     ----------
     {y_true}
     {y_score}
     {k}
-    max_grade : float or None, default=None
-        Top of the grade scale (4 on a 0-4 scale, gdeval's and ir_measures' value); None
-        uses the largest grade of the truth. A grade above it is refused.
+    {max_grade}
     {groups}
     {exclude}
     {sample_weight}
@@ -108,11 +106,8 @@ def rbp_score(
     {y_true}
     {y_score}
     {k}
-    p : float, default=0.8
-        Persistence, in (0, 1): ir_measures' default 0.8 (trec_eval's ``rbp``: 0.9).
-    gains : {"binary", "query_max"}, default="binary"
-        "binary": 1 for a relevant item (``relevance_threshold``). "query_max": the grade
-        divided by the query's largest grade when that exceeds 1, as trec_eval 10.0's ``rbp``.
+    {p}
+    {gains}
     {groups}
     {exclude}
     {sample_weight}
@@ -180,8 +175,7 @@ def rbp_residual(
     {y_true}
     {y_score}
     {k}
-    p : float, default=0.8
-        Persistence, in (0, 1).
+    {p}
     {groups}
     {exclude}
     {sample_weight}

@@ -167,6 +167,11 @@ def _relevance_levels(rel):
     return levels, level.ravel()
 
 
+def _discount(position, log_base=2.0):
+    """DCG's discount 1 / log_b(p + 2) at 0-based ``position`` p."""
+    return np.log(log_base) / np.log(position + 2.0)
+
+
 def _ideal_positions(query, rel, levels, level, n_queries, k):
     """``(query, position, relevance)`` of the items within the first ``k`` (None: all)
     of their query's ideal list, relevance descending.
@@ -234,7 +239,7 @@ def _one_level_ideal_dcg(query, level, n_queries, k, gain):
         np.minimum(count, k, out=count)
     longest = int(count.max(initial=0))
     position = np.arange(longest, dtype=np.float64)
-    terms = gain(np.full(longest, level)) * (np.log(2.0) / np.log(position + 2.0))
+    terms = gain(np.full(longest, level)) * _discount(position)
     sums = np.zeros(longest + 1)
     np.cumsum(terms, out=sums[1:])
     return sums[count]
@@ -263,8 +268,16 @@ def _ideal_dcg(query, rel, n_queries, k, gain):
 
 
 def _dcg_of_ideal_lists(query, rel, levels, level, n_queries, k, gain):
+    query, _position, terms = _ideal_terms(query, rel, levels, level, n_queries, k, gain)
+    return _sum_by(query, terms, n_queries)
+
+
+def _ideal_terms(query, rel, levels, level, n_queries, k, gain):
+    """``(query, position, term)`` of the ideal lists' DCG terms within the first ``k``
+    positions, each query's in position order (`_ideal_positions`): summed per query
+    they give its ideal DCG@k, cumulated over positions the ideal DCG at every k."""
     query, position, rel = _ideal_positions(query, rel, levels, level, n_queries, k)
-    return _sum_by(query, gain(rel) * (np.log(2.0) / np.log(position + 2.0)), n_queries)
+    return query, position, gain(rel) * _discount(position)
 
 
 def _shared_ideal_lists(query, level, n_levels, n_queries, k):

@@ -11,22 +11,41 @@ rate from the distribution of the first relevant position. AP over the hits in t
 and the top-k AUC divide by a random count where k cuts a tie group: those cells (at most
 k_max per query) are averaged over the hypergeometric number of relevant items drawn, as
 `_reductions` does for one k.
+
+Each metric's mathematics is written once: the ratios, the per-position and first-relevant
+terms, a group's mean gain and the expectations at a cut tie group come from
+`_reductions`, the discount and the ideal DCG's terms from `_counting`; only the sums over
+positions are the curve's own. The values go through `evaluate`'s aggregator.
 """
 
 import numpy as np
 
-from ..conventions import _fill_doc, check_k, resolve
-from ._counting import (
-    _hypergeometric,
-    _ideal_positions,
-    _relevance_levels,
-    _sum_by,
-)
-from ._curve_base import _aggregate_curve, _clip_to_range
+from ..conventions import _fill_doc
+from ..conventions._declarations import CONVENTIONS, check_k, resolve
+from ..utils._threads import _block_runner, _check_n_jobs
+from ._aggregate import _aggregate
+from ._blocks import _split_queries
+from ._counting import _discount, _ideal_terms, _relevance_levels, _sum_by
 from ._evaluate import _GAIN_FUNCTIONS, _no_relevant_rule, _prepare, _warn_skipped
 from ._kernel import _rank
 from ._names import _parse_name
-from ._reductions import _SAME_AS_IDEAL, _ratio, _reciprocals
+from ._reductions import (
+    _average_precision_of,
+    _expected_auc_at_boundary,
+    _expected_precision_over_hits,
+    _f1_of,
+    _has_relevant,
+    _hit_rate_of,
+    _mean_gain,
+    _precision_coefficients,
+    _precision_of,
+    _ratio,
+    _recall_of,
+    _reciprocal_rank_terms,
+    _same_as_ideal,
+)
+from ._registry import METRICS, _bounds, _within_bounds
+from ._signatures import _with_conventions
 
 # --------------------------------------------------------------------------- positions
 
@@ -102,69 +121,46 @@ def _ks(k_max):
     return np.arange(1, k_max + 1, dtype=np.float64)[:, None]
 
 
-def _divide(numerator, denominator, empty=0.0):
-    """numerator / denominator, ``empty`` where the denominator is 0 (in place)."""
-    zero = denominator == 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.divide(numerator, denominator, out=numerator)
-    if zero.any():
-        out[np.broadcast_to(zero, out.shape)] = empty
-    return out
-
-
 # --------------------------------------------------------------------------- curves
 # Each returns (values of shape (k_max, n_queries), has_relevant of shape (n_queries,)).
+# What a metric's value at one k computes alike comes from `_reductions` (its ratios,
+# terms and expectations); here are the sums over positions that give every k at once.
 
 
-def _expected_hits(p, threshold):
+def _expected_hits_curve(p, threshold):
     r = p.r
     density = r.relevant_in_group(threshold) / r.size
     return p.cumulative(density[p.owner])
 
 
-def _precision_denominators(r, k_max, short_lists):
-    if short_lists == "k":
-        return _ks(k_max)
-    return np.minimum(r.n_cand[None, :], _ks(k_max))
-
-
-def _has_relevant(r, threshold):
-    return r.relevant_count(threshold) > 0
-
-
 def _precision_curve(p, *, relevance_threshold, short_lists):
-    hits = _expected_hits(p, relevance_threshold)
-    denominator = _precision_denominators(p.r, p.k_max, short_lists)
-    return _divide(hits, denominator), _has_relevant(p.r, relevance_threshold)
+    hits = _expected_hits_curve(p, relevance_threshold)
+    values = _precision_of(p.r, hits, _ks(p.k_max), short_lists)
+    return values, _has_relevant(p.r, relevance_threshold)
 
 
 def _recall_curve(p, *, relevance_threshold):
-    hits = _expected_hits(p, relevance_threshold)
-    count = p.r.relevant_count(relevance_threshold)[None, :]
-    return _divide(hits, count), _has_relevant(p.r, relevance_threshold)
+    hits = _expected_hits_curve(p, relevance_threshold)
+    return _recall_of(p.r, hits, relevance_threshold), _has_relevant(p.r, relevance_threshold)
 
 
 def _f1_curve(p, *, relevance_threshold, short_lists):
-    # 2PR / (P + R) = 2 hits / (D + R): linear in the hits (`_reductions.f1`).
-    hits = _expected_hits(p, relevance_threshold)
-    denominator = (
-        _precision_denominators(p.r, p.k_max, short_lists)
-        + p.r.relevant_count(relevance_threshold)[None, :]
-    )
-    return _divide(2.0 * hits, denominator), _has_relevant(p.r, relevance_threshold)
+    hits = _expected_hits_curve(p, relevance_threshold)
+    values = _f1_of(p.r, hits, _ks(p.k_max), relevance_threshold, short_lists)
+    return values, _has_relevant(p.r, relevance_threshold)
 
 
 def _first_relevant_curve(p, threshold, reciprocal):
     r = p.r
     query, position, prob = r.first_relevant(threshold, p.k_max)
-    terms = prob / (position + 1.0) if reciprocal else prob
+    terms = _reciprocal_rank_terms(prob, position) if reciprocal else prob
     cell = position * np.int64(r.n_queries) + query
     return _cumulative_cells(p.k_max, r.n_queries, cell, terms), _has_relevant(r, threshold)
 
 
 def _hit_rate_curve(p, *, relevance_threshold):
     values, has = _first_relevant_curve(p, relevance_threshold, reciprocal=False)
-    return np.minimum(values, 1.0, out=values), has
+    return _hit_rate_of(values), has
 
 
 def _reciprocal_rank_curve(p, *, relevance_threshold):
@@ -173,10 +169,10 @@ def _reciprocal_rank_curve(p, *, relevance_threshold):
 
 def _gain_curve(p, gain, log_base=None):
     r = p.r
-    density = (r.group_sum(gain(r.rel)) / r.size)[p.owner]
+    density = _mean_gain(r, gain)[p.owner]
     if log_base is not None:
         position = (r.start[p.owner] + p.offset - 1).astype(np.float64)
-        density = density * (np.log(log_base) / np.log(position + 2.0))
+        density = density * _discount(position, log_base)
     return p.cumulative(density)
 
 
@@ -202,18 +198,16 @@ def _ndcg_curve(p, *, gain):
     np.minimum.at(first_tie, r.query[tied], r.start[tied])
     rows = np.flatnonzero(has & np.isfinite(first_tie))
     dcg, best = values[:, rows], ideal[:, rows]
-    snap = (_ks(p.k_max) > first_tie[rows]) & (np.abs(best - dcg) <= _SAME_AS_IDEAL * best)
-    np.divide(values, ideal, out=values, where=has[None, :])
+    snap = (_ks(p.k_max) > first_tie[rows]) & _same_as_ideal(dcg, best)
+    values = _ratio(values, ideal, out=values)
     values[:, rows] = np.where(snap, 1.0, values[:, rows])
     return values, has
 
 
 def _ideal_dcg_curve(r, k_max, gain):
-    """Per k and query, DCG@k of all judged relevances sorted descending.
-
-    The same terms, summed in the same order, as `_counting._ideal_dcg` for one k, from
-    the same positions (`_counting._ideal_positions`).
-    """
+    """Per k and query, DCG@k of all judged relevances sorted descending: the terms of
+    `_counting._ideal_dcg` for one k (`_counting._ideal_terms`), cumulated in the same
+    order."""
     codes, rel = r._judged()
     positive = rel > 0
     query, rel = codes[positive], rel[positive]
@@ -221,8 +215,7 @@ def _ideal_dcg_curve(r, k_max, gain):
     if rel.size == 0:
         return np.zeros((k_max, n_queries))
     levels, level = _relevance_levels(rel)
-    query, position, rel = _ideal_positions(query, rel, levels, level, n_queries, k_max)
-    terms = gain(rel) * (np.log(2.0) / np.log(position + 2.0))
+    query, position, terms = _ideal_terms(query, rel, levels, level, n_queries, k_max, gain)
     return _cumulative_cells(k_max, n_queries, position * np.int64(n_queries) + query, terms)
 
 
@@ -230,10 +223,7 @@ def _precision_terms(p, threshold):
     """Per entry: E[rel(position) * hits up to it] / (position + 1), which
     `_reductions._precision_sums` sums over a group in closed form."""
     r = p.r
-    m = r.relevant_in_group(threshold)
-    n = r.size.astype(np.float64)
-    first = (m / n) * (r.before(m) + 1.0)
-    pairs = _ratio(m * (m - 1.0), n * (n - 1.0))
+    first, pairs = _precision_coefficients(r, r.relevant_in_group(threshold))
     g, j = p.owner, p.offset
     return (first[g] + (j - 1.0) * pairs[g]) / (r.start[g] + j)
 
@@ -245,10 +235,7 @@ def _average_precision_curve(p, *, relevance_threshold, ap_denominator):
     if ap_denominator == "hits":
         return _average_precision_over_hits(p, terms, relevance_threshold), has
     total = p.cumulative(terms)
-    count = r.relevant_count(relevance_threshold)[None, :]
-    if ap_denominator == "min_k":
-        count = np.minimum(count, _ks(k_max))
-    return _divide(total, count), has
+    return _average_precision_of(r, total, _ks(k_max), relevance_threshold, ap_denominator), has
 
 
 def _average_precision_over_hits(p, terms, threshold):
@@ -256,22 +243,23 @@ def _average_precision_over_hits(p, terms, threshold):
     into its t top-k positions (`_reductions._average_precision_over_hits`)."""
     r, k_max = p.r, p.k_max
     m = r.relevant_in_group(threshold)
-    group_sums = _sum_by(p.owner, terms, r.n_groups)
-    values = _divide(_at_ends(r, k_max, group_sums), _at_ends(r, k_max, m))
+    sums = _at_ends(r, k_max, _sum_by(p.owner, terms, r.n_groups))
     group, t, cell = _straddles(r, k_max)
+    drawn = None
     if group.size:
-        s, n = r.start[group], r.size[group]
-        a = _reciprocals(r, s, t)
-        b = t - (s + 1.0) * a
-        hits, fixed = r.before(m)[group], r.before(group_sums)[group]
-        row, x, prob = _hypergeometric(n, np.rint(m[group]).astype(np.int64), t)
-        tq = t[row].astype(np.float64)
-        part = (
-            _ratio(x, tq) * (hits[row] + 1.0) * a[row]
-            + _ratio(x * (x - 1.0), tq * (tq - 1.0)) * b[row]
+        s = r.start[group]
+        # The sum over the query's earlier groups is its sum at k = s, added up within
+        # the query (`r.before` subtracts running sums over every query: its rounding
+        # would depend on the other queries, and on the blocks of n_jobs).
+        at_s = (np.maximum(s, 1) - 1) * np.int64(r.n_queries) + r.query[group]
+        fixed = np.where(s > 0, sums.reshape(-1)[at_s], 0.0)
+        m_drawn = np.rint(m[group]).astype(np.int64)
+        drawn = _expected_precision_over_hits(
+            r, s, r.size[group], m_drawn, t, r.before(m)[group], fixed
         )
-        cell_value = _sum_by(row, prob * _ratio(fixed[row] + part, hits[row] + x), group.size)
-        values.reshape(-1)[cell] = cell_value
+    values = _ratio(sums, _at_ends(r, k_max, m), out=sums)
+    if drawn is not None:
+        values.reshape(-1)[cell] = drawn
     return values
 
 
@@ -294,24 +282,22 @@ def _auc_curve(p, *, relevance_threshold):
     pairs *= positive
     correct = _at_ends(r, k_max, c)
     correct += pairs
-    values = _divide(correct, pairs, empty=0.5)
+    values = _ratio(correct, pairs, empty=0.5, out=correct)
     del positive, pairs
     group, t, cell = _straddles(r, k_max)
     if group.size:
-        before, fixed = r.before(m)[group], r.before(c)[group]
-        before_negative = r.start[group] - before
-        row, x, prob = _hypergeometric(r.size[group], np.rint(m[group]).astype(np.int64), t)
-        drawn_negative = t[row] - x
-        positive_before, negative_before = before[row], before_negative[row]
-        right = (
-            fixed[row]
-            + positive_before * negative_before
-            + positive_before * drawn_negative
-            + 0.5 * x * drawn_negative
+        positive_before = r.before(m)[group]
+        negative_before = r.start[group] - positive_before
+        # The pairs of earlier groups: P N + C (C: inside and between those groups).
+        correct_before = r.before(c)[group] + positive_before * negative_before
+        values.reshape(-1)[cell] = _expected_auc_at_boundary(
+            r.size[group],
+            np.rint(m[group]).astype(np.int64),
+            t,
+            positive_before,
+            negative_before,
+            correct_before,
         )
-        total = (positive_before + x) * (negative_before + drawn_negative)
-        cell_value = _sum_by(row, prob * _ratio(right, total, empty=0.5), group.size)
-        values.reshape(-1)[cell] = cell_value
     return values, _has_relevant(r, relevance_threshold)
 
 
@@ -353,33 +339,62 @@ def _curve_metric(metric):
 
 
 def _metric_curves(
-    names, y_true, y_score, *, k_max, groups, exclude, sample_weight, per_query, conventions
+    names,
+    y_true,
+    y_score,
+    *,
+    k_max,
+    groups,
+    exclude,
+    sample_weight,
+    per_query,
+    conventions,
+    n_jobs=None,
 ):
     """Several metrics' curves from one normalisation and one ranking: {name: values}.
 
-    ``conventions`` as `sklearn_rank.conventions.resolve` returns them.
+    ``conventions`` as `sklearn_rank.conventions.resolve` returns them; ``n_jobs``: blocks
+    of queries are ranked and reduced on that many threads, as in `evaluate` (per-query
+    curves depend on their query alone, so the values do not depend on it).
     """
     entries = [_curve_metric(name) for name in names]
     requests = [(name, entry, k_max) for name, entry in zip(names, entries)]
+    n_threads = _check_n_jobs(n_jobs)
     queries, _ids, weights, item_ids = _prepare(
-        requests, y_true, y_score, groups, exclude, sample_weight, conventions
+        requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads
     )
-    gain, threshold = conventions["gain"], conventions["relevance_threshold"]
+    parameters = dict(conventions, gain=_GAIN_FUNCTIONS[conventions["gain"]])
     first_relevant = all(entry.first_relevant_only for entry in entries)
-    ranking = _rank(queries, k_max, conventions["ties"], first_relevant, threshold)
-    positions = _Positions(ranking, k_max)
-    parameters = dict(conventions, gain=_GAIN_FUNCTIONS[gain])
+
+    def curves(make_block):
+        ranking = _rank(
+            make_block(),
+            k_max,
+            conventions["ties"],
+            first_relevant,
+            conventions["relevance_threshold"],
+        )
+        positions = _Positions(ranking, k_max)
+        computed = []
+        for entry in entries:
+            with np.errstate(over="ignore", invalid="ignore"):
+                computed.append(
+                    _CURVES[entry.name](positions, **{p: parameters[p] for p in entry.conventions})
+                )
+        return computed
+
+    blocks = _split_queries(queries, n_threads)
+    with _block_runner(len(blocks), n_threads) as run:
+        parts = run(curves, blocks)
+    del blocks
     results, skipped = {}, []
-    for name, entry in zip(names, entries):
-        with np.errstate(over="ignore", invalid="ignore"):
-            values, has_relevant = _CURVES[entry.name](
-                positions, **{p: parameters[p] for p in entry.conventions}
-            )
-        values = _clip_to_range(values, entry.value_range)
+    for at, (name, entry) in enumerate(zip(names, entries)):
+        values, has_relevant = _joined_curves([part[at] for part in parts])
+        values = _within_bounds(values, _bounds(entry.value_range), copy=False)
         rule = _no_relevant_rule(conventions, entry, item_ids)
         if rule != _no_relevant_rule(conventions, entry) and not has_relevant.all():
             skipped.append((name, int((~has_relevant).sum())))
-        results[name] = _aggregate_curve(
+        results[name] = _aggregate(
             values, has_relevant, rule, weights, per_query, lambda i, name=name: f"{name}@{i + 1}"
         )
     if skipped:
@@ -387,6 +402,26 @@ def _metric_curves(
     return results
 
 
+def _joined_curves(parts):
+    """The (k_max, n_queries) curves and flags of blocks of queries, in query order."""
+    if len(parts) == 1:
+        return parts[0]
+    values, has_relevant = zip(*parts)
+    return np.concatenate(values, axis=1), np.concatenate(has_relevant)
+
+
+def _unhonoured_conventions():
+    """The conventions that apply to no metric with a curve (``iprec_rounding``): the
+    curve could only ignore them, so they are refused."""
+    return {
+        name
+        for name in CONVENTIONS
+        if any(name in entry.conventions for entry in METRICS.values())
+        and not any(name in METRICS[metric].conventions for metric in _CURVES)
+    }
+
+
+@_with_conventions()
 @_fill_doc
 def metric_at_k_curve(
     y_true,
@@ -397,26 +432,18 @@ def metric_at_k_curve(
     groups=None,
     exclude=None,
     sample_weight=None,
-    convention=None,
-    ties=None,
-    gain=None,
-    ap_denominator=None,
-    no_relevant=None,
-    relevance_threshold=None,
-    short_lists=None,
-    log_base=2,
-    tie_break=None,
-    query_set=None,
-    score_dtype=None,
     per_query=False,
+    **conventions,
 ):
     """A ranking metric at every cut-off k = 1, ..., k_max, from one ranking of the input.
 
-    ``values[k - 1]`` equals ``evaluate(y_true, y_score, [f"{{metric}}@{{k}}"])`` for every
+    ``values[k - 1]`` equals ``evaluate(y_true, y_score, [f"{metric}@{k}"])`` for every
     k (to rounding), with the same conventions, but the input is normalised and ranked
     once and the cut-offs come from cumulative sums over positions: the whole curve
     costs little more than the metric at ``k_max`` alone. Under ``ties="average"`` every
-    point is the exact expected value over the orderings of tied scores.
+    point is the exact expected value over the orderings of tied scores. Conventions that
+    do not apply to ``metric`` (``gain`` for ``"precision"``) are ignored for it, as
+    `evaluate` ignores them.
 
     Parameters
     ----------
@@ -432,17 +459,7 @@ def metric_at_k_curve(
     {groups}
     {exclude}
     {sample_weight}
-    {convention}
-    {ties}
-    {gain}
-    {ap_denominator}
-    {no_relevant_evaluate}
-    {relevance_threshold}
-    {short_lists}
-    {log_base}
-    {tie_break}
-    {query_set}
-    {score_dtype}
+    {conventions}
     per_query : bool, default=False
         Return the per-query curves, shape (n_queries, k_max), in the query order of
         ``evaluate(..., per_query=True)``, instead of their (weighted) mean.
@@ -454,6 +471,13 @@ def metric_at_k_curve(
     values : ndarray of shape (k_max,), or (n_queries, k_max) with ``per_query=True``
         The metric at each cut-off: the mean over queries (after ``no_relevant`` and
         ``sample_weight``), or each query's value.
+
+    Raises
+    ------
+    ValueError
+        If ``metric`` has no curve over k, or if ``iprec_rounding`` is given: it applies
+        only to the interpolated precision, which has no curve over k
+        (`InterpolatedPrecisionRecallDisplay` draws it).
 
     See Also
     --------
@@ -479,21 +503,15 @@ def metric_at_k_curve(
     k_max = check_k(k_max, "k_max")
     if k_max is None:
         raise ValueError("k_max must be a positive integer; got None.")
-    conventions = resolve(
-        convention,
-        {
-            "ties": ties,
-            "gain": gain,
-            "ap_denominator": ap_denominator,
-            "no_relevant": no_relevant,
-            "relevance_threshold": relevance_threshold,
-            "short_lists": short_lists,
-            "log_base": log_base,
-            "tie_break": tie_break,
-            "query_set": query_set,
-            "score_dtype": score_dtype,
-        },
-    )
+    n_jobs = conventions.pop("n_jobs", None)
+    for name in sorted(_unhonoured_conventions()):
+        if conventions.get(name) is not None:
+            metrics = [entry.name for entry in METRICS.values() if name in entry.conventions]
+            raise ValueError(
+                f"metric_at_k_curve cannot honour {name}={conventions[name]!r}: it applies "
+                f"only to {', '.join(metrics)}, which have no curve over k."
+            )
+    conventions = resolve(conventions.pop("convention", None), conventions)
     values = _metric_curves(
         [metric],
         y_true,
@@ -504,5 +522,6 @@ def metric_at_k_curve(
         sample_weight=sample_weight,
         per_query=per_query,
         conventions=conventions,
+        n_jobs=n_jobs,
     )[metric]
     return np.arange(1, k_max + 1), values

@@ -8,7 +8,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..conventions import _fill_doc, check_k, resolve
+from ..conventions import _fill_doc
+from ..conventions._declarations import check_k, resolve
 from ..inputs._prepared import _prepare_input
 from ..utils._threads import _block_runner, _check_n_jobs
 from ..utils._validation import _check_per_query, _python_value
@@ -162,6 +163,8 @@ class _Table(NamedTuple):
     n_candidates : (n_queries,) items ranked per query (0: the run has nothing for it).
     aggregates : label -> how its mean is taken ("mean", "sum", "geometric": the
         registry's ``aggregate``).
+    summation : how the means add the values up (the conventions' ``summation``), so that
+        they equal those `evaluate` gives without the table.
     """
 
     ids: np.ndarray
@@ -169,6 +172,7 @@ class _Table(NamedTuple):
     weights: np.ndarray | None
     n_candidates: np.ndarray
     aggregates: dict
+    summation: str = "accurate"
 
 
 def _compute(
@@ -187,7 +191,7 @@ def _compute(
     """Compute several metrics on one input with one sort.
 
     requests : list of `_Request` (or (label, registry entry, k) tuples).
-    conventions : as `sklearn_rank.conventions.resolve` returns them (validated).
+    conventions : as `conventions._declarations.resolve` returns them (validated).
     table : return a `_Table` (per-query values with their ids) instead of a dict.
     n_jobs : threads, as scikit-learn's ``n_jobs`` (checked here).
     """
@@ -269,7 +273,14 @@ def _compute_queries(
             if rule != _no_relevant_rule(conventions, metric) and not has_relevant.all():
                 skipped.append((label, int((~has_relevant).sum())))
             results[label] = _aggregate(
-                values, has_relevant, rule, weights, per_query or table, label, metric.aggregate
+                values,
+                has_relevant,
+                rule,
+                weights,
+                per_query or table,
+                label,
+                metric.aggregate,
+                conventions.get("summation", "accurate"),
             )
             del values, has_relevant  # a mean needs them no longer: free them before the next
     if skipped:
@@ -277,7 +288,8 @@ def _compute_queries(
     if table:
         ids = np.arange(queries.n_queries) if ids is None else ids
         aggregates = {r.label: r.metric.aggregate for r in requests}
-        return _Table(ids, results, weights, queries.n_cand, aggregates)
+        summation = conventions.get("summation", "accurate")
+        return _Table(ids, results, weights, queries.n_cand, aggregates, summation)
     return results
 
 
@@ -314,6 +326,7 @@ def _table_means(table):
             False,
             label,
             table.aggregates[label],
+            table.summation,
         )
         for label, values in table.values.items()
     }

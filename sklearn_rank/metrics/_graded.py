@@ -11,7 +11,7 @@ import numpy as np
 from ..conventions import _fill_doc
 from ..inputs._normalise import _is_list_form
 from ..inputs._tables import ItemJudgments, ItemRanking
-from ..utils._validation import _as_float_array, _check_finite
+from ..utils._validation import _as_float_array, _check_finite, _is_bool
 from ._evaluate import _score
 from ._signatures import _with_conventions
 
@@ -39,7 +39,7 @@ def _sklearn_ties(y_true, y_score, groups, ignore_ties, conventions):
     ``_dcg_sample_scores``), so that no tie is left for our sort to break differently."""
     if ignore_ties is None:
         return y_score, conventions
-    if not isinstance(ignore_ties, (bool, np.bool_)):
+    if not _is_bool(ignore_ties):
         raise ValueError(f"ignore_ties must be True, False or None; got {ignore_ties!r}.")
     wanted = "stable" if ignore_ties else "average"
     ties = conventions.get("ties")

@@ -5,10 +5,10 @@ also serves ``iprec`` and ``iprec_avg``), aggregated over queries as `evaluate` 
 
 import numpy as np
 
-from ._curve_base import _aggregate_curve, _clip_to_range
+from ._aggregate import _aggregate
 from ._evaluate import _no_relevant_rule, _prepare, _warn_skipped
 from ._kernel import _rank
-from ._registry import METRICS
+from ._registry import METRICS, _bounds, _within_bounds
 from ._trec import ELEVEN_POINTS, _interpolated_values
 
 DEFAULT_RECALL_LEVELS = ELEVEN_POINTS
@@ -61,12 +61,12 @@ def _interpolated_precision(
     ranking = _rank(queries, None, conventions["ties"], False, threshold)
     values = _interpolated_values(ranking, levels, conventions["iprec_rounding"], threshold)
     # As the registry's guard does for one level: a rounding beyond 1 is 1.
-    values = _clip_to_range(np.ascontiguousarray(values.T), metric.value_range)
+    values = _within_bounds(np.ascontiguousarray(values.T), _bounds(metric.value_range), copy=False)
     rule = _no_relevant_rule(conventions, metric, item_ids)
     has_relevant = ranking.relevant_count(threshold) > 0
     if rule != _no_relevant_rule(conventions, metric) and not has_relevant.all():
         _warn_skipped([(_LABEL, int((~has_relevant).sum()))], queries.n_queries)
-    return levels, _aggregate_curve(
+    return levels, _aggregate(
         values,
         has_relevant,
         rule,

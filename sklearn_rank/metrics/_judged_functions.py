@@ -4,6 +4,9 @@ Each is a thin, documented entry point into `_evaluate._score`; the definitions 
 `_trec.py` and `docs/metrics.md`.
 """
 
+import functools
+import warnings
+
 from ..conventions import _fill_doc
 from ._evaluate import _score
 from ._signatures import _with_conventions
@@ -37,8 +40,7 @@ def interpolated_precision_score(
     ----------
     {y_true}
     {y_score}
-    recall : float, default=0.0
-        The recall level, in [0, 1].
+    {recall}
     {groups}
     {exclude}
     {sample_weight}
@@ -307,7 +309,7 @@ def judged_at_k_score(
 
     See Also
     --------
-    unjudged_at_k_score, bpref_score
+    unjudged_at_k, bpref_score
 
     References
     ----------
@@ -337,7 +339,7 @@ def judged_at_k_score(
 
 @_with_conventions("unjudged")
 @_fill_doc
-def unjudged_at_k_score(
+def unjudged_at_k(
     y_true,
     y_score,
     *,
@@ -350,8 +352,10 @@ def unjudged_at_k_score(
 ):
     """Unjudged@k: unjudged candidates in the top min(k, N), divided by k.
 
-    trec_eval's ``unj_k`` (lower is better); without k divided by N. Equals 1 - Judged@k
-    when the list holds at least k items.
+    trec_eval's ``unj_k``. Lower is better: as scikit-learn's ``*_score`` functions are
+    greater-is-better, this one is named without ``_score`` (it was ``unjudged_at_k_score``
+    before 0.2). Without k divided by N. Equals 1 - Judged@k when the list holds at least
+    k items.
 
     Parameters
     ----------
@@ -378,10 +382,10 @@ def unjudged_at_k_score(
 
     Examples
     --------
-    >>> from sklearn_rank import ItemJudgments, ItemRanking, unjudged_at_k_score
+    >>> from sklearn_rank import ItemJudgments, ItemRanking, unjudged_at_k
     >>> truth = ItemJudgments(["q"] * 4, ["a", "b", "c", "d"], [1, 0, 2, 0])
     >>> run = ItemRanking(["q"] * 4, ["b", "a", "e", "c"], [0.9, 0.8, 0.7, 0.6])
-    >>> unjudged_at_k_score(truth, run, k=3)
+    >>> unjudged_at_k(truth, run, k=3)
     0.3333333333333333
     """
     return _score(
@@ -395,3 +399,25 @@ def unjudged_at_k_score(
         per_query=per_query,
         **conventions,
     )
+
+
+# The old name keeps the new function's __name__ and signature (functools.wraps), so that
+# make_ranking_scorer and the keyword checks still recognise it; only the call warns.
+@functools.wraps(unjudged_at_k)
+def unjudged_at_k_score(*args, **kwargs):
+    warnings.warn(
+        "unjudged_at_k_score is deprecated in version 0.2 and will be removed in 0.4; use "
+        "unjudged_at_k (the same function: lower is better, so its name has no _score).",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return unjudged_at_k(*args, **kwargs)
+
+
+unjudged_at_k_score.__doc__ = """Deprecated alias of `unjudged_at_k`.
+
+    .. deprecated:: 0.2
+        ``unjudged_at_k_score`` is deprecated in 0.2 and will be removed in 0.4 (a
+        FutureWarning says so): use `unjudged_at_k`, the same function. Lower is better, and
+        ``*_score`` names are greater-is-better.
+    """

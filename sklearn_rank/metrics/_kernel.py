@@ -21,6 +21,7 @@ from ..inputs._queries import _same_values
 from ._columns import _as_float, _constant, _ReadLater, _take
 from ._counting import (
     _count_by,
+    _discount,
     _ideal_dcg,
     _log_comb,
     _offsets_of_counts,
@@ -576,7 +577,7 @@ def _cumulative(terms_of_position, length):
 
 def _discount_sums(ranking, log_base=2.0):
     """D(p) = sum of 1 / log_b(i + 2) over positions i < p, for p up to the longest list."""
-    return _cached_sums(ranking, ("D", log_base), lambda i: np.log(log_base) / np.log(i + 2.0))
+    return _cached_sums(ranking, ("D", log_base), lambda i: _discount(i, log_base))
 
 
 def _harmonic_sums(ranking):

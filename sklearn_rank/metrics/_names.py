@@ -19,8 +19,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ..conventions import resolve
+from ..conventions._declarations import resolve
 from ._registry import _LARGEST_K, METRICS, get_metric_names
+from ._trec_names import _trec_not_implemented
 
 
 @dataclass(frozen=True)
@@ -233,7 +234,7 @@ _REQUEST_CONVENTIONS = ("relevance_threshold", "gain")
 
 def _split_params(metric, given, name):
     """Measure parameters and per-request conventions of ``given``, validated."""
-    from ..conventions import CONVENTIONS
+    from ..conventions._declarations import CONVENTIONS
 
     declared = {p.name: p for p in metric.parameters}
     params, overrides = {}, {}
@@ -327,8 +328,12 @@ def _trec_requests(base, values, name, given_text=None):
         else:
             label = base if values is None else f"{base}_{text}"
         params = dict(fixed_params)
-        if any(p.name == entry.param for p in metric.parameters):
-            params[entry.param] = value
+        declared = {p.name: p for p in metric.parameters}
+        if entry.param in declared:
+            try:  # Rprec_mult_-1 would silently be 0
+                params[entry.param] = declared[entry.param].check(entry.param, value)
+            except ValueError as exc:
+                raise ValueError(f"{name!r}: trec_eval's {base!r}: {exc}") from None
         requests.append(_Request(label, metric, None, params, fixed_overrides))
     return requests
 
@@ -415,10 +420,18 @@ def _known_spellings():
     names += list(TREC_MEASURES) + list(TREC_GROUPS)
     names += [f"{base}_10" for base, t in TREC_MEASURES.items() if t.param == "k"]
     names += list(IR_MEASURES) + [f"{n}@10" for n, e in IR_MEASURES.items() if e.at == "k"]
-    return names
+    # Each once: several readers spell some names alike (bpref, Rprec), and a suggestion
+    # must not be repeated.
+    return list(dict.fromkeys(names))
 
 
 def _unknown(name):
+    base = _trec_not_implemented(name)
+    if base is not None:
+        return ValueError(
+            f"trec_eval's {base!r} is not implemented here (in {name!r}); the trec_eval "
+            "measures implemented are listed in docs/metrics.md, 'Names'."
+        )
     close = difflib.get_close_matches(name, _known_spellings(), n=3, cutoff=0.6)
     hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     return ValueError(
@@ -434,6 +447,11 @@ def _parse_requests(name, dialect="ours"):
     recall_5 ... recall_1000), as the command line does for trec_eval's users."""
     if not isinstance(name, str):
         raise ValueError(f"metric names must be strings such as 'ndcg@10'; got {name!r}.")
+    if not name.isprintable():
+        # A line break or tab would end up in the label, breaking every printed table.
+        raise ValueError(
+            f"metric name {name!r} contains a line break, a tab or another control character."
+        )
     readers = (_ours, lambda n: _trec(n, dialect), _ir_measures)
     if dialect == "trec_eval":
         readers = (readers[1], readers[0], readers[2])
@@ -498,7 +516,10 @@ def _markdown_names_table():
         shown = {"k": f"`{base}_K`, `{base}.K1,K2`", None: f"`{base}`"}.get(
             entry.param, f"`{base}`"
         )
-        if entry.param not in ("k", None):
+        if entry.param == "named":  # name=value parameters: trec_eval's fixed values
+            fixed = ", ".join(f"{name}={value}" for name, value in entry.fixed)
+            shown = f"`{base}`, `{base}.NAME=VALUE` ({fixed})"
+        elif entry.param not in ("k", None):
             shown = f"`{base}` (x = {', '.join(str(v) for v in entry.defaults)})"
         trec.setdefault(entry.metric, []).append(shown)
     for alias, entry in IR_MEASURES.items():

@@ -9,12 +9,17 @@ every group is one item. Under ``ties="average"`` each value is the exact expect
 over all orderings of every group (McSherry & Najork, ECIR 2008): a position inside a group
 holds a relevant item with probability m / n, which gives every linear metric; the others
 use the closed forms written next to them.
+
+`_curves` gives the same metrics at every k = 1..k_max; what both compute alike (the
+ratios of precision, recall and F1, the reciprocal-rank and precision terms, the mean gain
+of a group, the expectations at a tie group cut by k, the snap to the ideal DCG) is written
+once, here, and used by both.
 """
 
 import numpy as np
 
 from ._columns import _elementwise, _take
-from ._counting import _each_once, _hypergeometric, _ordered_pair_signs, _sum_by
+from ._counting import _discount, _each_once, _hypergeometric, _ordered_pair_signs, _sum_by
 from ._kernel import _discount_sums, _harmonic_sums
 
 _BLOCK = 1 << 16  # queries per block where per-query temporaries are made in blocks
@@ -48,9 +53,7 @@ def _span(sums, start, taken, single):
 
 def _discounts(r, start, taken, log_base=2.0):
     """Sum of 1 / log_b(p + 2) over positions p in [start, start + taken)."""
-    return _span(
-        _discount_sums(r, log_base), start, taken, lambda p: np.log(log_base) / np.log(p + 2.0)
-    )
+    return _span(_discount_sums(r, log_base), start, taken, lambda p: _discount(p, log_base))
 
 
 def _reciprocals(r, start, taken):
@@ -63,10 +66,12 @@ def _expected_hits(r, k, threshold):
 
 
 def _precision_denominator(r, k, short_lists):
+    """D of Precision@k = hits / D, per query; ``k`` a cut-off, None (no cut-off), or a
+    column of cut-offs (k_max, 1) for a curve, which gives a (k_max, n_queries) matrix."""
     if k is None:
         return r.n_cand.astype(np.float64)
     if short_lists == "k":
-        return float(k)  # the same for every query: no array
+        return k if isinstance(k, np.ndarray) else float(k)  # the same for every query
     return np.minimum(r.n_cand, k).astype(np.float64)
 
 
@@ -74,49 +79,81 @@ def _has_relevant(r, threshold):
     return r.relevant_count(threshold) > 0
 
 
+# Precision, recall and F1 from the expected hits (per query, or a curve's matrix, written
+# over): the ratios the value at one k and the curve share.
+
+
+def _precision_of(r, hits, k, short_lists):
+    return _ratio(hits, _precision_denominator(r, k, short_lists), out=hits)
+
+
+def _recall_of(r, hits, threshold):
+    return _ratio(hits, r.relevant_count(threshold), out=hits)
+
+
+def _f1_of(r, hits, k, threshold, short_lists):
+    # 2PR / (P + R) with P = h / D and R = h / |rel| is 2h / (D + |rel|): linear in the
+    # hits h, so its expectation over tie orderings needs only the expected hits.
+    hits *= 2.0
+    denominator = _precision_denominator(r, k, short_lists) + r.relevant_count(threshold)
+    return _ratio(hits, denominator, out=hits)
+
+
 def precision(r, k, *, relevance_threshold, short_lists):
     hits = _expected_hits(r, k, relevance_threshold)
-    return _ratio(hits, _precision_denominator(r, k, short_lists), out=hits), _has_relevant(
-        r, relevance_threshold
-    )
+    return _precision_of(r, hits, k, short_lists), _has_relevant(r, relevance_threshold)
 
 
 def recall(r, k, *, relevance_threshold):
     hits = _expected_hits(r, k, relevance_threshold)
-    return _ratio(hits, r.relevant_count(relevance_threshold), out=hits), _has_relevant(
+    return _recall_of(r, hits, relevance_threshold), _has_relevant(r, relevance_threshold)
+
+
+def f1(r, k, *, relevance_threshold, short_lists):
+    hits = _expected_hits(r, k, relevance_threshold)
+    return _f1_of(r, hits, k, relevance_threshold, short_lists), _has_relevant(
         r, relevance_threshold
     )
 
 
-def f1(r, k, *, relevance_threshold, short_lists):
-    # 2PR / (P + R) with P = h / D and R = h / |rel| is 2h / (D + |rel|): linear in the
-    # hits h, so its expectation over tie orderings needs only the expected hits.
-    hits = _expected_hits(r, k, relevance_threshold)
-    hits *= 2.0
-    denominator = _precision_denominator(r, k, short_lists) + r.relevant_count(relevance_threshold)
-    return _ratio(hits, denominator, out=hits), _has_relevant(r, relevance_threshold)
+def _hit_rate_of(first_relevant_mass):
+    """The probability that a relevant item is ranked (at most 1: rounding of the
+    first-relevant probabilities' sum), written over."""
+    return np.minimum(first_relevant_mass, 1.0, out=first_relevant_mass)
+
+
+def _reciprocal_rank_terms(prob, position):
+    """E[1 / rank] terms: the probability that the first relevant item is at 0-based
+    ``position``, over its rank."""
+    return _elementwise(lambda p, x: p / (x + 1.0), prob, position)
 
 
 def hit_rate(r, k, *, relevance_threshold):
     query, _position, prob = r.first_relevant(relevance_threshold, k)
-    value = _sum_by(query, prob, r.n_queries)
-    np.minimum(value, 1.0, out=value)
+    value = _hit_rate_of(_sum_by(query, prob, r.n_queries))
     return value, _has_relevant(r, relevance_threshold)
 
 
 def reciprocal_rank(r, k, *, relevance_threshold):
     query, position, prob = r.first_relevant(relevance_threshold, k)
-    terms = _elementwise(lambda p, x: p / (x + 1.0), prob, position)
+    terms = _reciprocal_rank_terms(prob, position)
     return _sum_by(query, terms, r.n_queries), _has_relevant(r, relevance_threshold)
+
+
+def _precision_coefficients(r, m):
+    """Per group, with ``m`` relevant items of its n: E[rel * hits up to it] at offset j
+    (1-based) is first + (j - 1) pairs, with first = (m/n)(H + 1) and
+    pairs = m (m - 1) / (n (n - 1)) (0 for one item)."""
+    n = r.size.astype(np.float64)
+    return (m / n) * (r.before(m) + 1.0), _ratio(m * (m - 1.0), n * (n - 1.0))
 
 
 def _precision_sums(r, k, threshold):
     """Per group: E[sum over its top-k positions p of rel(p) * hits up to p / (p + 1)].
 
-    At offset j (1-based) of a group, E[rel * hits up to it] is
-    (m/n)(H + 1) + (j - 1) m (m - 1) / (n (n - 1)); summed over j = 1..t with weights
-    1 / (s + j) this is (m/n)(H + 1) A + m (m - 1) / (n (n - 1)) B, where
-    A = sum 1 / (s + j) and B = sum (j - 1) / (s + j) = t - (s + 1) A.
+    With `_precision_coefficients`, summed over j = 1..t with weights 1 / (s + j) this
+    is first A + pairs B, where A = sum 1 / (s + j) and B = sum (j - 1) / (s + j)
+    = t - (s + 1) A.
     """
     m = r.relevant_in_group(threshold)
     taken = r.taken(k)
@@ -126,9 +163,9 @@ def _precision_sums(r, k, threshold):
         a *= m
         a *= r.before(m) + 1.0
         return a
-    n = r.size.astype(np.float64)
     b = taken - (r.start + 1.0) * a
-    return (m / n) * (r.before(m) + 1.0) * a + _ratio(m * (m - 1.0), n * (n - 1.0)) * b
+    first, pairs = _precision_coefficients(r, m)
+    return first * a + pairs * b
 
 
 def average_precision(r, k, *, relevance_threshold, ap_denominator):
@@ -136,38 +173,56 @@ def average_precision(r, k, *, relevance_threshold, ap_denominator):
     if ap_denominator == "hits":
         return _average_precision_over_hits(r, k, relevance_threshold), has
     total = r.per_query(_precision_sums(r, k, relevance_threshold))
-    count = r.relevant_count(relevance_threshold)
+    return _average_precision_of(r, total, k, relevance_threshold, ap_denominator), has
+
+
+def _average_precision_of(r, total, k, threshold, ap_denominator):
+    """AP from the sum of the precision terms (per query, or a curve's matrix, written
+    over) over R or min(k, R); ``k`` as in `_precision_denominator`."""
+    count = r.relevant_count(threshold)
     if ap_denominator == "min_k" and k is not None:
-        # Counts may be int32: a k beyond their range is no cut (numpy refuses to cast it).
-        count = np.minimum(count, min(k, np.iinfo(count.dtype).max))
-    return _ratio(total, count, out=total), has
+        if not isinstance(k, np.ndarray):  # (a curve's cut-offs are a column of small ks)
+            # Counts may be int32: a k beyond their range is no cut (numpy refuses to cast it).
+            k = min(k, np.iinfo(count.dtype).max)
+        count = np.minimum(count, k)
+    return _ratio(total, count, out=total)
 
 
 def _average_precision_over_hits(r, k, threshold):
-    """E[sum / hits]: the hits are random only through the group straddling k.
-
-    Given x of its relevant items drawn into its t top-k positions, they are spread
-    uniformly over those positions, so it contributes (x/t)(H + 1) A + x(x - 1)/(t(t - 1)) B
-    with A, B as in `_precision_sums`; the ratio is averaged over the hypergeometric x.
-    """
+    """E[sum / hits]: the hits are random only through the group straddling k
+    (`_expected_precision_over_hits`)."""
     complete = r.taken(k) == r.size
     fixed_sum = r.per_query(_precision_sums(r, k, threshold) * complete)
     fixed_hits = r.per_query(r.relevant_in_group(threshold) * complete)
     s, (straddling, n, m, t) = r.boundary(k, threshold)
     value = _ratio(fixed_sum, fixed_hits)  # no relevant item drawn at the boundary
     if straddling.size:
-        s = s[straddling]
-        a = _reciprocals(r, s, t)
-        b = t - (s + 1.0) * a
-        row, x, prob = _hypergeometric(n, m, t)
-        query = straddling[row]
-        tq, hits = t[row].astype(np.float64), fixed_hits[query]
-        part = (
-            _ratio(x, tq) * (hits + 1.0) * a[row] + _ratio(x * (x - 1.0), tq * (tq - 1.0)) * b[row]
+        value[straddling] = _expected_precision_over_hits(
+            r, s[straddling], n, m, t, fixed_hits[straddling], fixed_sum[straddling]
         )
-        drawn = prob * _ratio(fixed_sum[query] + part, hits + x)
-        value[straddling] = np.bincount(row, drawn, straddling.size)
     return value
+
+
+def _expected_precision_over_hits(r, s, n, m, t, hits_before, sum_before):
+    """Per tie group cut by k (start s, n items, m relevant, t of them in the top k):
+    E[(sum_before + its precision terms) / (hits_before + x)] over the hypergeometric
+    number x of relevant items drawn into its t positions, ``hits_before`` and
+    ``sum_before`` being the query's hits and precision terms before the group.
+
+    Given x, they are spread uniformly over those positions, so they contribute
+    (x/t)(H + 1) A + x(x - 1)/(t(t - 1)) B with A, B as in `_precision_sums`.
+    """
+    a = _reciprocals(r, s, t)
+    b = t - (s + 1.0) * a
+    row, x, prob = _hypergeometric(n, m, t)
+    tq, hits = t[row].astype(np.float64), hits_before[row]
+    part = _ratio(x, tq) * (hits + 1.0) * a[row] + _ratio(x * (x - 1.0), tq * (tq - 1.0)) * b[row]
+    return _sum_by(row, prob * _ratio(sum_before[row] + part, hits + x), s.size)
+
+
+def _mean_gain(r, gain):
+    """Per group: the mean gain of its items, the expected gain at each of its positions."""
+    return r.group_sum(gain(r.rel)) / r.size
 
 
 def cumulative_gain(r, k, *, gain):
@@ -179,8 +234,7 @@ def cumulative_gain(r, k, *, gain):
 def _dcg(r, k, gain, log_base=2.0):
     # Not kept for a dcg@k and an ndcg@k of one call: making it again costs about 1% of
     # the ranking, keeping it 8 bytes per query until the other one is reached.
-    total = r.group_sum(gain(r.rel))
-    return r.per_query(total / r.size * _discounts(r, r.start, r.taken(k), log_base))
+    return r.per_query(_mean_gain(r, gain) * _discounts(r, r.start, r.taken(k), log_base))
 
 
 def discounted_cumulative_gain(r, k, *, gain, log_base=2.0):
@@ -194,13 +248,18 @@ def discounted_cumulative_gain(r, k, *, gain, log_base=2.0):
 _SAME_AS_IDEAL = 64 * np.finfo(np.float64).eps
 
 
+def _same_as_ideal(dcg, ideal):
+    """Whether a DCG is its ideal up to the rounding of their different sums."""
+    return np.abs(ideal - dcg) <= _SAME_AS_IDEAL * ideal
+
+
 def normalized_dcg(r, k, *, gain):
     ideal = r.ideal_dcg(k, gain)
     dcg = _dcg(r, k, gain)
     value = _ratio(dcg, ideal)
     tied = np.unique(r.query[r.size > 1])  # the queries with a tie group
     tied = tied[ideal[tied] > 0]
-    value[tied[np.abs(ideal[tied] - dcg[tied]) <= _SAME_AS_IDEAL * ideal[tied]]] = 1.0
+    value[tied[_same_as_ideal(dcg[tied], ideal[tied])]] = 1.0
     return value, ideal > 0
 
 
@@ -235,13 +294,11 @@ def ranking_auc(r, k, *, relevance_threshold):
     del later_negative
     drawn = None
     if straddling.size:
-        row, x, prob = _hypergeometric(n, m_b, t)
-        query = straddling[row]
-        negative = s[query] - positive[query]
-        drawn_negative = t[row] - x
-        right = correct[query] + positive[query] * drawn_negative + 0.5 * x * drawn_negative
-        pairs = (positive[query] + x) * (negative + drawn_negative)
-        drawn = np.bincount(row, prob * _ratio(right, pairs, empty=0.5), straddling.size)
+        positive_before = positive[straddling]
+        negative_before = s[straddling] - positive_before
+        drawn = _expected_auc_at_boundary(
+            n, m_b, t, positive_before, negative_before, correct[straddling]
+        )
     # The pairs when no item is drawn at the boundary, in blocks of queries (per-query
     # temporaries stay small), each ratio written over its count of correct pairs.
     value = correct
@@ -253,6 +310,19 @@ def ranking_auc(r, k, *, relevance_threshold):
     if drawn is not None:
         value[straddling] = drawn
     return value, _has_relevant(r, relevance_threshold)
+
+
+def _expected_auc_at_boundary(n, m, t, positive_before, negative_before, correct_before):
+    """Per tie group cut by k (n items, m relevant, t of them in the top k): E[correct
+    pairs / pairs] over the hypergeometric number x of relevant items drawn into the top
+    k, given the positives, negatives and correct pairs before the group (0.5 where no
+    pair). Drawn items are below the earlier ones, and pairs among them count 1/2."""
+    row, x, prob = _hypergeometric(n, m, t)
+    drawn_negative = t[row] - x
+    positive = positive_before[row]
+    right = correct_before[row] + positive * drawn_negative + 0.5 * x * drawn_negative
+    pairs = (positive + x) * (negative_before[row] + drawn_negative)
+    return _sum_by(row, prob * _ratio(right, pairs, empty=0.5), n.size)
 
 
 def average_relative_position(r, k=None, *, relevance_threshold):

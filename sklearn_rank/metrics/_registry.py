@@ -6,20 +6,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..conventions._measures import MEASURE_PARAMETERS
 from . import _cascade, _reductions, _trec
 from ._statistics import TOP_GRADE
-
-
-@dataclass(frozen=True)
-class _Param:
-    """A measure's own parameter (RBP's persistence, ERR's top grade...), given in its
-    name (``rbp(p=0.9)``) or as a keyword of its function: not a convention, as it
-    changes what is measured rather than how a tool computes the same measure."""
-
-    name: str
-    check: Callable  # check(name, value) -> the value, normalised, or a ValueError
-    default: object
-    doc: str
 
 
 @dataclass(frozen=True)
@@ -36,7 +25,7 @@ class _Metric:
     first_relevant_only: bool = False  # reads only each query's first relevant group
     negative_relevance: bool = False  # accepts negative y_true (linear gain only)
     no_relevant_default: object = 0.0
-    parameters: tuple = ()  # _Param entries: the measure's own parameters
+    parameters: tuple = ()  # the measure's own parameters (conventions.MEASURE_PARAMETERS)
     # How the per-query values combine: "mean", "sum" (counts, as trec_eval's all line)
     # or "geometric" (exp of the mean log of max(value, 1e-5), trec_eval's gm_map).
     aggregate: str = "mean"
@@ -80,15 +69,30 @@ class _Guarded:
 
     def __call__(self, ranking, k, **conventions):
         values, has_relevant = self.reduce(ranking, k, **conventions)
-        values = np.asarray(values, dtype=np.float64)
-        if self.bounds is not None:
-            low, high = self.bounds
-            above = np.flatnonzero((values > high) & (values <= high + _ROUNDING))
-            below = np.flatnonzero((values < low) & (values >= low - _ROUNDING))
-            if above.size or below.size:  # a copy: the values may be a cached array
-                values = values.copy()
-                values[above], values[below] = high, low
-        return values, has_relevant
+        # A copy where a value changes: the values may be a cached array.
+        return _within_bounds(np.asarray(values, dtype=np.float64), self.bounds), has_relevant
+
+
+def _within_bounds(values, bounds, copy=True):
+    """``values`` (of any shape), those a rounding (`_ROUNDING`) beyond ``bounds`` (as
+    `_bounds` gives them; None: unbounded) made the bound itself: a copy where one
+    changes, unless ``copy`` is False (then in place)."""
+    if bounds is None or values.size == 0:
+        return values
+    low, high = bounds
+    # The largest and least values first (one pass each, NaN passed over): most arrays
+    # have nothing to change, and a curve's matrix is large.
+    if np.fmax.reduce(values, axis=None) > high:
+        above = (values > high) & (values <= high + _ROUNDING)
+        if above.any():
+            values = values.copy() if copy else values
+            values[above] = high
+    if np.fmin.reduce(values, axis=None) < low:
+        below = (values < low) & (values >= low - _ROUNDING)
+        if below.any():
+            values = values.copy() if copy else values
+            values[below] = low
+    return values
 
 
 _THRESHOLD = ("relevance_threshold",)
@@ -96,64 +100,9 @@ _SIGNED = "[0, inf); (-inf, inf) with negative relevance"
 _COUNT = "[0, inf)"
 
 
-def _finite_real(name, value):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.number)):
-        raise ValueError(f"{name} must be a number; got {value!r}.")
-    value = float(value)
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be a finite number; got {value!r}.")
-    return value
-
-
-def _positive(name, value):
-    value = _finite_real(name, value)
-    if value <= 0:
-        raise ValueError(f"{name} must be a positive number; got {value!r}.")
-    return value
-
-
-def _persistence(name, value):
-    value = _finite_real(name, value)
-    if not 0 < value < 1:
-        raise ValueError(f"{name} must be a number strictly between 0 and 1; got {value!r}.")
-    return value
-
-
-def _recall_level(name, value):
-    value = _finite_real(name, value)
-    if not 0 <= value <= 1:
-        raise ValueError(f"{name} must be a recall level between 0 and 1; got {value!r}.")
-    return value
-
-
-def _top_grade(name, value):
-    return None if value is None else _positive(name, value)
-
-
-def _rbp_gains(name, value):
-    if value not in ("binary", "query_max"):
-        raise ValueError(f"{name} must be 'binary' or 'query_max'; got {value!r}.")
-    return value
-
-
-_GAINS = _Param(
-    "gains",
-    _rbp_gains,
-    "binary",
-    "'binary': 1 for a relevant item (ir_measures); 'query_max': the grade divided by the "
-    "query's largest grade when that exceeds 1 (trec_eval 10.0's rbp)",
-)
-_RECALL = _Param("recall", _recall_level, 0.0, "the recall level, in [0, 1]")
-_PERSISTENCE = _Param(
-    "p", _persistence, 0.8, "persistence: the probability that the user reads on, in (0, 1)"
-)
-_X = _Param("x", _positive, 1.0, "the multiple of R: precision at rank (long)(x R + 0.9)")
-_MAX_GRADE = _Param(
-    "max_grade",
-    _top_grade,
-    None,
-    "the top of the grade scale: rho(g) = (2**g - 1) / 2**max_grade; None: the largest "
-    "grade of the truth",
+# The measures' own parameters (``p`` of RBP...), declared with the conventions.
+_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE = (
+    MEASURE_PARAMETERS[name] for name in ("p", "gains", "recall", "x", "max_grade")
 )
 
 METRICS = {
@@ -245,7 +194,8 @@ METRICS = {
             "arp",
             "average_relative_position",
             _reductions.average_relative_position,
-            "mean position of the relevant items / number of candidates (lower is better)",
+            "Hivemall's average relative position: mean position of the relevant items / number "
+            "of candidates (not the recommender papers' average recommendation popularity)",
             takes_k=False,
             conventions=_THRESHOLD,
             greater_is_better=False,
@@ -398,7 +348,7 @@ METRICS = {
         ),
         _Metric(
             "unjudged",
-            "unjudged_at_k_score",
+            "unjudged_at_k",
             _trec.unjudged_at_k,
             "unjudged candidates in the top min(k, N), / k (trec_eval's unj)",
             greater_is_better=False,
@@ -477,5 +427,22 @@ def _markdown_table():
         rows.append(
             f"| {name} | `{metric.function}` | {metric.summary} | {metric.value_range} | "
             f"{'higher' if metric.greater_is_better else 'lower'} | {conventions} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def _parameters_table():
+    """The measure parameters table of docs/metrics.md, generated from the declarations."""
+    rows = [
+        "| parameter | values | default | measures | meaning |",
+        "|---|---|---|---|---|",
+    ]
+    for parameter in MEASURE_PARAMETERS.values():
+        kind = parameter.type_text or parameter.check.describe()
+        users = [m for m in METRICS.values() if parameter in m.parameters]
+        measures = ", ".join(f"`{m.name}` (`{m.function}`)" for m in users)
+        meaning = " ".join(parameter.doc.split())
+        rows.append(
+            f"| `{parameter.name}` | {kind} | `{parameter.default!r}` | {measures} | {meaning} |"
         )
     return "\n".join(rows) + "\n"

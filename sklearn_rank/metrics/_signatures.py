@@ -1,7 +1,7 @@
 """The convention parameters of `evaluate` and of every metric function, generated.
 
 Which conventions a metric function takes is read from the declarations
-(`sklearn_rank.conventions.CONVENTIONS`) and the registry: a convention that no registry
+(`conventions._declarations.CONVENTIONS`) and the registry: a convention that no registry
 entry claims (``ties``, ``no_relevant``, ``tie_break``, ``query_set``, ``score_dtype``)
 applies to every metric; the others (``gain``, ``log_base``, ``ap_denominator``...) only to
 the metrics that list them. `_with_conventions` adds them, with ``convention``, to a
@@ -13,7 +13,7 @@ import functools
 import inspect
 import textwrap
 
-from ..conventions import CONVENTION, CONVENTIONS
+from ..conventions._declarations import CONVENTION, CONVENTIONS
 from ..conventions._docs import _PARAMETERS
 from ._registry import METRICS
 

@@ -16,7 +16,9 @@ import numpy as np
 
 from ._columns import _constant, _elementwise, _take
 from ._counting import _each_once
-from ._infap import inferred_average_precision  # noqa: F401 (the registry's _trec.*)
+
+# The registry reads _trec.inferred_average_precision, cli/_trec.py _trec._INFAP_EPSILON.
+from ._infap import _INFAP_EPSILON, inferred_average_precision  # noqa: F401
 from ._reductions import _expected_hits, _ratio
 
 

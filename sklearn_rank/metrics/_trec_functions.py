@@ -329,8 +329,7 @@ def r_precision_mult_score(
     ----------
     {y_true}
     {y_score}
-    x : float, default=1.0
-        The multiple of R (positive).
+    {x}
     {groups}
     {exclude}
     {sample_weight}

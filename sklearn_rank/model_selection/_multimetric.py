@@ -13,7 +13,7 @@ from numbers import Real
 
 import numpy as np
 
-from ..conventions import resolve
+from ..conventions._declarations import resolve
 from ..metrics._names import _parse_request
 from ..metrics._signatures import _applicable
 from ._scorer import (
@@ -181,8 +181,8 @@ class MultimetricRankingScorer(_RoutedScorer):
         def scores(members, conventions):
             recordings = None
             if record is not None:
-                token, _label, names = record
-                recordings = {key: (token, key, names) for key, _ in members}
+                token, _label, names, test_keys = record
+                recordings = {key: (token, key, names, test_keys) for key, _ in members}
             return _signed_scores(
                 members,
                 conventions,

@@ -8,13 +8,14 @@ import sklearn.metrics
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ..conventions import check_k, resolve
+from ..conventions._declarations import check_k, resolve
 from ..metrics._names import _parse_request, _parse_requests, _Request
 from ..metrics._plan import _Plan
 from ..metrics._registry import METRICS
 from ..metrics._signatures import _applicable
 from ..utils._ids import _concat_ids, _factorize
-from ._per_query import _recorded
+from ._per_query import _query_set_key, _recorded
+from ._prepared import _compute_fold
 from ._ranker import QueryGroupRanker
 
 # A scorer takes its metric function's conventions (generated from the declarations) but
@@ -173,22 +174,21 @@ def _signed_scores(
         ),
         conventions,
     )
-    computed = plan.evaluate(
-        y_true,
-        y_pred,
-        groups=groups,
-        sample_weight=sample_weight,
-        table=recordings is not None,
+    computed = _compute_fold(
+        plan, y_true, y_pred, groups, sample_weight, table=recordings is not None
     )
     if recordings is None:
         return {label: scorer.sign * computed[label] for label, scorer in members}
     means = _Plan.means(computed)
+    key = _query_set_key(computed.ids, len(y_pred))  # which rows: a test set or not
     scores = {}
     for label, scorer in members:
         # Per-query values signed as the score is, so that they average to it.
         values = scorer.sign * computed.values[label]
         score = scorer.sign * means[label]
-        scores[label] = _recorded(recordings[label], estimator, computed.ids, values, score)
+        scores[label] = _recorded(
+            recordings[label], estimator, key, computed.ids, values, score, computed.weights
+        )
     return scores
 
 
@@ -477,11 +477,59 @@ def _is_ranking_name(name):
     return True
 
 
-def _resolve_scoring(scoring):
+def _ranking_twin(name):
+    """The ranking scorer name to use for one of scikit-learn's scorer names that score a
+    fold's rows at once (``"f1"``, ``"precision_macro"``, ``"average_precision"``), or
+    None for any other name."""
+    if name in ("average_precision", "roc_auc"):
+        return {"average_precision": "map", "roc_auc": "auc"}[name]
+    for base in ("precision", "recall", "f1"):
+        if name == base or name in (f"{base}_{how}" for how in _AVERAGES):
+            return f"{base}@10"
+    return None
+
+
+_AVERAGES = ("macro", "micro", "samples", "weighted")
+
+
+def _warn_rows_at_once(scoring, stacklevel):
+    """Warn for each of scikit-learn's scorer names in ``scoring`` that a ranking metric
+    of sklearn_rank shadows: in a grouped search they silently scored the fold's rows as
+    one set of predictions, never each query."""
+    if isinstance(scoring, str):
+        names = [scoring]
+    elif isinstance(scoring, dict):
+        names = list(scoring.values())
+    elif isinstance(scoring, (list, tuple, set)):
+        names = list(scoring)
+    else:
+        names = []
+    for name in names:
+        twin = _ranking_twin(name) if isinstance(name, str) else None
+        if twin is None:
+            continue
+        warnings.warn(
+            f"scoring={name!r} is scikit-learn's scorer of all the rows of a fold at once, "
+            "as one set of predictions, not a ranking metric computed per query. Use "
+            f"{twin!r} for the ranking metric of each query"
+            f"{' (any cut-off @K)' if '@' in twin else ''}, or pass "
+            f"sklearn.metrics.get_scorer({name!r}) to keep scikit-learn's. The name "
+            f"{name!r} in the grouped searches and grouped_cross_validate is deprecated in "
+            "0.2 and will raise a ValueError in 0.4.",
+            FutureWarning,
+            stacklevel=stacklevel + 1,
+        )
+
+
+def _resolve_scoring(scoring, stacklevel=None):
     """Turn sklearn_rank scorer names (in a str, list or dict) into RankingScorers.
 
     Other strings (scikit-learn's own scorer names) and callables are left as they are.
+    ``stacklevel``: warn, at that level above this function, about scikit-learn's names
+    that score a fold's rows at once where a ranking metric of the same name exists.
     """
+    if stacklevel is not None:
+        _warn_rows_at_once(scoring, stacklevel + 1)
 
     def one(value):
         if isinstance(value, str) and _is_ranking_name(value):

@@ -7,19 +7,23 @@ group-aware splitter (GroupKFold by default), and check every fold: a query spli
 train and test is an error, whatever splitter was given.
 """
 
-from numbers import Integral, Real
-
 import numpy as np
 import sklearn
 from sklearn import model_selection
 from sklearn.metrics import check_scoring
-from sklearn.model_selection import GroupKFold
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping
 
-from ..utils._ids import _factorize, _id_array
-from ..utils._validation import _num_rows, _python_value
+from ..utils._ids import _factorize
+from ._folds import _check_groups, _check_row_weights, _checked_splits
 from ._multimetric import MultimetricRankingScorer, _requests
-from ._per_query import _out_of_fold, _recording
+from ._per_query import (
+    _out_of_fold,
+    _query_weights,
+    _recorded_labels,
+    _recording,
+    _stored_scores,
+    _test_keys,
+)
 from ._ranker import QueryGroupRanker, _fit_parameters
 from ._scorer import RankingScorer, _resolve_scoring
 
@@ -27,160 +31,6 @@ from ._scorer import RankingScorer, _resolve_scoring
 def _routing():
     """Metadata routing on for one call only; the global configuration is untouched."""
     return sklearn.config_context(enable_metadata_routing=True)
-
-
-def _checked_cv(cv):
-    """``cv`` as a splitter or an iterable of folds; ints (numpy's too) mean GroupKFold."""
-    if cv is None:
-        return GroupKFold(n_splits=5)
-    not_a_count = isinstance(cv, Real) and not isinstance(cv, Integral)
-    if isinstance(cv, (bool, np.bool_, str, bytes)) or not_a_count:
-        # A str has a split method of its own; floats and bools are not fold counts.
-        raise ValueError(
-            "cv must be None, an int (at least 2: the number of GroupKFold folds), a "
-            f"splitter or a list of (train, test) folds; got {cv!r}."
-        )
-    if isinstance(cv, Integral):
-        if cv < 2:
-            raise ValueError(
-                f"cv={cv!r}: an int is the number of GroupKFold folds and must be at least 2."
-            )
-        return GroupKFold(n_splits=int(cv))
-    if not hasattr(cv, "split") and not hasattr(cv, "__iter__"):
-        raise ValueError(
-            "cv must be None, an int, a splitter (with a split method) or a list of "
-            f"(train, test) folds; got {type(cv).__name__}."
-        )
-    return cv
-
-
-def _describe(cv, folds):
-    """``cv`` for an error message: a splitter's repr, never a list of index arrays."""
-    if hasattr(cv, "split"):
-        return f"cv={cv!r}"
-    return f"cv (a list of {len(folds)} fold{'' if len(folds) == 1 else 's'})"
-
-
-def _fold_indices(cv, number, side, indices, n_rows):
-    """One side of a fold as an int64 index array, with an error naming the fold."""
-    where = f"{cv}: fold {number}'s {side} set"
-    try:
-        indices = np.asarray(indices)
-    except ValueError:  # ragged
-        raise ValueError(f"{where} must be a 1-D array of row indices.") from None
-    if indices.dtype == bool:
-        if indices.shape != (n_rows,):
-            raise ValueError(
-                f"{where} is a boolean mask of shape {indices.shape}; a mask needs one "
-                f"entry per row ({n_rows})."
-            )
-        indices = np.flatnonzero(indices)
-    elif indices.ndim != 1 or (indices.size and indices.dtype.kind not in "iu"):
-        raise ValueError(
-            f"{where} must be a 1-D array of integer row indices or a boolean mask; got an "
-            f"array of shape {indices.shape} and dtype {indices.dtype}."
-        )
-    indices = indices.astype(np.int64, copy=False)
-    if indices.size == 0:
-        purpose = "score" if side == "test" else "fit"
-        raise ValueError(f"{where} is empty; every fold needs rows to {purpose}.")
-    bad = (indices < 0) | (indices >= n_rows)
-    if bad.any():
-        raise ValueError(
-            f"{where} holds row index {int(indices[bad][0])}; indices must be in [0, {n_rows})."
-        )
-    return indices
-
-
-def _split_ids(groups, codes):
-    """The ids a splitter receives: the caller's, unless numpy cannot sort them.
-
-    Splitters such as GroupKFold sort the ids (np.unique); ids of mixed types (1 and
-    "1", which are different queries) cannot be sorted, so the splitter gets each
-    query's number in order of first appearance instead.
-    """
-    if groups.dtype != object:
-        return groups
-    try:
-        np.unique(groups)
-    except TypeError:
-        return codes
-    return groups
-
-
-def _checked_splits(cv, X, y, groups):
-    """Materialise the folds of ``cv`` and refuse any that splits a query."""
-    codes, ids = _factorize(groups, groups.shape[0])  # also refuses NaN, unhashable ids
-    n_rows = groups.shape[0]
-    cv = _checked_cv(cv)
-    if hasattr(cv, "split"):
-        folds = list(cv.split(X, y, _split_ids(groups, codes)))
-    else:
-        folds = list(cv)
-    described = _describe(cv, folds)
-    if not folds:
-        raise ValueError(f"{described} produced no folds.")
-    checked = []
-    for number, fold in enumerate(folds):
-        try:
-            train, test = fold
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"{described}: fold {number} must be a (train indices, test indices) pair; "
-                f"got {type(fold).__name__}."
-            ) from None
-        train = _fold_indices(described, number, "training", train, n_rows)
-        test = _fold_indices(described, number, "test", test, n_rows)
-        shared = np.intersect1d(codes[train], codes[test])
-        if shared.size:
-            query = _python_value(ids[shared[0]])
-            raise ValueError(
-                f"{described} put rows of query {query!r} in both the training and "
-                f"the test set of fold {number}: it ignores groups. Use a group-aware "
-                "splitter such as GroupKFold, GroupShuffleSplit, StratifiedGroupKFold or "
-                "LeaveOneGroupOut (or an int for GroupKFold)."
-            )
-        checked.append((train, test))
-    return checked
-
-
-def _check_groups(groups, X, call="groups=query_ids"):
-    """Query ids as a 1-D array, one per row of X; 1 and "1" stay different ids."""
-    if groups is None:
-        raise ValueError(
-            f"groups is required: pass the query id of every row of X ({call}); got None. "
-            "The splitter keeps each query in one fold with them, and the ranking scorers "
-            "score per query."
-        )
-    n_rows = _num_rows(X)
-    if isinstance(groups, (list, tuple)):
-        # np.asarray would turn [1, "1"] into ["1", "1"]: two queries into one.
-        ids = _id_array(list(groups))
-    else:
-        ids = np.asarray(groups)
-    if ids.ndim != 1 or ids.shape[0] != n_rows:
-        raise ValueError(
-            f"groups must hold one query id per row of X ({n_rows} rows); got shape {ids.shape}."
-        )
-    return ids
-
-
-def _check_row_weights(params, n_rows):
-    """A routed ``sample_weight`` must have one entry per row: folds select rows of it.
-
-    scikit-learn passes metadata of any other length to every fold unchanged, where a
-    ranking scorer would compare it with the fold's own queries and rows.
-    """
-    weights = params.get("sample_weight")
-    if weights is None:
-        return
-    shape = np.shape(weights)
-    if shape != (n_rows,):
-        raise ValueError(
-            f"sample_weight must hold one weight per row of X ({n_rows} rows); got shape "
-            f"{shape}. In cross-validation a query's weight is repeated on each of its "
-            "rows, so that every fold selects its own."
-        )
 
 
 def _refuse_bare_ranker(estimator, where):
@@ -324,7 +174,7 @@ def grouped_cross_validate(
     )
     _refuse_bare_ranker(estimator, "grouped_cross_validate")
     folds = _checked_splits(cv, X, y, groups)
-    scoring = _one_prediction(_resolve_scoring(scoring), error_score)
+    scoring = _one_prediction(_resolve_scoring(scoring, stacklevel=2), error_score)
     params = dict(params or {})
     _check_row_weights(params, groups.shape[0])
     with _routing():
@@ -340,7 +190,9 @@ def grouped_cross_validate(
         )
         if _consumes_groups(router, "fit"):
             params["groups"] = groups
-        with _recording(scoring if return_per_query else None) as (recorded, records):
+        recording = scoring if return_per_query else None
+        test_keys = _test_keys(groups, folds)
+        with _recording(recording, test_keys) as (recorded, records):
             result = model_selection.cross_validate(
                 estimator,
                 X,
@@ -355,7 +207,9 @@ def grouped_cross_validate(
                 verbose=verbose,
             )
     if return_per_query:
-        result["per_query"] = _out_of_fold(records, _factorize(groups, groups.shape[0])[1])
+        stored = _stored_scores(_recorded_labels(recorded), result)
+        ids = _factorize(groups, groups.shape[0])[1]
+        result["per_query"] = _out_of_fold(records, ids, test_keys, stored)
     return result
 
 
@@ -368,9 +222,10 @@ class _GroupedSearch:
     and this object's parameters never change.
     """
 
-    def _scoring(self):
+    def _scoring(self, warn=False):
         """``scoring`` with sklearn_rank names resolved and ranking scorers combined."""
-        return _one_prediction(_resolve_scoring(self.scoring), self.error_score)
+        resolved = _resolve_scoring(self.scoring, stacklevel=3 if warn else None)
+        return _one_prediction(resolved, self.error_score)
 
     def _check_refit(self, scoring):
         """scikit-learn checks ``refit`` against a combined scorer's keys only after
@@ -426,9 +281,10 @@ class _GroupedSearch:
         _check_row_weights(params, groups.shape[0])
         folds = _checked_splits(self.cv, X, y, groups)
         names = self._parameter_names()
-        combined = self._scoring()
+        combined = self._scoring(warn=True)
         self._check_refit(combined)
-        with _recording(combined, names) as (scoring, records):
+        test_keys = _test_keys(groups, folds)
+        with _recording(combined, test_keys, names) as (scoring, records):
             search = self._sklearn_search(folds, scoring)
             with _routing():
                 if _consumes_groups(search.get_metadata_routing(), "fit"):
@@ -441,18 +297,18 @@ class _GroupedSearch:
             # As for a list of scorers: the dict of scorers, so that score() computes the
             # refit metric alone and scorer_[name] is that metric's scorer.
             self.scorer_ = dict(self.scorer_.scorers)
-        self._keep_per_query(records, names, groups, folds)
+        self._keep_per_query(records, _recorded_labels(scoring), names, groups, folds, test_keys)
         return self
 
-    def _keep_per_query(self, records, names, groups, folds):
-        """Set ``per_query_results_`` and ``split_n_queries_`` from the scorers' records."""
+    def _keep_per_query(self, records, labels, names, groups, folds, test_keys):
+        """Set ``per_query_results_``, ``per_query_weights_`` and ``split_n_queries_``
+        from the scorers' records: each (candidate, split) cell of ``cv_results_`` takes
+        the record of its test set, its score and its parameters."""
         codes, ids = _factorize(groups, groups.shape[0])
-        base = self.estimator.get_params(deep=True) if names else {}
-        candidates = [
-            tuple(params[name] if name in params else base.get(name) for name in names)
-            for params in self.cv_results_["params"]
-        ]
-        self.per_query_results_ = _out_of_fold(records, ids, candidates)
+        stored = _stored_scores(labels, self.cv_results_, len(folds))
+        candidates = self.cv_results_["params"]
+        self.per_query_results_ = _out_of_fold(records, ids, test_keys, stored, candidates, names)
+        self.per_query_weights_ = _query_weights(records, ids)
         self.split_n_queries_ = {
             side: np.array([np.unique(codes[fold[i]]).size for fold in folds])
             for i, side in enumerate(("train", "test"))
@@ -520,6 +376,13 @@ n_splits_, refit_time_, multimetric_
         (n_queries, n_candidates), columns in ``cv_results_`` order: the value on the test
         fold that holds the query (the mean over its test folds under a repeated splitter;
         NaN if none, or if the fit failed). `compare_search` compares candidates with it.
+    per_query_weights_ : dict
+        For each ranking scorer that received ``sample_weight`` (requested with
+        ``set_score_request(sample_weight=True)``), by its label in
+        ``per_query_results_``: an ndarray of shape (n_queries,), the weight it gave each
+        query in the test scores (NaN for a query it never scored). Empty when no ranking
+        scorer was weighted. `compare_search` reads it: it never compares weighted scores
+        as if they were not.
     split_n_queries_ : dict
         ``"train"`` and ``"test"`` -> ndarray of shape (n_splits,): the queries on each side
         of each split (the corrected t-test of `compare_search` counts them).
@@ -560,7 +423,7 @@ pre_dispatch, random_state, error_score, return_train_score
 
     Attributes
     ----------
-    per_query_results_, split_n_queries_
+    per_query_results_, per_query_weights_, split_n_queries_
         As in `GroupedGridSearchCV`, with the other attributes of scikit-learn's
         RandomizedSearchCV.
 

@@ -5,8 +5,11 @@ imports it.
 """
 
 import textwrap
+import warnings
+from collections.abc import Mapping
 
-from ..conventions import CONVENTION, CONVENTIONS, resolve
+from ..conventions._declarations import CONVENTION, CONVENTIONS, resolve
+from ..utils._validation import _shown
 
 INSTALL = 'pip install "sklearn-rank[plot]"'
 CONVENTION_NAMES = (CONVENTION.name, *CONVENTIONS)
@@ -27,6 +30,51 @@ def _axes(ax):
 
         _figure, ax = plt.subplots(layout="constrained")
     return ax
+
+
+def _check_ax(caller, ax):
+    """Refuse an ``ax`` that is not a matplotlib Axes before any work (else matplotlib fails
+    later with an AttributeError that names neither the parameter nor the value)."""
+    if ax is None:
+        return
+    from matplotlib.axes import Axes
+
+    if not isinstance(ax, Axes):
+        raise TypeError(f"{caller}: ax must be a matplotlib Axes or None; got {_shown(ax)}.")
+
+
+def _check_style(caller, parameter, style):
+    """A ``*_kwargs`` styling dict (None: empty), checked to be a dict of keyword names."""
+    if style is None:
+        return {}
+    if not isinstance(style, Mapping) or not all(isinstance(key, str) for key in style):
+        raise TypeError(
+            f"{caller}: {parameter} must be a dict of matplotlib properties (such as "
+            f"{{'color': 'red'}}) or None; got {_shown(style)}."
+        )
+    return dict(style)
+
+
+def _style(caller, parameter, style, deprecated):
+    """The styling of a Display method: its ``*_kwargs`` dict, or the properties given as
+    keyword arguments, the spelling deprecated in 0.2 (called from the public method: the
+    warning names its caller's line)."""
+    style = _check_style(caller, parameter, style)
+    if not deprecated:
+        return style
+    if style:
+        raise TypeError(
+            f"{caller}: pass the properties in {parameter} only; got {parameter} and the "
+            f"keyword arguments {', '.join(sorted(deprecated))}."
+        )
+    warnings.warn(
+        f"{caller}: passing matplotlib properties as keyword arguments "
+        f"({', '.join(sorted(deprecated))}) is deprecated in version 0.2 and will be removed "
+        f"in 0.4; pass {parameter}={{...}} instead.",
+        FutureWarning,
+        stacklevel=3,
+    )
+    return dict(deprecated)
 
 
 def _conventions(caller, conventions):

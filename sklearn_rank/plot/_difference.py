@@ -5,16 +5,23 @@ import numpy as np
 from ..inputs import query_ids
 from ..metrics import evaluate
 from ..metrics._names import _parse_name
+from ..utils._validation import _shown
 from ._base import (
     _axes,
+    _check_ax,
     _check_matplotlib,
+    _check_style,
     _convention_label,
     _conventions,
     _label_axes,
     _legend,
+    _style,
 )
 
 _TICK_LABELS = 30  # queries named on the axis up to this many
+# What from_comparison reads of a Comparison: checked by attribute, so that any object
+# with this contract works wherever the Comparison class lives.
+_COMPARISON_ATTRIBUTES = ("per_query", "run_names", "query_ids", "baseline")
 
 
 class PerQueryDifferenceDisplay:
@@ -90,7 +97,7 @@ class PerQueryDifferenceDisplay:
         self.baseline_name = baseline_name
         self.convention_label = convention_label
 
-    def plot(self, ax=None, *, name=None, **bar_kwargs):
+    def plot(self, ax=None, *, name=None, bar_kwargs=None, **kwargs):
         """Draw the sorted bars.
 
         Parameters
@@ -99,15 +106,25 @@ class PerQueryDifferenceDisplay:
             Axes to draw on; None makes a new figure.
         name : str, default=None
             Name of the run in the legend; None uses the Display's ``name``.
-        **bar_kwargs : dict
-            Passed to ``ax.bar`` (``color`` replaces the colours of gains and losses).
+        bar_kwargs : dict, default=None
+            Properties of the bars, passed to ``ax.bar`` (``color`` replaces the colours
+            of gains and losses).
+        **kwargs : dict
+            Bar properties as keyword arguments.
+
+            .. deprecated:: 0.2
+                Passing them as keyword arguments is deprecated in 0.2 and will be removed
+                in 0.4 (a FutureWarning says so); pass ``bar_kwargs`` instead.
 
         Returns
         -------
         display : PerQueryDifferenceDisplay
             ``self``, with ``bars_``, ``order_``, ``ax_`` and ``figure_`` set.
         """
-        _check_matplotlib(f"{type(self).__name__}.plot")
+        caller = f"{type(self).__name__}.plot"
+        _check_matplotlib(caller)
+        _check_ax(caller, ax)
+        bar_kwargs = _style(caller, "bar_kwargs", bar_kwargs, kwargs)
         ax = _axes(ax)
         name = (self.name if name is None else name) or "run"
         baseline = self.baseline_name or "baseline"
@@ -181,6 +198,8 @@ class PerQueryDifferenceDisplay:
         caller = f"{cls.__name__}.from_predictions"
         _check_matplotlib(caller)
         conventions = _conventions(caller, conventions)
+        _check_ax(caller, ax)
+        _check_style(caller, "bar_kwargs", bar_kwargs)
         entry = _parse_name(metric)[0]
 
         def per_query(scores):
@@ -218,10 +237,12 @@ class PerQueryDifferenceDisplay:
             baseline_name=baseline_name,
             convention_label=label,
         )
-        return display.plot(ax=ax, **(bar_kwargs or {}))
+        return display.plot(ax=ax, bar_kwargs=bar_kwargs)
 
     @classmethod
-    def from_comparison(cls, result, *, run, metric, baseline=None, ax=None, **bar_kwargs):
+    def from_comparison(
+        cls, result, *, run, metric, baseline=None, ax=None, bar_kwargs=None, **kwargs
+    ):
         """Per-query differences of one run of a comparison against its baseline.
 
         Parameters
@@ -238,14 +259,29 @@ class PerQueryDifferenceDisplay:
             The run to subtract; None uses ``result.baseline``.
         ax : matplotlib Axes, default=None
             Axes to draw on; None makes a new figure.
-        **bar_kwargs : dict
+        bar_kwargs : dict, default=None
             Passed to ``ax.bar``.
+        **kwargs : dict
+            Bar properties as keyword arguments.
+
+            .. deprecated:: 0.2
+                Passing them as keyword arguments is deprecated in 0.2 and will be removed
+                in 0.4 (a FutureWarning says so); pass ``bar_kwargs`` instead.
 
         Returns
         -------
         display : PerQueryDifferenceDisplay
         """
-        _check_matplotlib(f"{cls.__name__}.from_comparison")
+        caller = f"{cls.__name__}.from_comparison"
+        _check_matplotlib(caller)
+        missing = [name for name in _COMPARISON_ATTRIBUTES if not hasattr(result, name)]
+        if missing:
+            raise TypeError(
+                f"{caller}: result must be a Comparison (what compare and compare_search "
+                f"return); got {_shown(result)}, which has no {', '.join(missing)}."
+            )
+        _check_ax(caller, ax)
+        bar_kwargs = _style(caller, "bar_kwargs", bar_kwargs, kwargs)
         names = [str(n) for n in result.run_names]
         baseline = result.baseline if baseline is None else baseline
         if baseline is None:
@@ -273,7 +309,7 @@ class PerQueryDifferenceDisplay:
             np.asarray(result.query_ids),
         )
         display = cls(differences, ids, metric=metric, name=run, baseline_name=baseline)
-        return display.plot(ax=ax, **bar_kwargs)
+        return display.plot(ax=ax, bar_kwargs=bar_kwargs)
 
 
 def _paired_differences(run, baseline, ids):

@@ -7,12 +7,15 @@ from ..metrics._names import _parse_name
 from ..model_selection._scorer import _ranking_scores
 from ._base import (
     _axes,
+    _check_ax,
     _check_matplotlib,
+    _check_style,
     _convention_label,
     _conventions,
     _integer_ticks,
     _label_axes,
     _legend,
+    _style,
 )
 
 
@@ -76,7 +79,7 @@ class MetricAtKDisplay:
         self.name = name
         self.convention_label = convention_label
 
-    def plot(self, ax=None, *, name=None, **line_kwargs):
+    def plot(self, ax=None, *, name=None, line_kwargs=None, **kwargs):
         """Draw the curve.
 
         Parameters
@@ -86,15 +89,25 @@ class MetricAtKDisplay:
             a new figure.
         name : str, default=None
             Name in the legend; None uses the Display's ``name``.
-        **line_kwargs : dict
-            Passed to ``ax.plot`` (``color``, ``linestyle``...).
+        line_kwargs : dict, default=None
+            Properties of the line, passed to ``ax.plot`` (``color``, ``linestyle``...);
+            they override the Display's own (label, markers).
+        **kwargs : dict
+            Line properties as keyword arguments.
+
+            .. deprecated:: 0.2
+                Passing them as keyword arguments is deprecated in 0.2 and will be removed
+                in 0.4 (a FutureWarning says so); pass ``line_kwargs`` instead.
 
         Returns
         -------
         display : MetricAtKDisplay
             ``self``, with ``line_``, ``ax_`` and ``figure_`` set.
         """
-        _check_matplotlib(f"{type(self).__name__}.plot")
+        caller = f"{type(self).__name__}.plot"
+        _check_matplotlib(caller)
+        _check_ax(caller, ax)
+        line_kwargs = _style(caller, "line_kwargs", line_kwargs, kwargs)
         ax = _axes(ax)
         name = self.name if name is None else name
         last = f"{self.metric}@{int(self.ks[-1])} = {self.values[-1]:.3f}"
@@ -122,6 +135,7 @@ class MetricAtKDisplay:
         name=None,
         ax=None,
         line_kwargs=None,
+        n_jobs=None,
         **conventions,
     ):
         """Compute the metric at k = 1..k_max of scores and plot it.
@@ -140,9 +154,13 @@ class MetricAtKDisplay:
             Axes to draw on; None makes a new figure.
         line_kwargs : dict, default=None
             Passed to ``ax.plot``.
+        n_jobs : int, default=None
+            Threads for the computation, as in `metric_at_k_curve` (the values do not
+            depend on it).
         **conventions
             ``convention`` and the convention parameters of `evaluate` (``ties``,
-            ``gain``, ``ap_denominator``, ``no_relevant``...).
+            ``gain``, ``ap_denominator``, ``no_relevant``, ``judged_only``...), as
+            `metric_at_k_curve` takes them.
 
         Returns
         -------
@@ -151,6 +169,8 @@ class MetricAtKDisplay:
         caller = f"{cls.__name__}.from_predictions"
         _check_matplotlib(caller)
         conventions = _conventions(caller, conventions)
+        _check_ax(caller, ax)
+        _check_style(caller, "line_kwargs", line_kwargs)
         ks, values = metric_at_k_curve(
             y_true,
             y_score,
@@ -159,12 +179,13 @@ class MetricAtKDisplay:
             groups=groups,
             exclude=exclude,
             sample_weight=sample_weight,
+            n_jobs=n_jobs,
             **conventions,
         )
         entry = _parse_name(metric)[0]
         label = _convention_label(conventions, entry.conventions)
         display = cls(ks, values, metric=metric, name=name, convention_label=label)
-        return display.plot(ax=ax, **(line_kwargs or {}))
+        return display.plot(ax=ax, line_kwargs=line_kwargs)
 
     @classmethod
     def from_estimator(
@@ -180,6 +201,7 @@ class MetricAtKDisplay:
         name=None,
         ax=None,
         line_kwargs=None,
+        n_jobs=None,
         **conventions,
     ):
         """Score the rows of ``X`` with a fitted estimator, then plot the metric at k.
@@ -194,7 +216,7 @@ class MetricAtKDisplay:
             Relevance of every row.
         groups : array-like of shape (n_rows,)
             Query id of every row.
-        metric, k_max, sample_weight, ax, line_kwargs, **conventions
+        metric, k_max, sample_weight, ax, line_kwargs, n_jobs, **conventions
             As in `from_predictions`.
         name : str, default=None
             Name in the legend; None uses the estimator's class name.
@@ -203,7 +225,10 @@ class MetricAtKDisplay:
         -------
         display : MetricAtKDisplay
         """
-        _check_matplotlib(f"{cls.__name__}.from_estimator")
+        caller = f"{cls.__name__}.from_estimator"
+        _check_matplotlib(caller)
+        _check_ax(caller, ax)  # before the estimator scores every row
+        _check_style(caller, "line_kwargs", line_kwargs)
         return cls.from_predictions(
             y,
             _ranking_scores(estimator, X),
@@ -214,5 +239,6 @@ class MetricAtKDisplay:
             name=type(estimator).__name__ if name is None else name,
             ax=ax,
             line_kwargs=line_kwargs,
+            n_jobs=n_jobs,
             **conventions,
         )

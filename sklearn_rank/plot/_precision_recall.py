@@ -4,16 +4,19 @@ import warnings
 
 import numpy as np
 
-from ..conventions import resolve
+from ..conventions._declarations import resolve
 from ..metrics._interpolated import DEFAULT_RECALL_LEVELS, _interpolated_precision
 from ..model_selection._scorer import _ranking_scores
 from ._base import (
     _axes,
+    _check_ax,
     _check_matplotlib,
+    _check_style,
     _convention_label,
     _conventions,
     _label_axes,
     _legend,
+    _style,
 )
 
 
@@ -91,7 +94,7 @@ class InterpolatedPrecisionRecallDisplay:
         self.name = name
         self.convention_label = convention_label
 
-    def plot(self, ax=None, *, name=None, **line_kwargs):
+    def plot(self, ax=None, *, name=None, line_kwargs=None, **kwargs):
         """Draw the curve.
 
         Parameters
@@ -101,15 +104,25 @@ class InterpolatedPrecisionRecallDisplay:
             a new figure.
         name : str, default=None
             Name in the legend; None uses the Display's ``name``.
-        **line_kwargs : dict
-            Passed to ``ax.plot``.
+        line_kwargs : dict, default=None
+            Properties of the line, passed to ``ax.plot`` (``color``, ``linestyle``...);
+            they override the Display's own (label, markers).
+        **kwargs : dict
+            Line properties as keyword arguments.
+
+            .. deprecated:: 0.2
+                Passing them as keyword arguments is deprecated in 0.2 and will be removed
+                in 0.4 (a FutureWarning says so); pass ``line_kwargs`` instead.
 
         Returns
         -------
         display : InterpolatedPrecisionRecallDisplay
             ``self``, with ``line_``, ``ax_`` and ``figure_`` set.
         """
-        _check_matplotlib(f"{type(self).__name__}.plot")
+        caller = f"{type(self).__name__}.plot"
+        _check_matplotlib(caller)
+        _check_ax(caller, ax)
+        line_kwargs = _style(caller, "line_kwargs", line_kwargs, kwargs)
         ax = _axes(ax)
         name = self.name if name is None else name
         eleven = np.array_equal(self.recall, DEFAULT_RECALL_LEVELS)
@@ -179,6 +192,8 @@ class InterpolatedPrecisionRecallDisplay:
         caller = f"{cls.__name__}.from_predictions"
         _check_matplotlib(caller)
         conventions = _with_rounding(trec_eval_version, _conventions(caller, conventions))
+        _check_ax(caller, ax)
+        _check_style(caller, "line_kwargs", line_kwargs)
         preset = conventions.get("convention")
         explicit = {key: value for key, value in conventions.items() if key != "convention"}
         recall, precision = _interpolated_precision(
@@ -192,7 +207,7 @@ class InterpolatedPrecisionRecallDisplay:
         )
         label = _convention_label(conventions, ("relevance_threshold", "iprec_rounding"))
         display = cls(recall, precision, name=name, convention_label=label)
-        return display.plot(ax=ax, **(line_kwargs or {}))
+        return display.plot(ax=ax, line_kwargs=line_kwargs)
 
     @classmethod
     def from_estimator(
@@ -234,6 +249,8 @@ class InterpolatedPrecisionRecallDisplay:
         caller = f"{cls.__name__}.from_estimator"
         _check_matplotlib(caller)
         conventions = _with_rounding(trec_eval_version, _conventions(caller, conventions))
+        _check_ax(caller, ax)  # before the estimator scores every row
+        _check_style(caller, "line_kwargs", line_kwargs)
         return cls.from_predictions(
             y,
             _ranking_scores(estimator, X),

@@ -10,8 +10,17 @@ import numpy as np
 from ._threads import _over_chunks
 
 
+def _is_bool(value):
+    """Whether ``value`` is True or False, numpy's booleans included.
+
+    Python's bool is an Integral and numpy's is not, so every check of a number (a count,
+    a seed, a level) refuses both by this one test rather than by ``isinstance(value, int)``.
+    """
+    return isinstance(value, (bool, np.bool_))
+
+
 def _check_per_query(value):
-    if not isinstance(value, (bool, np.bool_)):
+    if not _is_bool(value):
         raise ValueError(f"per_query must be True or False; got {value!r}.")
     return bool(value)
 

@@ -1,0 +1,99 @@
+"""Every measure parameter, declared once, as the conventions are.
+
+A measure parameter (RBP's persistence ``p``, ERR's ``max_grade``...) is given in a metric's
+name (``rbp(p=0.9)``) or as a keyword of its function. It is not a convention: it changes
+what is measured, not how a tool computes the same measure. Each is a `Parameter` (check,
+default, documentation); the registry lists which metric takes which, and the metric
+functions' docstrings read the text from here (``{p}`` placeholders, `_docs._fill_doc`).
+Measure parameters have no command-line option of their own: names carry them.
+"""
+
+import numpy as np
+
+from ..utils._validation import _is_bool
+from ._declarations import Parameter
+
+
+def _finite_real(name, value):
+    if _is_bool(value) or not isinstance(value, (int, float, np.number)):
+        raise ValueError(f"{name} must be a number; got {value!r}.")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite number; got {value!r}.")
+    return value
+
+
+def _positive(name, value):
+    value = _finite_real(name, value)
+    if value <= 0:
+        raise ValueError(f"{name} must be a positive number; got {value!r}.")
+    return value
+
+
+def _persistence(name, value):
+    value = _finite_real(name, value)
+    if not 0 < value < 1:
+        raise ValueError(f"{name} must be a number strictly between 0 and 1; got {value!r}.")
+    return value
+
+
+def _recall_level(name, value):
+    value = _finite_real(name, value)
+    if not 0 <= value <= 1:
+        raise ValueError(f"{name} must be a recall level between 0 and 1; got {value!r}.")
+    return value
+
+
+def _top_grade(name, value):
+    return None if value is None else _positive(name, value)
+
+
+def _rbp_gains(name, value):
+    if value not in ("binary", "query_max"):
+        raise ValueError(f"{name} must be 'binary' or 'query_max'; got {value!r}.")
+    return value
+
+
+_PERSISTENCE = Parameter(
+    "p",
+    _persistence,
+    0.8,
+    "Persistence: the probability that the user reads on from one rank to the next, in\n"
+    "(0, 1). ir_measures' default 0.8 (trec_eval's ``rbp``: 0.9).",
+    type_text="float",
+)
+_GAINS = Parameter(
+    "gains",
+    _rbp_gains,
+    "binary",
+    '"binary": 1 for a relevant item (``relevance_threshold``), as ir_measures. "query_max":\n'
+    "the grade divided by the query's largest grade when that exceeds 1, as trec_eval\n"
+    "10.0's ``rbp``.",
+    type_text='{"binary", "query_max"}',
+)
+_RECALL = Parameter(
+    "recall",
+    _recall_level,
+    0.0,
+    "The recall level, in [0, 1].",
+    type_text="float",
+)
+_X = Parameter(
+    "x",
+    _positive,
+    1.0,
+    "The multiple of R (positive): precision at rank (long)(x R + 0.9).",
+    type_text="float",
+)
+_MAX_GRADE = Parameter(
+    "max_grade",
+    _top_grade,
+    None,
+    "Top of the grade scale (4 on a 0-4 scale, gdeval's and ir_measures' value): a grade g\n"
+    "satisfies with probability (2**g - 1) / 2**max_grade. None uses the largest grade of\n"
+    "the truth. A grade above it is refused.",
+    type_text="float or None",
+)
+
+#: Every measure parameter by name; registry entries take theirs from here.
+MEASURE_PARAMETERS = {p.name: p for p in (_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE)}
