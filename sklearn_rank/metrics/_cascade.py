@@ -42,13 +42,128 @@ def expected_reciprocal_rank(r, k=None, *, max_grade):
     tied = np.flatnonzero((r.size > 1) & (r.group_sum(rho) > 0) & (r.taken(k) > 0))
     if tied.size:
         bounds = np.searchsorted(r.group, np.arange(r.n_groups + 1))
-        for g in tied:
+        small = r.size[tied] <= _SMALL_GROUP
+        if small.any():
+            g = tied[small]
+            contribution[g] = survival[g] * _small_groups_err(r, g, bounds, rho, k)
+        for g in tied[~small]:
             values = rho[bounds[g] : bounds[g + 1]]
             reach = int(r.size[g]) if k is None else min(int(r.size[g]), k - int(r.start[g]))
             contribution[g] = survival[g] * _group_err(
                 int(r.start[g]), int(r.size[g]), values, reach
             )
     return r.per_query(contribution), r.relevant_count(None) > 0
+
+
+# Tie groups of at most this many items are averaged together, in batches of groups of one
+# shape (`_small_groups_err`); larger ones one by one (`_group_err`).
+_SMALL_GROUP = 64
+
+
+def _small_groups_err(r, groups, bounds, rho, k):
+    """`_group_err` of each of ``groups`` (tie groups of at most `_SMALL_GROUP` items), the
+    same arithmetic in the same order on every value (the same bits), batched: one row per
+    (group, distinct non-zero rho), rows of one (stored non-zero, size, reach) together, so
+    that the Python loops run over the few shapes of small groups, not over the groups."""
+    size = r.size[groups].astype(np.int64)
+    start = r.start[groups].astype(np.int64)
+    reach = size if k is None else np.minimum(size, k - start)
+    # The non-zero rho of every group, ascending within each group.
+    count = bounds[groups + 1] - bounds[groups]
+    owner = np.repeat(np.arange(groups.size), count)
+    item = bounds[groups][owner] + (
+        np.arange(owner.size) - np.repeat(np.cumsum(count) - count, count)
+    )
+    value = rho[item]
+    keep = value > 0
+    owner, value = owner[keep], value[keep]
+    order = np.lexsort((value, owner))
+    owner, value = owner[order], value[order]
+    nonzero = np.bincount(owner, minlength=groups.size)
+    first_of_group = np.zeros(groups.size + 1, dtype=np.int64)
+    np.cumsum(nonzero, out=first_of_group[1:])
+    # Rows: the first copy of each distinct value of a group, with its number of copies.
+    new = np.ones(value.size, dtype=bool)
+    new[1:] = (owner[1:] != owner[:-1]) | (value[1:] != value[:-1])
+    at = np.flatnonzero(new)
+    copies = np.diff(np.append(at, value.size))
+    row_group = owner[at]
+    shape = np.stack((nonzero[row_group], size[row_group], reach[row_group]))
+    shapes, which = np.unique(shape, axis=1, return_inverse=True)
+    which = which.ravel()
+    terms = np.empty(at.size)
+    for number in range(shapes.shape[1]):
+        stored, n, depth = (int(x) for x in shapes[:, number])
+        rows = np.flatnonzero(which == number)
+        g = row_group[rows]
+        # The multiset less one copy of the row's value, ascending (np.delete's order).
+        local = np.arange(stored - 1)[None, :]
+        skip = (at[rows] - first_of_group[g])[:, None]
+        others = value[first_of_group[g][:, None] + local + (local >= skip)]
+        means = _subset_means_rows(1.0 - others, n - stored, depth)
+        positions = start[g][:, None] + np.arange(1, depth + 1, dtype=np.float64)
+        sums = np.sum(means / positions, axis=1)
+        terms[rows] = copies[rows] * value[at[rows]] * sums / n
+    # Each group's terms added in ascending value, from 0.0, as `_group_err` adds them.
+    total = np.zeros(groups.size)
+    rank = np.arange(at.size) - _first_row_of_group(row_group, groups.size)
+    for step in range(int(rank.max(initial=-1)) + 1):
+        now = rank == step
+        total[row_group[now]] += terms[now]
+    return total
+
+
+def _first_row_of_group(row_group, n_groups):
+    """Per row (sorted by group): the index of the first row of its group."""
+    counts = np.bincount(row_group, minlength=n_groups)
+    start = np.zeros(n_groups + 1, dtype=np.int64)
+    np.cumsum(counts, out=start[1:])
+    return start[row_group]
+
+
+def _subset_means_rows(stay, n_ones, depth):
+    """`_subset_means` of each row of ``stay`` (rows of one length), the same arithmetic
+    elementwise; the hypergeometric mixing one row at a time, as the same matrix-vector
+    product (a batched product sums in another order)."""
+    n_rows, seen_all = stay.shape
+    mu = np.zeros((n_rows, depth))
+    mu[:, 0] = 1.0
+    j = np.arange(1, depth)
+    for seen in range(seen_all):
+        c = stay[:, seen : seen + 1]
+        shifted = mu[:, :-1].copy()
+        mu[:, 1:] = ((seen + 1 - j) * mu[:, 1:] + j * c * shifted) / (seen + 1)
+        mu[:, 0] = 1.0
+    if not n_ones:
+        return mu
+    weights = _mixing_weights(seen_all, n_ones, depth)
+    width = min(seen_all + 1, depth)
+    out = np.empty((n_rows, depth))
+    for row in range(n_rows):
+        padded = np.zeros(seen_all + 1)
+        padded[:width] = mu[row, :width]
+        out[row] = weights @ padded
+    return out
+
+
+# Cells of the mixing weights made at once: a large tie group made all of them, depth x
+# (stored + 1) (20,000 equal scores, 2,000 relevant: 1.3 GB); in blocks, about 130 MB.
+_MIXING_CELLS = 1 << 22
+
+
+def _mixing_weights(seen, n_ones, depth, first=0):
+    """P(a j-subset of ``seen`` values and ``n_ones`` ones takes i of the values), (j, i),
+    for j = first..depth - 1."""
+    total = seen + n_ones
+    j = np.arange(first, depth)[:, None]
+    i = np.arange(seen + 1)[None, :]
+    ok = (i <= j) & (j - i <= n_ones)
+    log_p = (
+        _log_comb(seen, i)
+        + _log_comb(n_ones, np.clip(j - i, 0, n_ones))
+        - _log_comb(total, np.minimum(j, total))
+    )
+    return np.where(ok, np.exp(log_p), 0.0)
 
 
 def _sum_of_earlier_groups(r, values):
@@ -97,19 +212,17 @@ def _subset_means(stay, n_ones, depth):
     if n_ones:
         # Adding ones mixes the means hypergeometrically: a j-subset of the whole takes
         # i of the `seen` values with probability C(seen, i) C(n_ones, j - i) / C(total, j).
-        total = seen + n_ones
-        j = np.arange(depth)[:, None]
-        i = np.arange(seen + 1)[None, :]
-        ok = (i <= j) & (j - i <= n_ones)
-        log_p = (
-            _log_comb(seen, i)
-            + _log_comb(n_ones, np.clip(j - i, 0, n_ones))
-            - _log_comb(total, np.minimum(j, total))
-        )
-        weights = np.where(ok, np.exp(log_p), 0.0)
         padded = np.zeros(seen + 1)
         padded[: min(seen + 1, depth)] = mu[: min(seen + 1, depth)]
-        mu = weights @ padded
+        if depth * (seen + 1) <= _MIXING_CELLS:
+            return _mixing_weights(seen, n_ones, depth) @ padded
+        # In blocks of rows (the product of a block can differ from the whole's in the
+        # last bit; tie groups this large were not computed before: out of memory).
+        step = max(1, _MIXING_CELLS // (seen + 1))
+        mu = np.empty(depth)
+        for first in range(0, depth, step):
+            last = min(first + step, depth)
+            mu[first:last] = _mixing_weights(seen, n_ones, last, first) @ padded
     return mu
 
 

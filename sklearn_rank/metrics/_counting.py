@@ -131,6 +131,32 @@ def _hypergeometric(n, m, t):
     return query, x, prob
 
 
+# Half-width of a hypergeometric window, in square roots of its least "sample size": by
+# Hoeffding's bound for sampling without replacement, the mass outside is below
+# 2 exp(-2 * 6**2), about 1e-31, far under a double's rounding of the mass inside.
+_WINDOW_ROOTS = 6.0
+
+
+def _hypergeometric_window(population, successes, draws):
+    """Per row, the range ``[low, high]`` of the successes drawn (``draws`` items from
+    ``population``, ``successes`` of them successes) outside which the probability is
+    below 1e-31: O(sqrt(draws)) values instead of O(draws) (arrays broadcast).
+
+    Hoeffding's bound holds for the draws, and as well for the draws and the successes
+    swapped, or either replaced by its complement (the same count seen from the other
+    side), so the least of the four sets the width.
+    """
+    failures = population - successes
+    low = np.maximum(0, draws - failures)
+    high = np.minimum(successes, draws)
+    least = np.minimum(np.minimum(draws, population - draws), np.minimum(successes, failures))
+    half = np.ceil(_WINDOW_ROOTS * np.sqrt(least)) + 1.0
+    mean = draws * successes / np.maximum(population, 1)
+    low = np.maximum(low, np.floor(mean - half)).astype(np.int64)
+    high = np.minimum(high, np.ceil(mean + half)).astype(np.int64)
+    return low, high
+
+
 def _relevance_levels(rel):
     """The distinct relevance levels, ascending, and each item's level number."""
     low, high = rel.min(), rel.max()

@@ -31,8 +31,10 @@ def interpolated_precision_score(
     number of relevant items that level asks for (see ``iprec_rounding``), 0 if fewer than c
     relevant items are retrieved, else max over m >= max(c, 1) of m / rank of the m-th
     relevant item. Under ``ties="average"`` the exact expected maximum over orderings of
-    tied scores (shared/spec/MEASURES_TREC.md, section 3), whose cost grows with the size
-    of tie groups that hold relevant items.
+    tied scores (shared/spec/MEASURES_TREC.md, section 3), whose cost grows as a**2 n**2
+    for a tie group of n items, a of them relevant: a query that would need more than
+    2**28 steps (equal scores on about 200 items, half of them relevant) raises a
+    ValueError; pass ``ties="stable"`` there.
 
     Parameters
     ----------
@@ -97,7 +99,7 @@ def eleven_point_average_precision_score(
     """11-point interpolated average precision.
 
     The mean of `interpolated_precision_score` at recall 0, 0.1, ..., 1 (trec_eval's
-    ``11pt_avg``).
+    ``11pt_avg``), with its bound on the cost of exact tie averaging.
 
     Parameters
     ----------
@@ -223,7 +225,10 @@ def inferred_average_precision_score(
     trec_eval's infAP: for a relevant item at 0-based rank j with a relevant and b judged
     non-relevant items above, [1 + (a + b)(a + e) / (a + b + 2e)] / (j + 1), e = 1e-5, summed and
     divided by R; unjudged items only enlarge ranks. Exact tie averaging over where the
-    item lands in its tie group and what lands above it.
+    item lands in its tie group and what lands above it, in O(n) memory and
+    O(n sqrt(n)) time for a tie group of n items (O(n) when all are judged); a group of
+    judged and unjudged items beyond about 50,000 raises a ValueError: pass
+    ``ties="stable"`` there.
 
     Parameters
     ----------

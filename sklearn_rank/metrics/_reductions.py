@@ -181,6 +181,9 @@ def _average_precision_of(r, total, k, threshold, ap_denominator):
     over) over R or min(k, R); ``k`` as in `_precision_denominator`."""
     count = r.relevant_count(threshold)
     if ap_denominator == "min_k" and k is not None:
+        if not isinstance(k, np.ndarray):  # (a curve's cut-offs are a column of small ks)
+            # Counts may be int32: a k beyond their range is no cut (numpy refuses to cast it).
+            k = min(k, np.iinfo(count.dtype).max)
         count = np.minimum(count, k)
     return _ratio(total, count, out=total)
 

@@ -1,9 +1,9 @@
 """Reductions of trec_eval's measures beyond the first metrics, over the same tie groups.
 
 Counts (num_ret, num_rel, num_rel_ret, num_nonrel_judged_ret) need no order; R-precision
-and its multiples are precision at a per-query cut-off (linear in position); bpref, infAP,
-Judged@k and unj@k read the judged non-relevant positions the kernel keeps under its
-``judged`` flag; interpolated precision is a maximum, averaged over tie orderings by the
+and its multiples are precision at a per-query cut-off (linear in position); bpref, infAP
+(`_infap`), Judged@k and unj@k read the judged non-relevant positions the kernel keeps under
+its ``judged`` flag; interpolated precision is a maximum, averaged over tie orderings by the
 exact algorithm of shared/spec/MEASURES_TREC.md section 3, at every recall level at once
 (``iprec``, ``iprec_avg`` and the curve of `InterpolatedPrecisionRecallDisplay` call it).
 Notation as in `_reductions`: per group start s, size n, m relevant items, j judged items
@@ -14,12 +14,12 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ._columns import _as_float, _constant, _elementwise, _take
+from ._columns import _constant, _elementwise, _take
 from ._counting import _each_once
-from ._reductions import _expected_hits, _ratio
 
-# trec_eval's infAP smoothing (m_infap.c, INFAP_EPSILON).
-_INFAP_EPSILON = 0.00001
+# The registry reads _trec.inferred_average_precision, cli/_trec.py _trec._INFAP_EPSILON.
+from ._infap import _INFAP_EPSILON, inferred_average_precision  # noqa: F401
+from ._reductions import _expected_hits, _ratio
 
 
 def _all_queries(r):
@@ -121,71 +121,6 @@ def bpref(r, k=None, *, relevance_threshold):
     return _ratio(value, R, out=value), R > 0
 
 
-def _infap_terms(relevant_above, nonrelevant_above, position):
-    """trec_eval's infAP term of a relevant item at 0-based ``position``."""
-    judged = relevant_above + nonrelevant_above
-    # (1 + judged * ratio) / (position + 1), written into one array of the result's shape
-    shape = np.broadcast_shapes(np.shape(judged), np.shape(position))
-    term = np.add(relevant_above, _INFAP_EPSILON, out=np.empty(shape))
-    term /= judged + 2.0 * _INFAP_EPSILON
-    term *= judged
-    del judged
-    term += 1.0
-    term /= position + 1.0
-    return term
-
-
-def inferred_average_precision(r, k=None, *, relevance_threshold):
-    """trec_eval's infAP (Yilmaz and Aslam, CIKM 2006): unjudged items above a relevant
-    item enlarge its rank only. Tie groups with a relevant item and other items are
-    averaged exactly over where it lands and what lands above it (the spec's sum over
-    its in-group position and the relevant and judged non-relevant items above)."""
-    R = r.relevant_count(relevance_threshold)
-    m = r.relevant_in_group(relevance_threshold)
-    b = r.judged_in_group() - m
-    A = r.before(m)
-    Bn = r.judged_before() - A
-    contribution = _infap_terms(A, Bn, _as_float(r.start))
-    contribution *= m
-    tied = np.flatnonzero((r.size > 1) & (m > 0))
-    for g in tied:
-        contribution[g] = m[g] * _expected_infap_term(
-            int(r.start[g]), int(r.size[g]), int(m[g]), int(b[g]), A[g], Bn[g]
-        )
-    del A, Bn, b
-    value = r.per_query(contribution)
-    del contribution
-    return _ratio(value, R, out=value), R > 0
-
-
-def _expected_infap_term(s, n, a, b, A, Bn):
-    """E[term] of one relevant item of a group of n items (a relevant, b judged
-    non-relevant, the rest unjudged) starting after s items, A relevant and Bn judged
-    non-relevant of them."""
-    x = n - a - b
-    q = np.arange(1, n + 1)[:, None, None]
-    a2 = np.arange(a)[None, :, None]
-    b2 = np.arange(b + 1)[None, None, :]
-    rest = q - 1 - a2 - b2
-    possible = (rest >= 0) & (rest <= x)
-    log_p = (
-        _log_comb(a - 1, a2)
-        + _log_comb(b, b2)
-        + _log_comb(x, np.clip(rest, 0, x))
-        - _log_comb(n - 1, q - 1)
-    )
-    prob = np.where(possible, np.exp(log_p), 0.0)
-    terms = _infap_terms(A + a2, Bn + b2, s + q - 1.0)
-    return float((prob * terms).sum()) / n
-
-
-def _log_comb(a, b):
-    from scipy.special import gammaln
-
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    return gammaln(a + 1.0) - gammaln(b + 1.0) - gammaln(a - b + 1.0)
-
-
 def _judged_in_top(r, k):
     if r.all_judged:
         return _depth(r, k)
@@ -229,10 +164,17 @@ def unjudged_at_k(r, k=None):
 # batched over every (group, threshold) of the same n and a, for every query of a block of
 # queries and every level at once. It costs O(n a) per group and threshold, with up to
 # a (n - a + 1) thresholds a group: cheap for the small tie groups of real runs,
-# O(a^2 n^2) for one large group of tied relevant items.
+# O(a^2 n^2) for one large group of tied relevant items. No exact form in O(n log n) is
+# known here (P(V < t) counts lattice paths below a line of rational slope), so a call is
+# refused, before the programme runs, when it would take more than _IPREC_STEPS cells
+# (up to about 6 s; iprec_avg on constant scores of 150 items, half of them relevant,
+# needs 1.5e8 of them, on 200 such items 4.8e8) or list more than _IPREC_THRESHOLDS
+# thresholds (memory).
 
 ELEVEN_POINTS = np.arange(11) / 10.0  # 0.0, 0.1, ..., 1.0 as trec_eval's literals
 _DP_CELLS = 1 << 20  # cells of one batch of the dynamic programme
+_IPREC_STEPS = 1 << 28
+_IPREC_THRESHOLDS = 1 << 23
 
 
 def _recall_cut(level, count, rounding):
@@ -269,9 +211,10 @@ def _mean(values):
 # Blocks of whole queries: (query, level) arrays of at most _QUERY_CELLS cells and at most
 # _GROUP_BLOCK tie groups (unless one query has more), so that neither millions of small
 # queries nor long lists make temporaries of the whole input (also faster: a block's
-# arrays stay in the processor's caches).
+# arrays stay in the processor's caches). 2**18 groups let iprec_avg's thresholds of
+# 10^6 rows in queries of 1,000 reach 3.2x the input; 2**15, 1.9x.
 _QUERY_CELLS = 1 << 15
-_GROUP_BLOCK = 1 << 18
+_GROUP_BLOCK = 1 << 15
 _READERS = ("iprec", "iprec_avg")  # the registry metrics that call _interpolated_values
 
 
@@ -421,7 +364,8 @@ def _at_sorted_levels(g, relevant, levels, rounding):
 
 
 def _expected_maximum(group, needed, floor):
-    """The tie-averaged values, where a random group can beat the floor."""
+    """The tie-averaged values, where a random group can beat the floor (a query whose
+    ties would cost too much is refused: `_refuse_costly_ties`)."""
     n_queries, n_levels = needed.shape
     # Levels needing the same count have the same value: compute the first of each run.
     first = np.ones(needed.shape, dtype=bool)
@@ -444,6 +388,7 @@ def _expected_maximum(group, needed, floor):
     # Every value a task's group can take above the floor: (H + j) / (s + q_j).
     per_j = n - a + 1
     count = (a - lowest_j + 1) * per_j
+    _refuse_costly_ties(q, n, a, count, _IPREC_THRESHOLDS, "thresholds")
     task = np.repeat(np.arange(owner.size), count)
     index = np.arange(task.size) - np.repeat(np.cumsum(count) - count, count)
     j = lowest_j[task] + index // per_j[task]
@@ -464,6 +409,7 @@ def _expected_maximum(group, needed, floor):
     # above its best a group is always below t (factor 1).
     case_start = np.searchsorted(threshold_case, case, side="left")
     within = _count_up_to(t, threshold_case, case, best[owner]) - case_start
+    _refuse_costly_ties(q, n, a, within * n * (a + 1.0), _IPREC_STEPS, "steps")
     pair_task = np.repeat(np.arange(owner.size), within)
     pair_threshold = case_start[pair_task] + (
         np.arange(pair_task.size) - np.repeat(np.cumsum(within) - within, within)
@@ -492,6 +438,22 @@ def _expected_maximum(group, needed, floor):
         same = ~first[:, column]
         values[same, column] = values[same, column - 1]
     return values
+
+
+def _refuse_costly_ties(query, n, a, cost, limit, what):
+    """Raise, naming ties="stable", if the tasks (tie group, level) of one query cost more
+    than ``limit`` (thresholds to list, or steps of the dynamic programme)."""
+    per_query = np.bincount(query, cost.astype(np.float64))
+    if per_query.max(initial=0.0) <= limit:
+        return
+    worst = int(np.argmax(np.where(query == np.argmax(per_query), cost, -1.0)))
+    raise ValueError(
+        "iprec, iprec_avg: exact tie averaging of interpolated precision would need "
+        f"{per_query.max():.3g} {what} for one query (more than {limit:,} are refused): the "
+        "cost grows as a**2 n**2 for a tie group of n items, a of them relevant, and one "
+        f'here has n = {n[worst]}, a = {a[worst]}. Pass ties="stable" to break the ties '
+        "in input order (or break them in the scores)."
+    )
 
 
 def _count_up_to(t, t_case, case, limit):

@@ -1816,3 +1816,37 @@ def test_frames_with_booleans_categories_and_float32(lib):
         per_query=True,
     )
     _same(got, expected)
+
+
+# Issue 28, item 7: the min(k, R) denominator compared k with int32 counts, and numpy refused
+# to cast k >= 2**31 (OverflowError, a traceback on the command line).
+@pytest.mark.parametrize("name", ["map", "gm_map"])
+@pytest.mark.parametrize(
+    "conventions",
+    [
+        {"ap_denominator": "min_k"},
+        {"convention": "lightgbm"},
+        {"convention": "xgboost"},
+        {"convention": "spark"},
+        {"convention": "catboost"},
+    ],
+    ids=["min_k", "lightgbm", "xgboost", "spark", "catboost"],
+)
+@pytest.mark.parametrize("k", [2**31, 2**62], ids=["2**31", "2**62"])
+def test_min_k_denominator_with_k_beyond_int32_is_the_whole_list(name, conventions, k):
+    y_true = [[1, 0, 1, 0, 1, 1], [0, 1, 0, 0, 0, 0], [1, 1, 1, 1, 1, 1]]
+    y_score = [[6, 5, 4, 3, 2, 1], [1, 1, 2, 2, 3, 3], [1, 2, 3, 4, 5, 6]]
+    got = sr.evaluate(y_true, y_score, [f"{name}@{k}"], **conventions)[f"{name}@{k}"]
+    n_items = sr.evaluate(y_true, y_score, [f"{name}@6"], **conventions)[f"{name}@6"]
+    assert got == n_items
+    assert 0.0 < got < 1.0
+
+
+def test_min_k_denominator_with_k_beyond_int32_on_the_command_line(capsys):
+    from sklearn_rank.cli import main
+
+    args = ["evaluate", "--example", "--ap-denominator", "min_k", "-m"]
+    assert main([*args, f"map@{2**31}"]) == 0
+    beyond = capsys.readouterr().out.split()[-1]
+    assert main([*args, "map@1000"]) == 0
+    assert beyond == capsys.readouterr().out.split()[-1] == "0.5556"
