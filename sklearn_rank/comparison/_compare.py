@@ -142,6 +142,7 @@ def compare(
     runs = _check_runs(runs)
     baseline = _check_baseline(baseline, list(runs))
     n_threads = _check_n_jobs(conventions.pop("n_jobs", None))
+    given = {name: value for name, value in conventions.items() if value is not None}
     plan = _Plan.from_names(metrics, conventions)
     query_ids, values, n_missing = _per_query_matrices(
         y_true, runs, plan, groups, missing, n_threads
@@ -167,4 +168,5 @@ def compare(
         decimals=decimals,
         alternative=alternative,
         aggregates={r.label: r.metric.aggregate for r in plan.requests},
+        conventions={r.label: given for r in plan.requests},
     )

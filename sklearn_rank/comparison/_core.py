@@ -151,6 +151,7 @@ def _comparison(
     decimals=None,
     alternative="two-sided",
     aggregates=None,
+    conventions=None,
 ):
     """Build the `Comparison` of aligned per-query values.
 
@@ -293,6 +294,7 @@ def _comparison(
         notes=_notes(test, n_resamples, exact, folds) + _aggregate_notes(aggregates),
         lower_is_better=lower_is_better,
         alternative=alternative,
+        conventions=conventions,
     )
 
 

@@ -178,6 +178,9 @@ class Comparison:
         How the numbers were computed, printed under the tables.
     lower_is_better : tuple of str, default=()
         Metrics for which a lower mean is better (``"arp"``).
+    conventions : dict of str -> dict, default=None
+        Metric -> the convention keywords it was computed with (``convention`` and the
+        parameters given), for the Displays' captions; None: not known.
     alternative : {"two-sided", "greater", "less"}, default="two-sided"
         The alternative hypothesis of ``pvalue``: ``"greater"``, the ``run``'s values are
         greater than the ``baseline``'s (``"less"``: lower).
@@ -221,6 +224,7 @@ class Comparison:
         notes=(),
         lower_is_better=(),
         alternative="two-sided",
+        conventions=None,
     ):
         self.runs = runs
         self.pairs = _pair_columns(pairs)
@@ -235,6 +239,7 @@ class Comparison:
         self.notes = tuple(notes)
         self.lower_is_better = tuple(lower_is_better)
         self.alternative = alternative
+        self.conventions = conventions
 
     @property
     def metrics(self):

@@ -99,6 +99,16 @@ def _aggregates(search, metrics):
     return found
 
 
+def _scorer_conventions(search, metrics):
+    """Scorer label -> the convention keywords its ranking scorer was made with."""
+    scorers = search.scorer_ if isinstance(search.scorer_, dict) else {}
+    found = {}
+    for label in metrics:
+        scorer = scorers.get(label, None if scorers else search.scorer_)
+        found[label] = dict(getattr(scorer, "conventions", None) or {})
+    return found
+
+
 def _ranked(search, label):
     """Candidate indices, best first, by ``rank_test_<label>``."""
     ranks = np.asarray(search.cv_results_[f"rank_test_{_cv_key(search, label)}"])
@@ -339,4 +349,5 @@ def compare_search(
         decimals=decimals,
         alternative=alternative,
         aggregates=_aggregates(search, metrics),
+        conventions=_scorer_conventions(search, metrics),
     )

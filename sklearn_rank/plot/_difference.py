@@ -14,7 +14,6 @@ from ._base import (
     _convention_label,
     _conventions,
     _label_axes,
-    _legend,
     _style,
 )
 
@@ -149,7 +148,8 @@ class PerQueryDifferenceDisplay:
             xlabel = f"{drawn.size} queries, sorted by difference"
         quantity = f"{self.metric}: {name} - {baseline}"
         _label_axes(ax, xlabel, quantity, self.convention_label)
-        _legend(ax)
+        # Above the axes: inside, the legend would cover the largest bars (the first).
+        ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), frameon=False, fontsize="small")
         self.ax_, self.figure_ = ax, ax.figure
         return self
 
@@ -308,8 +308,29 @@ class PerQueryDifferenceDisplay:
             values[:, names.index(baseline)],
             np.asarray(result.query_ids),
         )
-        display = cls(differences, ids, metric=metric, name=run, baseline_name=baseline)
+        label = _comparison_label(result, metric)
+        display = cls(
+            differences,
+            ids,
+            metric=metric,
+            name=run,
+            baseline_name=baseline,
+            convention_label=label,
+        )
         return display.plot(ax=ax, bar_kwargs=bar_kwargs)
+
+
+def _comparison_label(result, metric):
+    """The conventions caption of a comparison's metric (None: not known, or a scorer's
+    own name such as a search's dict key, which names no registry metric)."""
+    conventions = (getattr(result, "conventions", None) or {}).get(metric)
+    if conventions is None:
+        return None
+    try:
+        entry, _k = _parse_name(metric)
+    except ValueError:
+        return None
+    return _convention_label(conventions, entry.conventions)
 
 
 def _paired_differences(run, baseline, ids):

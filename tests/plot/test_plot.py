@@ -347,3 +347,21 @@ def test_without_matplotlib_says_how_to_install(display_class, monkeypatch):
     with pytest.raises(ImportError) as error:
         stored.plot()
     assert INSTALL in str(error.value)
+
+
+def test_from_comparison_shows_the_conventions_and_keeps_its_legend_off_the_bars():
+    rng = np.random.default_rng(3)
+    y_true = rng.integers(0, 3, (12, 8))
+    runs = {"a": rng.random((12, 8)), "b": y_true + rng.random((12, 8))}
+    result = sr.compare(y_true, runs, ["ndcg@5"], baseline="a", test="t", gain="exponential")
+    display = sr.PerQueryDifferenceDisplay.from_comparison(result, run="b", metric="ndcg@5")
+    expected = sr.PerQueryDifferenceDisplay.from_predictions(
+        y_true, runs["b"], runs["a"], metric="ndcg@5", gain="exponential"
+    )
+    # The same caption as the Display drawn from the predictions with the same conventions.
+    assert "gain=exponential" in display.ax_.get_xlabel()
+    assert display.ax_.get_xlabel().splitlines()[1:] == expected.ax_.get_xlabel().splitlines()[1:]
+    display.figure_.canvas.draw()
+    legend = display.ax_.get_legend().get_window_extent()
+    assert all(not legend.overlaps(bar.get_window_extent()) for bar in display.bars_)
+    plt.close("all")
