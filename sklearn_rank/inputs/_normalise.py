@@ -21,7 +21,7 @@ import scipy.sparse
 from ..conventions._declarations import resolve
 from ..utils._ids import _factorize
 from ..utils._validation import _as_float_array, _as_score_array, _check_finite
-from ._items import _as_judgments, _as_ranking, _from_items, _from_lists
+from ._items import _as_judgments, _as_ranking, _check_ids_in_matrix, _from_items, _from_lists
 from ._queries import _Queries, _scores_as
 from ._tables import ItemJudgments, ItemRanking
 
@@ -58,7 +58,11 @@ def _normalise(
                 "their query ids already."
             )
         # A sparse truth matrix's rows are the queries, in row order, judged or not.
-        rows = np.arange(y_true.shape[0]) if scipy.sparse.issparse(y_true) else None
+        rows = None
+        if scipy.sparse.issparse(y_true):
+            rows = np.arange(y_true.shape[0])
+            if isinstance(y_score, ItemRanking):
+                _check_ids_in_matrix(y_score, y_true.shape, n_threads=n_threads)
         return _from_items(
             _as_judgments(y_true),
             _as_ranking(y_score),
