@@ -1014,7 +1014,8 @@ UNKNOWN = [
 @pytest.mark.parametrize("entry", ["evaluate", "get_scorer"])
 def test_unknown_and_malformed_metric_names(name, entry):
     message = (
-        rf"Unknown metric name {re.escape(repr(name))}\. Known names: arp, auc, auc@K, "
+        rf"Unknown metric name {re.escape(repr(name))}\.( Did you mean [^?]*\?)? Known "
+        r"names: arp, auc, auc@K, "
         r".* \(K a positive integer\)"
     )
     with pytest.raises(ValueError, match=message):
@@ -1845,3 +1846,16 @@ def test_frames_with_booleans_categories_and_float32(lib):
         per_query=True,
     )
     _same(got, expected)
+
+
+@pytest.mark.parametrize("dense", [False, True])
+@pytest.mark.parametrize(
+    "top_ids, hinted",
+    [([[1, 2], [0, 1]], True), ([[1, 2], [0]], True), ([[0.5, 0.2], [0.1, 0.3]], False)],
+    ids=["rectangular", "ragged", "scores"],
+)
+def test_top_n_ids_passed_as_scores_point_to_from_topn(top_ids, hinted, dense):
+    truth = scipy.sparse.csr_matrix([[0, 1, 0], [0, 0, 0]])
+    with pytest.raises(ValueError) as error:
+        sr.evaluate(truth.toarray() if dense else truth, top_ids, ["precision@1"])
+    assert ("pass ItemRanking.from_topn(y_score)" in str(error.value)) == hinted

@@ -75,8 +75,8 @@ class _Number:
         if isinstance(value, str) and self.words:
             if value in self.words:
                 return value
-            allowed = ", ".join(repr(w) for w in self.words)
-            raise ValueError(f"{name} must be one of {allowed}; got {value!r}.")
+            # The words are not the only choice: a misspelt word still says "a number".
+            raise ValueError(f"{name} must be {self.text()}; got {value!r}.")
         bound = (
             (value >= self.low if self.inclusive else value > self.low) and value < self.high
             if (_is_real(value) and _finite(value))

@@ -106,7 +106,12 @@ def _normalise(
     # Labels keep their numeric type (no float copy of a whole matrix); only the few
     # entries the metrics read are converted.
     true = y_true if sparse else _as_float_array("y_true", y_true, keep_numeric=True)
-    score = _as_score_array("y_score", y_score)
+    try:
+        score = _as_score_array("y_score", y_score)
+    except ValueError as exc:
+        if _are_lists(y_score) and (sparse or np.ndim(true) == 2):
+            raise ValueError(f"{exc}{_TOPN_HINT}") from None
+        raise
     if sparse or score.ndim == 2:
         if groups is not None:
             raise ValueError(
@@ -185,8 +190,10 @@ def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=Fal
             )
         true = scipy.sparse.csr_matrix(true, dtype=np.float64, copy=True)  # never the caller's
     if true.shape != score.shape:
+        hint = _TOPN_HINT if _may_be_topn(score, true.shape) else ""
         raise ValueError(
-            f"y_true and y_score must have the same shape; got {true.shape} and {score.shape}."
+            f"y_true and y_score must have the same shape; got {true.shape} and "
+            f"{score.shape}.{hint}"
         )
     if score.ndim != 2:
         raise ValueError(
@@ -236,6 +243,29 @@ def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=Fal
         relevance_ties=tie_break == "relevance_ascending",
         **fields,
     )
+
+
+_TOPN_HINT = (
+    " If y_score holds each query's top-N item ids rather than a score per item, pass "
+    "ItemRanking.from_topn(y_score)."
+)
+
+
+def _are_lists(values):
+    """Whether ``values`` is a list of sequences (rows of ragged top-N ids, say)."""
+    return isinstance(values, (list, tuple)) and all(
+        hasattr(row, "__len__") and not isinstance(row, (str, bytes)) for row in values
+    )
+
+
+def _may_be_topn(score, shape):
+    """Whether a score matrix of the wrong shape looks like top-N item ids of a truth of
+    ``shape``: a row per query, fewer columns than items, whole numbers that index them."""
+    if score.ndim != 2 or len(shape) != 2 or score.shape[0] != shape[0]:
+        return False
+    if score.shape[1] >= shape[1] or not score.size:
+        return False
+    return bool(np.all((score == np.round(score)) & (score >= 0) & (score < shape[1])))
 
 
 def _same_for_every_query(count, n_queries):
