@@ -139,6 +139,31 @@ def test_dataframes_agree():
         sr.ItemRanking.from_frame(broken, query="user")
 
 
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_a_frame_of_ranks_reads_as_its_scores(library):
+    frames = pytest.importorskip(library)
+    y_true, y_score = _case(7)
+    truth, run = _rows(y_true, y_score)
+    # Dense ranks of each query, 1 for its highest score: equal scores share a rank.
+    ranks = np.empty(run.scores.size, dtype=np.int64)
+    for query in np.unique(run.queries):
+        rows = np.flatnonzero(run.queries == query)
+        distinct, which = np.unique(-run.scores[rows], return_inverse=True)
+        ranks[rows] = which.ravel() + 1
+    ranked = frames.DataFrame({"user": run.queries, "item": run.items, "position": ranks})
+    names = AT_K + WHOLE
+    got = sr.evaluate(
+        truth,
+        sr.ItemRanking.from_frame(ranked, query="user", rank="position"),
+        names,
+        per_query=True,
+    )
+    _assert_same(got, sr.evaluate(truth, run, names, per_query=True), names)
+    # The frame a top-N table gives has no score column: the error says to read the ranks.
+    with pytest.raises(ValueError, match=r"no score|'score' is not in the table.*pass rank="):
+        sr.ItemRanking.from_frame(ranked, query="user")
+
+
 def _brute_force(y_true, y_score, excluded, name, ties):
     """Delete the excluded items first, then score each query with the slow reference."""
     metric, _, k = name.partition("@")
