@@ -716,9 +716,10 @@ def test_duplicate_items_within_a_query_are_refused(y_true, y_score, message):
 def test_duplicate_sparse_entries_add_up_as_in_scipy():
     # A COO matrix with (0, 0) stored twice means relevance 1 + 1 (scipy's own convention).
     coo = scipy.sparse.coo_matrix(([1.0, 1.0, 2.0], ([0, 0, 0], [0, 0, 2])), shape=(2, 3))
+    # Row 1 has no relevant item: one rule for both forms (a sparse truth skips it).
     _same(
-        sr.evaluate(coo, Y_SCORE, ORDER_LABELS, per_query=True),
-        sr.evaluate(coo.toarray(), Y_SCORE, ORDER_LABELS, per_query=True),
+        sr.evaluate(coo, Y_SCORE, ORDER_LABELS, per_query=True, convention="sklearn"),
+        sr.evaluate(coo.toarray(), Y_SCORE, ORDER_LABELS, per_query=True, convention="sklearn"),
     )
     np.testing.assert_array_equal(coo.row, [0, 0, 0])  # the caller's matrix is untouched
 
