@@ -83,9 +83,10 @@ def _warn_skipped(skipped, n_queries):
         else:
             what = (
                 f"were counted as {rule:g}, scikit-learn's value: the default for dense "
-                f"arrays and long format. Pass no_relevant={rule:g} to keep this without a "
-                "warning, or no_relevant='skip' to leave them out of the mean, as for a "
-                "recommender's input forms."
+                "arrays and long format. Pass convention='sklearn' (each metric's own "
+                f"value) or no_relevant={rule:g} to keep this without a warning, or "
+                "no_relevant='skip' to leave them out of the mean, as for a recommender's "
+                "input forms."
             )
         warnings.warn(
             f"{how_many} have no relevant item and {what}",
