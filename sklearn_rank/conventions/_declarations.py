@@ -75,8 +75,8 @@ class _Number:
         if isinstance(value, str) and self.words:
             if value in self.words:
                 return value
-            allowed = ", ".join(repr(w) for w in self.words)
-            raise ValueError(f"{name} must be one of {allowed}; got {value!r}.")
+            # The words are not the only choice: a misspelt word still says "a number".
+            raise ValueError(f"{name} must be {self.text()}; got {value!r}.")
         bound = (
             (value >= self.low if self.inclusive else value > self.low) and value < self.high
             if (_is_real(value) and _finite(value))
@@ -225,9 +225,12 @@ _NO_RELEVANT = Parameter(
     0.0,
     "Value of a query with no relevant item (for NDCG: no positive gain; for CG, DCG and\n"
     'Kendall tau: no non-zero relevance). "skip" leaves such queries out of the mean (NaN in\n'
-    'per-query output); "error" raises.',
+    'per-query output); "error" raises. By default "skip" for a recommender\'s input\n'
+    "forms (item ids, ranked lists, a sparse truth matrix), each metric's own value\n"
+    "(0, scikit-learn's; ARP: skip) for dense arrays and long format, with a warning either\n"
+    "way when a query has no relevant item; a ``convention`` sets its tool's rule.",
     cli="value of a query with no relevant item: a number, skip (left out of the mean) or "
-    "error (default: skip, with a warning, as for every input with item ids; with "
+    "error (default: skip, with a warning, as for every recommender's input form; with "
     "--convention, the tool's rule)",
     elsewhere="LightGBM/XGBoost `ndcg@k`: 1; XGBoost `ndcg@k-`: 0; torchmetrics "
     "`empty_target_action`",

@@ -31,6 +31,45 @@ def _sparse_keys(exclude):
     return coo.row[keep].astype(np.int64) * np.int64(coo.shape[1]) + coo.col[keep], coo.shape
 
 
+def _check_ids_in_matrix(run, shape, matrix="y_true", n_threads=1):
+    """Refuse run ids that cannot index a (queries x items) matrix, naming the first one.
+
+    Row and column numbers are the ids of a matrix's queries and items: an id past its
+    edge (a catalogue id the truth matrix lacks, a -1 filler) would otherwise be read as
+    an unjudged item, or a query of its own, silently.
+    """
+    for label, ids, limit in (("item", run.items, shape[1]), ("query", None, shape[0])):
+        if label == "query":
+            if run._topn is not None:  # row numbers: only their count can exceed
+                if run._topn.shape[0] > limit:
+                    raise ValueError(
+                        f"{matrix} is a {shape[0]} x {shape[1]} matrix but y_score has "
+                        f"{run._topn.shape[0]} rows of ids: query ids must be row numbers "
+                        f"in [0, {limit}); got {limit}."
+                    )
+                continue
+            ids = run.queries
+        if not ids.size:
+            continue
+        if ids.dtype.kind in "iu":
+            low, high = _value_range(ids, n_threads)
+            if low >= 0 and high < limit:
+                continue
+            first = int(np.flatnonzero((ids < 0) | (ids >= limit))[0])
+        else:
+            first = 0
+        where = f"row {first}"
+        if run._topn is None:
+            where = f"query {_python_value(run.queries[first])!r}, {where}"
+        else:
+            where = f"query {first // run._topn.shape[1]}, rank {first % run._topn.shape[1] + 1}"
+        raise ValueError(
+            f"{matrix} is a {shape[0]} x {shape[1]} matrix: y_score's {label} ids must be "
+            f"integers in [0, {limit}) to index it; got {_python_value(ids[first])!r} "
+            f"({where})."
+        )
+
+
 def _as_judgments(y_true):
     if isinstance(y_true, ItemJudgments):
         return y_true
@@ -326,9 +365,16 @@ def _exclude_items(exclude, run, truth):
     for name, (queries, items, values, codes) in (("y_score", run), ("y_true", truth)):
         for label, ids, limit in (("query", queries, shape[0]), ("item", items, shape[1])):
             if ids.size and (ids.dtype.kind not in "iu" or ids.min() < 0 or ids.max() >= limit):
+                first = (
+                    int(np.flatnonzero((ids < 0) | (ids >= limit))[0])
+                    if ids.dtype.kind in "iu"
+                    else 0
+                )
                 raise ValueError(
                     f"exclude is a {shape[0]} x {shape[1]} matrix: {name}'s {label} ids must "
-                    f"be integers in [0, {limit}) to index it."
+                    f"be integers in [0, {limit}) to index it; got "
+                    f"{_python_value(ids[first])!r} (query "
+                    f"{_python_value(queries[first])!r}, row {first})."
                 )
         key = queries.astype(np.int64) * np.int64(shape[1]) + items
         keep = ~np.isin(key, keys)

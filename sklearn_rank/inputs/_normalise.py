@@ -21,7 +21,7 @@ import scipy.sparse
 from ..conventions._declarations import resolve
 from ..utils._ids import _factorize
 from ..utils._validation import _as_float_array, _as_score_array, _check_finite
-from ._items import _as_judgments, _as_ranking, _from_items, _from_lists
+from ._items import _as_judgments, _as_ranking, _check_ids_in_matrix, _from_items, _from_lists
 from ._queries import _Queries, _scores_as
 from ._tables import ItemJudgments, ItemRanking
 
@@ -58,7 +58,11 @@ def _normalise(
                 "their query ids already."
             )
         # A sparse truth matrix's rows are the queries, in row order, judged or not.
-        rows = np.arange(y_true.shape[0]) if scipy.sparse.issparse(y_true) else None
+        rows = None
+        if scipy.sparse.issparse(y_true):
+            rows = np.arange(y_true.shape[0])
+            if isinstance(y_score, ItemRanking):
+                _check_ids_in_matrix(y_score, y_true.shape, n_threads=n_threads)
         return _from_items(
             _as_judgments(y_true),
             _as_ranking(y_score),
@@ -102,7 +106,12 @@ def _normalise(
     # Labels keep their numeric type (no float copy of a whole matrix); only the few
     # entries the metrics read are converted.
     true = y_true if sparse else _as_float_array("y_true", y_true, keep_numeric=True)
-    score = _as_score_array("y_score", y_score)
+    try:
+        score = _as_score_array("y_score", y_score)
+    except ValueError as exc:
+        if _are_lists(y_score) and (sparse or np.ndim(true) == 2):
+            raise ValueError(f"{exc}{_TOPN_HINT}") from None
+        raise
     if sparse or score.ndim == 2:
         if groups is not None:
             raise ValueError(
@@ -181,8 +190,10 @@ def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=Fal
             )
         true = scipy.sparse.csr_matrix(true, dtype=np.float64, copy=True)  # never the caller's
     if true.shape != score.shape:
+        hint = _TOPN_HINT if _may_be_topn(score, true.shape) else ""
         raise ValueError(
-            f"y_true and y_score must have the same shape; got {true.shape} and {score.shape}."
+            f"y_true and y_score must have the same shape; got {true.shape} and "
+            f"{score.shape}.{hint}"
         )
     if score.ndim != 2:
         raise ValueError(
@@ -232,6 +243,29 @@ def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=Fal
         relevance_ties=tie_break == "relevance_ascending",
         **fields,
     )
+
+
+_TOPN_HINT = (
+    " If y_score holds each query's top-N item ids rather than a score per item, pass "
+    "ItemRanking.from_topn(y_score)."
+)
+
+
+def _are_lists(values):
+    """Whether ``values`` is a list of sequences (rows of ragged top-N ids, say)."""
+    return isinstance(values, (list, tuple)) and all(
+        hasattr(row, "__len__") and not isinstance(row, (str, bytes)) for row in values
+    )
+
+
+def _may_be_topn(score, shape):
+    """Whether a score matrix of the wrong shape looks like top-N item ids of a truth of
+    ``shape``: a row per query, fewer columns than items, whole numbers that index them."""
+    if score.ndim != 2 or len(shape) != 2 or score.shape[0] != shape[0]:
+        return False
+    if score.shape[1] >= shape[1] or not score.size:
+        return False
+    return bool(np.all((score == np.round(score)) & (score >= 0) & (score < shape[1])))
 
 
 def _same_for_every_query(count, n_queries):

@@ -25,13 +25,14 @@ class _Prepared(NamedTuple):
     queries : the `_Queries` every metric reads.
     ids : (n_queries,) query ids, or None for matrices and ranked lists (rows, positions).
     weights : (n_queries,) per-query weights, or None.
-    item_ids : whether the input names its items (`_has_item_ids`).
+    recommender_form : whether the input is a recommender's form (`_is_recommender_form`),
+        whose users without a relevant test item are left out of the mean by default.
     """
 
     queries: _Queries
     ids: np.ndarray | None
     weights: np.ndarray | None
-    item_ids: bool
+    recommender_form: bool
 
 
 def _has_item_ids(y_true, y_score):
@@ -42,6 +43,14 @@ def _has_item_ids(y_true, y_score):
         or isinstance(y_true, ItemJudgments)
         or (_is_list_form(y_true))
     )
+
+
+def _is_recommender_form(y_true, y_score):
+    """Whether the input is a form recommenders use: items with ids, or a sparse truth
+    matrix (users x items, with dense scores or top-N ids). The same evaluation in any of
+    these forms takes the same no_relevant default (docs/inputs.md); scikit-learn's dense
+    arrays and the long format keep scikit-learn's."""
+    return _has_item_ids(y_true, y_score) or scipy.sparse.issparse(y_true)
 
 
 def _scores_swappable(y_true, y_score):
@@ -78,7 +87,7 @@ def _prepare_input(
         n_threads=n_threads,
     )
     weights = _query_weights(sample_weight, queries, ids)
-    return _Prepared(queries, ids, weights, _has_item_ids(y_true, y_score))
+    return _Prepared(queries, ids, weights, _is_recommender_form(y_true, y_score))
 
 
 def _with_scores(queries, y_score, shape, *, score_dtype, what="y_score", shape_error=None):

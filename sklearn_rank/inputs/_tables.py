@@ -250,8 +250,8 @@ class ItemRanking:
         return ranking
 
     @classmethod
-    def from_frame(cls, frame, *, query="query", item="item", score="score"):
-        """From a pandas or polars DataFrame with query, item and score columns.
+    def from_frame(cls, frame, *, query="query", item="item", score="score", rank=None):
+        """From a pandas or polars DataFrame with query, item and score (or rank) columns.
 
         Parameters
         ----------
@@ -259,13 +259,41 @@ class ItemRanking:
         query, item : str, default="query", "item"
             Column names.
         score : str or None, default="score"
-            Score column; None means the rows of each query are in rank order.
+            Score column, higher first; None means the rows of each query are in rank
+            order. Not read when ``rank`` is given.
+        rank : str or None, default=None
+            Rank column (1 first, as a recommender's top-N table or a TREC run gives it),
+            read instead of the score, as `evaluate_dask` and `evaluate_spark` read it:
+            lower ranks first, equal ranks tie.
 
         Returns
         -------
         ranking : ItemRanking
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from sklearn_rank import ItemRanking
+        >>> top = pd.DataFrame({"user": [7, 7, 7], "item": [4, 2, 9], "rank": [2, 1, 3]})
+        >>> ranking = ItemRanking.from_frame(top, query="user", rank="rank")
+        >>> ranking.items[ranking.scores.argsort()[::-1]].tolist()  # best first
+        [2, 4, 9]
         """
-        scores = None if score is None else _column(frame, score, "score")
+        if rank is not None:
+            ranks = _as_score_array("rank", _column(frame, rank, "rank"))
+            if ranks.dtype.kind == "u":  # negating unsigned integers would wrap around
+                ranks = ranks.astype(np.int64 if ranks.max(initial=0) < 2**63 else np.float64)
+            scores = np.negative(ranks)  # rank 1 first: the highest score
+        elif score is None:
+            scores = None
+        else:
+            try:
+                scores = _column(frame, score, "score")
+            except ValueError as exc:
+                # A top-N table has ranks, not scores: say how to read it.
+                raise ValueError(
+                    f"{exc} For a rank column (1 first), pass rank=<its name>."
+                ) from None
         ranking = cls(_column(frame, query, "query"), _column(frame, item, "item"), scores)
         ranking._source = _frame_name(frame)
         return ranking

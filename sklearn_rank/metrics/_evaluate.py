@@ -34,37 +34,65 @@ _GAIN_FUNCTIONS = {"linear": _linear, "exponential": _exponential}
 _LARGEST_EXPONENT = 1023  # 2.0 ** 1024 is inf in float64
 
 
-def _no_relevant_rule(conventions, metric, item_ids=False):
+def _no_relevant_rule(conventions, metric, recommender_form=False):
     """The no_relevant value of one metric: the value given, the preset's value for this
-    metric, or the default: "skip" for a recommender's input (``item_ids``) without a
-    preset, as recommender libraries leave out users without test items, else the
-    metric's own (0.0 for arrays, dense or sparse, scikit-learn's value)."""
+    metric, or the default: "skip" for a recommender's input form (``recommender_form``:
+    items with ids or a sparse truth matrix, `inputs._prepared._is_recommender_form`)
+    without a preset, as recommender libraries leave out users without test items, else
+    the metric's own (0.0 for dense arrays and long format, scikit-learn's value)."""
     if conventions["no_relevant"] is not None:
         return conventions["no_relevant"]
     if metric.name in conventions["metric_no_relevant"]:
         return conventions["metric_no_relevant"][metric.name]
-    if item_ids and conventions.get("convention") is None:
+    if recommender_form and conventions.get("convention") is None:
         return "skip"
     return metric.no_relevant_default
 
 
+def _default_decides(conventions):
+    """Whether no rule was chosen for queries without a relevant item (no ``no_relevant``,
+    no tool's preset): then a default decides the mean, and `_warn_skipped` says which."""
+    return conventions["no_relevant"] is None and conventions.get("convention") is None
+
+
 def _warn_skipped(skipped, n_queries):
-    """Say that the default for a recommender's input left queries out of the mean, where
-    scikit-learn's rule (and this library's for arrays) counts them as 0."""
-    counts = sorted({count for _label, count in skipped})
-    if len(counts) == 1:
-        how_many = f"{counts[0]} of {n_queries} queries"
-    else:
-        each = ", ".join(f"{label}: {count}" for label, count in skipped)
-        how_many = f"Some of the {n_queries} queries ({each})"
-    warnings.warn(
-        f"{how_many} have no relevant item (users without test items) and were left out "
-        "of the mean, as recommender libraries do: the default for inputs with item ids "
-        "(ItemRanking, ItemJudgments, ranked lists). Pass no_relevant='skip' to keep this "
-        "without a warning, or no_relevant=0 to count them as 0.",
-        UserWarning,
-        stacklevel=_outside_stacklevel(),
-    )
+    """Say what the default did with queries without a relevant item: left out of the
+    mean (a recommender's input form) or counted as the metric's own value (0 for dense
+    arrays and long format, scikit-learn's), since either silently decides the mean.
+
+    skipped : list of (label, number of such queries) or (label, number, rule); a pair
+        means the rule "skip".
+    """
+    by_rule = {}
+    for label, count, *rule in skipped:
+        by_rule.setdefault(rule[0] if rule else "skip", []).append((label, count))
+    for rule, entries in by_rule.items():
+        counts = sorted({count for _label, count in entries})
+        if len(counts) == 1:
+            how_many = f"{counts[0]} of {n_queries} queries"
+        else:
+            each = ", ".join(f"{label}: {count}" for label, count in entries)
+            how_many = f"Some of the {n_queries} queries ({each})"
+        if rule == "skip":
+            what = (
+                "were left out of the mean, as recommender libraries do: the default for a "
+                "recommender's input forms (ItemRanking, ItemJudgments, ranked lists, a "
+                "sparse truth matrix), and arp's. Pass no_relevant='skip' to keep this "
+                "without a warning, or no_relevant=0 to count them as 0."
+            )
+        else:
+            what = (
+                f"were counted as {rule:g}, scikit-learn's value: the default for dense "
+                "arrays and long format. Pass convention='sklearn' (each metric's own "
+                f"value) or no_relevant={rule:g} to keep this without a warning, or "
+                "no_relevant='skip' to leave them out of the mean, as for a recommender's "
+                "input forms."
+            )
+        warnings.warn(
+            f"{how_many} have no relevant item and {what}",
+            UserWarning,
+            stacklevel=_outside_stacklevel(),
+        )
 
 
 def _warn_short_lists(requests, queries, ids):
@@ -149,7 +177,7 @@ def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventi
         n_threads=n_threads,
     )
     _check_relevance(requests, prepared.queries, conventions, n_threads)
-    if exclude is not None and prepared.item_ids:
+    if exclude is not None and prepared.recommender_form:
         _warn_short_lists(requests, prepared.queries, prepared.ids)
     return prepared
 
@@ -198,7 +226,7 @@ def _compute(
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     per_query = _check_per_query(per_query)
     n_threads = _check_n_jobs(n_jobs)
-    queries, ids, weights, item_ids = _prepare(
+    queries, ids, weights, recommender_form = _prepare(
         requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads
     )
     return _compute_queries(
@@ -207,7 +235,7 @@ def _compute(
         weights,
         per_query,
         conventions,
-        item_ids,
+        recommender_form,
         True,
         ids=ids,
         table=table,
@@ -221,7 +249,7 @@ def _compute_queries(
     weights,
     per_query,
     conventions,
-    item_ids=False,
+    recommender_form=False,
     checked=False,
     *,
     ids=None,
@@ -269,9 +297,9 @@ def _compute_queries(
             label, metric = request.label, request.metric
             reduce = functools.partial(_reduce, request, conventions)
             values, has_relevant = _joined(run(reduce, rankings))
-            rule = _no_relevant_rule(conventions, metric, item_ids)
-            if rule != _no_relevant_rule(conventions, metric) and not has_relevant.all():
-                skipped.append((label, int((~has_relevant).sum())))
+            rule = _no_relevant_rule(conventions, metric, recommender_form)
+            if _default_decides(conventions) and not has_relevant.all():
+                skipped.append((label, int((~has_relevant).sum()), rule))
             results[label] = _aggregate(
                 values,
                 has_relevant,

@@ -415,11 +415,12 @@ def _ir_measures(name):
     return [_Request(name, metric, k, params, overrides)]
 
 
-def _known_spellings():
-    names = [n.replace("@K", "@10") for n in get_metric_names()]
+def _known_spellings(k="10"):
+    """Every spelling, each that takes a cut-off with ``k`` (the user's, in a suggestion)."""
+    names = [n.replace("@K", f"@{k}") for n in get_metric_names()]
     names += list(TREC_MEASURES) + list(TREC_GROUPS)
-    names += [f"{base}_10" for base, t in TREC_MEASURES.items() if t.param == "k"]
-    names += list(IR_MEASURES) + [f"{n}@10" for n, e in IR_MEASURES.items() if e.at == "k"]
+    names += [f"{base}_{k}" for base, t in TREC_MEASURES.items() if t.param == "k"]
+    names += list(IR_MEASURES) + [f"{n}@{k}" for n, e in IR_MEASURES.items() if e.at == "k"]
     # Each once: several readers spell some names alike (bpref, Rprec), and a suggestion
     # must not be repeated.
     return list(dict.fromkeys(names))
@@ -432,12 +433,16 @@ def _unknown(name):
             f"trec_eval's {base!r} is not implemented here (in {name!r}); the trec_eval "
             "measures implemented are listed in docs/metrics.md, 'Names'."
         )
-    close = difflib.get_close_matches(name, _known_spellings(), n=3, cutoff=0.6)
+    # A misspelt name keeps its cut-off: 'precison@5' means 'precision@5', never @10.
+    cut_off = re.search(r"[@_.](\d+)$", name)
+    spellings = _known_spellings(cut_off.group(1) if cut_off else "10")
+    close = difflib.get_close_matches(name, spellings, n=3, cutoff=0.6)
+    # The suggestion comes first: the list of every name is long.
     hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     return ValueError(
-        f"Unknown metric name {name!r}. Known names: {', '.join(get_metric_names())} "
+        f"Unknown metric name {name!r}.{hint} Known names: {', '.join(get_metric_names())} "
         "(K a positive integer), and trec_eval's and ir_measures' spellings (see "
-        f"docs/metrics.md, 'Names').{hint}"
+        "docs/metrics.md, 'Names')."
     )
 
 

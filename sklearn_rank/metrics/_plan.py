@@ -96,7 +96,7 @@ class _Plan:
             prepared.weights,
             per_query,
             self.conventions,
-            prepared.item_ids,
+            prepared.recommender_form,
             checked,
             ids=prepared.ids,
             table=table,
@@ -129,10 +129,11 @@ class _Plan:
             n_jobs=n_jobs,
         )
 
-    def no_relevant_rule(self, metric, item_ids=False):
+    def no_relevant_rule(self, metric, recommender_form=False):
         """The ``no_relevant`` value of ``metric`` (a registry entry) under this plan's
-        conventions, for an input with or without item ids."""
-        return _no_relevant_rule(self.conventions, metric, item_ids)
+        conventions, for a recommender's input form or another
+        (`inputs._prepared._is_recommender_form`)."""
+        return _no_relevant_rule(self.conventions, metric, recommender_form)
 
     @staticmethod
     def means(table):
@@ -142,5 +143,5 @@ class _Plan:
 
     @staticmethod
     def warn_skipped(skipped, n_queries):
-        """Say which queries the recommender default left out of the mean."""
+        """Say what the default did with the queries without a relevant item (`_warn_skipped`)."""
         _warn_skipped(skipped, n_queries)

@@ -21,6 +21,27 @@ _EVAL_KEYS = {
 }
 
 
+# Fit parameters that carry an eval set: rows fixed outside any fold, with no query
+# structure QueryGroupRanker could give them.
+_EVAL_SET_KEYS = ("eval_set", "eval_X", "eval_y", "eval_group", "eval_qid")
+
+
+def _refuse_eval_sets(fit_params):
+    """Refuse an eval set passed to ``QueryGroupRanker.fit`` without a validation split
+    (with one, `_fit_with_validation` refuses it): the library would fail on its missing
+    query structure ("eval_group cannot be None") or, given one, stop on the same rows in
+    every fold, rows that are in some test fold too."""
+    given = [key for key in _EVAL_SET_KEYS if key in fit_params]
+    if given:
+        raise ValueError(
+            f"QueryGroupRanker.fit got {given[0]}=...: an eval set given to fit is the same "
+            "in every fold of a search, rows of some test fold included, and has no query "
+            "structure. Set validation_fraction (e.g. 0.2) instead: fit then holds out that "
+            "share of the queries of the rows it is given as the eval set (with eval_metric "
+            "and early_stopping_rounds)."
+        )
+
+
 def _library(estimator):
     """ "lightgbm", "xgboost" or "catboost" when the estimator (or a class it derives
     from) comes from that library, else None."""

@@ -23,7 +23,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..utils._ids import _factorize, _id_array
 from ..utils._validation import _num_rows
-from ._early_stopping import _check_early_stopping, _fit_with_validation, _validation_rows
+from ._early_stopping import (
+    _check_early_stopping,
+    _fit_with_validation,
+    _refuse_eval_sets,
+    _validation_rows,
+)
 
 _GROUP_PARAMS = ("auto", "group", "qid", "group_id", None)
 _QUERY_KEYS = ("group", "qid", "group_id")
@@ -371,8 +376,9 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
             wrapped estimator are accepted. ``group``, ``qid`` and ``group_id`` are
             refused: they are computed from ``groups``. With ``validation_fraction``, the
             per-row parameters of the held-out rows are left out (and ``sample_weight``'s
-            become the eval set's weights for LightGBM and CatBoost), and the eval set
-            parameters (``eval_set``...) are refused: the held-out queries are the eval set.
+            become the eval set's weights for LightGBM and CatBoost). The eval set
+            parameters (``eval_set``, ``eval_X``...) are refused, with or without
+            ``validation_fraction``: the held-out queries are the eval set.
 
         Returns
         -------
@@ -413,6 +419,8 @@ class QueryGroupRanker(MetaEstimatorMixin, BaseEstimator):
             )
         codes, query_ids = _factorize(ids, n_rows)
         library = _check_early_stopping(self)
+        if library is None:
+            _refuse_eval_sets(fit_params)
 
         if sklearn.get_config().get("enable_metadata_routing", False):
             estimator_params = dict(process_routing(self, "fit", **fit_params).estimator.fit)

@@ -63,11 +63,21 @@ def test_dense_sparse_and_item_rows_agree(seed, ties):
     y_true, y_score = _case(seed)
     names = AT_K + WHOLE
     dense = sr.evaluate(y_true, y_score, names, ties=ties, per_query=True)
+    sparse = sr.evaluate(
+        scipy.sparse.csr_matrix(y_true),
+        y_score,
+        names,
+        ties=ties,
+        per_query=True,
+        convention="sklearn",
+    )
+    _assert_same(sparse, dense, names)
+    # In a recommender's forms (item ids, a sparse truth matrix), queries without a
+    # relevant item are skipped by default (users without test items): dense arrays do so
+    # with no_relevant="skip".
+    dense = sr.evaluate(y_true, y_score, names, ties=ties, per_query=True, no_relevant="skip")
     sparse = sr.evaluate(scipy.sparse.csr_matrix(y_true), y_score, names, ties=ties, per_query=True)
     _assert_same(sparse, dense, names)
-    # With item ids, queries without a relevant item are skipped by default (a
-    # recommender's users without test items): arrays do so with no_relevant="skip".
-    dense = sr.evaluate(y_true, y_score, names, ties=ties, per_query=True, no_relevant="skip")
     truth, run = _rows(y_true, y_score)  # rows in column order: stable ties agree too
     _assert_same(
         _by_row(sr.evaluate(truth, run, names, ties=ties, per_query=True), truth, run), dense, names
@@ -139,6 +149,31 @@ def test_dataframes_agree():
         sr.ItemRanking.from_frame(broken, query="user")
 
 
+@pytest.mark.parametrize("library", ["pandas", "polars"])
+def test_a_frame_of_ranks_reads_as_its_scores(library):
+    frames = pytest.importorskip(library)
+    y_true, y_score = _case(7)
+    truth, run = _rows(y_true, y_score)
+    # Dense ranks of each query, 1 for its highest score: equal scores share a rank.
+    ranks = np.empty(run.scores.size, dtype=np.int64)
+    for query in np.unique(run.queries):
+        rows = np.flatnonzero(run.queries == query)
+        distinct, which = np.unique(-run.scores[rows], return_inverse=True)
+        ranks[rows] = which.ravel() + 1
+    ranked = frames.DataFrame({"user": run.queries, "item": run.items, "position": ranks})
+    names = AT_K + WHOLE
+    got = sr.evaluate(
+        truth,
+        sr.ItemRanking.from_frame(ranked, query="user", rank="position"),
+        names,
+        per_query=True,
+    )
+    _assert_same(got, sr.evaluate(truth, run, names, per_query=True), names)
+    # The frame a top-N table gives has no score column: the error says to read the ranks.
+    with pytest.raises(ValueError, match=r"no score|'score' is not in the table.*pass rank="):
+        sr.ItemRanking.from_frame(ranked, query="user")
+
+
 def _brute_force(y_true, y_score, excluded, name, ties):
     """Delete the excluded items first, then score each query with the slow reference."""
     metric, _, k = name.partition("@")
@@ -167,8 +202,15 @@ def test_exclusion_equals_deleting_the_items_first(seed, ties):
     names = AT_K + WHOLE
     for exclude in (excluded, scipy.sparse.csr_matrix(excluded)):
         dense = sr.evaluate(y_true, y_score, names, exclude=exclude, ties=ties)
+        # A sparse truth skips a user without a relevant item by default; the brute
+        # force takes each metric's own value, as scikit-learn's rule (the dense default).
         sparse = sr.evaluate(
-            scipy.sparse.csr_matrix(y_true), y_score, names, exclude=exclude, ties=ties
+            scipy.sparse.csr_matrix(y_true),
+            y_score,
+            names,
+            exclude=exclude,
+            ties=ties,
+            convention="sklearn",
         )
         for name in names:
             expected = _brute_force(y_true, y_score, excluded, name, ties)
@@ -397,9 +439,10 @@ def test_review_findings_on_item_forms():
     scores = np.array([[3, 2, 1], [1, 3, 2], [2, 1, 3]], dtype=float)
     top = sr.ItemRanking.from_topn(np.argsort(-scores, axis=1))
     for weights in ([0, 0, 1], [1, 2, 3]):
-        assert sr.evaluate(truth, top, ["mrr"], sample_weight=weights, no_relevant=0) == (
-            sr.evaluate(truth, scores, ["mrr"], sample_weight=weights)
-        )
+        for rule in (0, "skip"):
+            assert sr.evaluate(truth, top, ["mrr"], sample_weight=weights, no_relevant=rule) == (
+                sr.evaluate(truth, scores, ["mrr"], sample_weight=weights, no_relevant=rule)
+            )
     # The caller's sparse matrix is left as it was.
     matrix = scipy.sparse.csr_matrix(
         (np.array([0.0, 1, 1]), np.array([0, 1, 2]), np.array([0, 2, 3])), shape=(2, 3)

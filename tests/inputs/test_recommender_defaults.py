@@ -1,10 +1,12 @@
 """Defaults a recommender user relies on: users without test items, exclusion from top-N
 lists, and train/test pairs of one synthetic task."""
 
+import os
 import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse
 from sklearn import metrics as skm
 
 import sklearn_rank as sr
@@ -34,16 +36,26 @@ def test_users_without_test_items_are_left_out_with_item_ids():
         assert sr.recall_at_k_score([{"a"}, set()], [["a", "b"], ["b"]], k=2) == 1.0
 
 
-def test_arrays_keep_scikit_learns_rule_without_a_warning():
+def test_arrays_keep_scikit_learns_rule_and_say_so():
+    # The default decides the mean here too (0 for a query without a relevant item): it
+    # warns as the recommender's forms do; an explicit rule or a preset is silent.
     y_true, y_score = [[0, 0, 0], [1, 0, 2]], [[0.3, 0.2, 0.1], [0.1, 0.5, 0.2]]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    said = r"1 of 2 queries have no relevant item and were counted as 0, scikit-learn's value"
+    with pytest.warns(UserWarning, match=said):
         assert sr.ndcg_score(y_true, y_score) == pytest.approx(skm.ndcg_score(y_true, y_score))
+    with pytest.warns(UserWarning, match=said):
         assert sr.ndcg_score(y_true, y_score, per_query=True)[0] == 0.0
-        groups = np.repeat([0, 1], 3)
+    groups = np.repeat([0, 1], 3)
+    with pytest.warns(UserWarning, match=said):
         assert sr.ndcg_score(np.ravel(y_true), np.ravel(y_score), groups=groups) == (
             pytest.approx(skm.ndcg_score(y_true, y_score))
         )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for chosen in ({"no_relevant": 0}, {"convention": "sklearn"}):
+            assert sr.ndcg_score(y_true, y_score, **chosen) == pytest.approx(
+                skm.ndcg_score(y_true, y_score)
+            )
 
 
 def test_a_preset_keeps_its_tools_rule():
@@ -54,6 +66,63 @@ def test_a_preset_keeps_its_tools_rule():
         warnings.simplefilter("error")
         assert sr.evaluate(truth, run, ["map"], convention="trec_eval") == {"map": 0.5}
         assert sr.evaluate(truth, run, ["ndcg"], convention="lightgbm") == {"ndcg": 1.0}
+
+
+def test_a_score_matrix_and_its_top_n_ids_agree_on_users_without_test_items():
+    # A sparse truth matrix is a recommender's form: its user 1, without a test item, is
+    # left out of the mean whether the recommender gives scores or top-N ids (the score
+    # matrix counted it as 0, silently: 0.5 against 1.0).
+    truth = scipy.sparse.csr_matrix([[0, 1, 0], [0, 0, 0]])
+    scores = np.array([[0.1, 0.9, 0.2], [0.3, 0.2, 0.1]])
+    top = sr.ItemRanking.from_topn([[1, 2], [0, 1]])
+    said = "1 of 2 queries have no relevant item and were left out of the mean"
+    for run in (scores, top):
+        with pytest.warns(UserWarning, match=said):
+            assert sr.evaluate(truth, run, ["precision@1"]) == {"precision@1": 1.0}
+        with pytest.warns(UserWarning, match=said):
+            per_user = sr.evaluate(truth, run, ["precision@1"], per_query=True)
+        np.testing.assert_array_equal(per_user["precision@1"], [1.0, np.nan])
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            assert sr.evaluate(truth, run, ["precision@1"], no_relevant=0) == {"precision@1": 0.5}
+    # Dense truth keeps scikit-learn's rule, and says so.
+    with pytest.warns(UserWarning, match="were counted as 0, scikit-learn's value"):
+        assert sr.evaluate(truth.toarray(), scores, ["precision@1"]) == {"precision@1": 0.5}
+
+
+_MOVIELENS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "ml-100k")
+
+
+def _movielens_split(name):
+    path = os.path.join(os.environ.get("SKLEARN_RANK_MOVIELENS", _MOVIELENS), name)
+    if not os.path.exists(path):
+        pytest.skip(f"MovieLens 100K is not at {path}")
+    user, item, rating = np.loadtxt(path, dtype=np.int64, usecols=(0, 1, 2), unpack=True)
+    return scipy.sparse.csr_matrix((rating, (user - 1, item - 1)), shape=(943, 1682))
+
+
+def test_movielens_svd_scores_the_same_from_its_matrix_and_its_top_n_ids():
+    # Issue 27: an SVD on u1.base/u1.test (relevant = rating >= 4) gave precision@10 0.1524
+    # from its score matrix with exclude= and 0.3156 from its top-N ids.
+    train, test = _movielens_split("u1.base"), _movielens_split("u1.test")
+    truth = (test >= 4).astype(np.int64)
+    seen = (train > 0).astype(np.int64)
+    u, s, vt = np.linalg.svd(seen.toarray().astype(np.float64), full_matrices=False)
+    scores = (u[:, :20] * s[:20]) @ vt[:20]
+    unseen = np.where(seen.toarray() > 0, -np.inf, scores)
+    top_ids = np.argsort(-unseen, axis=1, kind="stable")[:, :10]
+    names = ["precision@10", "recall@10", "ndcg@10"]
+    with pytest.warns(UserWarning, match="were left out of the mean"):
+        from_matrix = sr.evaluate(truth, scores, names, exclude=seen)
+    with pytest.warns(UserWarning, match="were left out of the mean"):
+        from_ids = sr.evaluate(truth, sr.ItemRanking.from_topn(top_ids), names)
+    assert from_matrix == from_ids
+    # Users without a relevant test item are left out: the mean over the others.
+    judged = np.flatnonzero(truth.getnnz(axis=1))
+    assert 0 < judged.size < truth.shape[0]
+    assert from_matrix == sr.evaluate(
+        truth[judged], scores[judged], names, exclude=seen[judged], no_relevant=0
+    )
 
 
 # --------------------------------------------------------------------------------------

@@ -268,6 +268,17 @@ def test_parameters_are_validated_with_their_values(params, message):
         ranker.fit(X, y, groups=groups)
 
 
+@pytest.mark.parametrize("key", ["eval_set", "eval_X"])
+def test_an_eval_set_without_a_validation_split_is_refused(key):
+    # LightGBM's own "eval_group cannot be None" was all a user saw.
+    X, y, groups = data()
+    value = [(X, y)] if key == "eval_set" else (X,)
+    with pytest.raises(ValueError, match=rf"got {key}=\.\.\.: .* Set validation_fraction"):
+        sr.QueryGroupRanker(lightgbm.LGBMRanker(verbose=-1, n_estimators=2)).fit(
+            X, y, groups=groups, **{key: value}
+        )
+
+
 def test_what_cannot_take_a_validation_split_is_refused():
     from sklearn.linear_model import Ridge
 

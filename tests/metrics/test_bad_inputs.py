@@ -716,9 +716,10 @@ def test_duplicate_items_within_a_query_are_refused(y_true, y_score, message):
 def test_duplicate_sparse_entries_add_up_as_in_scipy():
     # A COO matrix with (0, 0) stored twice means relevance 1 + 1 (scipy's own convention).
     coo = scipy.sparse.coo_matrix(([1.0, 1.0, 2.0], ([0, 0, 0], [0, 0, 2])), shape=(2, 3))
+    # Row 1 has no relevant item: one rule for both forms (a sparse truth skips it).
     _same(
-        sr.evaluate(coo, Y_SCORE, ORDER_LABELS, per_query=True),
-        sr.evaluate(coo.toarray(), Y_SCORE, ORDER_LABELS, per_query=True),
+        sr.evaluate(coo, Y_SCORE, ORDER_LABELS, per_query=True, convention="sklearn"),
+        sr.evaluate(coo.toarray(), Y_SCORE, ORDER_LABELS, per_query=True, convention="sklearn"),
     )
     np.testing.assert_array_equal(coo.row, [0, 0, 0])  # the caller's matrix is untouched
 
@@ -1014,7 +1015,8 @@ UNKNOWN = [
 @pytest.mark.parametrize("entry", ["evaluate", "get_scorer"])
 def test_unknown_and_malformed_metric_names(name, entry):
     message = (
-        rf"Unknown metric name {re.escape(repr(name))}\. Known names: arp, auc, auc@K, "
+        rf"Unknown metric name {re.escape(repr(name))}\.( Did you mean [^?]*\?)? Known "
+        r"names: arp, auc, auc@K, "
         r".* \(K a positive integer\)"
     )
     with pytest.raises(ValueError, match=message):
@@ -1546,18 +1548,50 @@ def test_bad_top_n(make, message):
         make()
 
 
-def test_top_n_ids_outside_the_truth_matrix_are_unjudged_items():
-    # Documented: ranked items without a judgment have relevance 0; a ranked query that
-    # is not a row of the truth is a query without relevant items (skipped by default).
-    truth = scipy.sparse.csr_matrix([[1, 0], [0, 1]])
-    got = sr.evaluate(
-        truth,
-        ItemRanking.from_topn([[-1, 0], [5, 1], [0, 1]]),
-        ["mrr"],
-        per_query=True,
-        no_relevant=0,
-    )
-    np.testing.assert_array_equal(got["mrr"], [0.5, 0.5, 0.0])
+@pytest.mark.parametrize(
+    "run, message",
+    [
+        (
+            ItemRanking.from_topn(np.array([[1, 7, -1]])),
+            r"item ids .* \[0, 3\) .*; got 7 \(query 0, rank 2\)",
+        ),
+        (ItemRanking.from_topn([[1, 7, -1]]), r"got 7 \(query 0, row 1\)"),
+        (ItemRanking.from_topn(np.array([[1, -1, 7]])), r"got -1 \(query 0, rank 2\)"),
+        (ItemRanking.from_topn(np.array([[1, 2], [0, 3]])), r"got 3 \(query 1, rank 2\)"),
+        (ItemRanking.from_topn([[1, 7, 0], [2]]), r"got 7 \(query 0, row 1\)"),
+        (ItemRanking([0, 0], [2, 3], [0.5, 0.1]), r"got 3 \(query 0, row 1\)"),
+        (ItemRanking([0], ["a"], [0.5]), r"item ids must be integers .*; got 'a'"),
+        (
+            ItemRanking.from_topn(np.array([[1], [2]])),
+            r"2 rows of ids: query ids must be row numbers in \[0, 1\); got 1",
+        ),
+        (ItemRanking([0, 4], [1, 1], [0.5, 0.1]), r"query ids .*; got 4 \(query 4, row 1\)"),
+    ],
+    ids=[
+        "matrix",
+        "issue",
+        "minus-one",
+        "second-row",
+        "lists",
+        "rows",
+        "string",
+        "rows-of-ids",
+        "query",
+    ],
+)
+def test_ids_outside_the_truth_matrix_are_refused(run, message):
+    # Row and column numbers are the ids of a sparse truth matrix: an id past its edge is
+    # no item or query of it (it was scored as an unjudged item: precision@3 1/3).
+    truth = scipy.sparse.csr_matrix([[0, 1, 0]])
+    for exclude in (None, truth):  # with exclude= the same ids were refused already
+        with pytest.raises(ValueError, match=message):
+            sr.evaluate(truth, run, ["precision@3"], exclude=exclude)
+
+
+def test_ids_outside_an_exclude_matrix_are_named():
+    truth = ItemJudgments([0], [1])
+    with pytest.raises(ValueError, match=r"item ids .* \[0, 3\) .*; got 7 \(query 0, row 1\)"):
+        sr.evaluate(truth, ItemRanking.from_topn([[1, 7]]), ["mrr"], exclude=[[0, 0, 1]])
 
 
 @pytest.mark.parametrize(
@@ -1850,3 +1884,16 @@ def test_min_k_denominator_with_k_beyond_int32_on_the_command_line(capsys):
     beyond = capsys.readouterr().out.split()[-1]
     assert main([*args, "map@1000"]) == 0
     assert beyond == capsys.readouterr().out.split()[-1] == "0.5556"
+
+
+@pytest.mark.parametrize("dense", [False, True])
+@pytest.mark.parametrize(
+    "top_ids, hinted",
+    [([[1, 2], [0, 1]], True), ([[1, 2], [0]], True), ([[0.5, 0.2], [0.1, 0.3]], False)],
+    ids=["rectangular", "ragged", "scores"],
+)
+def test_top_n_ids_passed_as_scores_point_to_from_topn(top_ids, hinted, dense):
+    truth = scipy.sparse.csr_matrix([[0, 1, 0], [0, 0, 0]])
+    with pytest.raises(ValueError) as error:
+        sr.evaluate(truth.toarray() if dense else truth, top_ids, ["precision@1"])
+    assert ("pass ItemRanking.from_topn(y_score)" in str(error.value)) == hinted

@@ -117,6 +117,29 @@ def test_bad_names_are_refused_clearly(name, message):
         sr.evaluate(y_true, y_score, [name])
 
 
+@pytest.mark.parametrize(
+    "name, suggested",
+    [
+        ("precison@5", "'precision@5'"),
+        ("ndgc@3", "'ndcg@3'"),
+        ("recal_20", "'recall_20'"),
+        ("P@7x", None),
+    ],
+)
+def test_a_misspelt_name_is_answered_first_with_its_own_cut_off(name, suggested):
+    # The suggestion led a 900-character list, at its end, and with @10 for any cut-off.
+    y_true, y_score = _data()
+    with pytest.raises(ValueError) as error:
+        sr.evaluate(y_true, y_score, [name])
+    message = str(error.value)
+    head = f"Unknown metric name {name!r}."
+    if suggested is None:
+        assert message.startswith(f"{head} Known names: ")
+    else:
+        assert message.startswith(f"{head} Did you mean {suggested}")
+        assert "@10" not in message.split("Known names")[0]
+
+
 def test_scorers_read_every_spelling():
     from sklearn.linear_model import LinearRegression
 

@@ -189,7 +189,11 @@ def test_make_ranking_scorer_from_function_and_conventions(data):
         ("nope@3", {}, "Unknown metric name"),
         (sr.kendall_tau_score, {"k": 3}, "takes no parameter 'k'"),
         (len, {}, "one of sklearn_rank's metric functions"),
-        ("map", {"no_relevant": "ignore"}, "no_relevant must be one of"),
+        (
+            "map",
+            {"no_relevant": "ignore"},
+            "no_relevant must be a finite number, .skip. or .error.",
+        ),
     ],
 )
 def test_make_ranking_scorer_errors(metric, params, message):

@@ -75,7 +75,10 @@ def test_numpy_integer_k_is_accepted():
         ({"gain": "log"}, "gain must be one of 'linear', 'exponential'; got 'log'"),
         ({"ap_denominator": "R"}, "ap_denominator must be one of"),
         ({"short_lists": "pad"}, "short_lists must be one of"),
-        ({"no_relevant": "ignore"}, "no_relevant must be one of 'skip', 'error'; got 'ignore'"),
+        (
+            {"no_relevant": "ignore"},
+            "no_relevant must be a finite number, 'skip' or 'error'; got 'ignore'",
+        ),
         ({"no_relevant": np.nan}, "no_relevant must be a finite number"),
         ({"no_relevant": True}, "no_relevant must be a finite number"),
         ({"relevance_threshold": 0}, "relevance_threshold must be None or a positive"),
