@@ -90,7 +90,7 @@ def test_a_score_matrix_and_its_top_n_ids_agree_on_users_without_test_items():
         assert sr.evaluate(truth.toarray(), scores, ["precision@1"]) == {"precision@1": 0.5}
 
 
-_MOVIELENS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "data", "ml-100k")
+_MOVIELENS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data", "ml-100k")
 
 
 def _movielens_split(name):
