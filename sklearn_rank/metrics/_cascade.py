@@ -3,7 +3,7 @@ its residual (Moffat and Zobel, ACM TOIS 2008), over the kernel's tie groups.
 
 RBP is linear in position: each position of a tie group holds its mean gain. ERR is not:
 its value at a position depends on the items above. Under ``ties="average"`` it is the
-exact expectation over orderings of each group (shared/spec/MEASURES_TREC.md section 4):
+exact expectation over orderings of each group, derived here:
 the survival before a group does not depend on the order of earlier groups, and inside
 a group an item's rank is uniform with a uniform subset of the others above it, whose
 mean product of (1 - rho) comes from a normalised (convex) recursion of elementary

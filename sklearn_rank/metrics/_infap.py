@@ -1,5 +1,5 @@
 """trec_eval's infAP (Yilmaz and Aslam, CIKM 2006), exactly averaged over the orderings of
-tied scores (shared/spec/MEASURES_TREC.md section 3) in O(n sqrt(n)) time and O(n) memory per
+tied scores (McSherry and Najork's expectation, ECIR 2008) in O(n sqrt(n)) time and O(n) memory per
 tie group of n items: a tie group holding judged and unjudged items is summed over where a
 relevant item lands and how many judged items land above it, over the window of that
 hypergeometric count that holds all but 1e-31 of its mass. Notation as in `_trec`.

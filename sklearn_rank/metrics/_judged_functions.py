@@ -31,7 +31,7 @@ def interpolated_precision_score(
     number of relevant items that level asks for (see ``iprec_rounding``), 0 if fewer than c
     relevant items are retrieved, else max over m >= max(c, 1) of m / rank of the m-th
     relevant item. Under ``ties="average"`` the exact expected maximum over orderings of
-    tied scores (shared/spec/MEASURES_TREC.md, section 3), whose cost grows as a**2 n**2
+    tied scores (derived in ``sklearn_rank/metrics/_trec.py``), whose cost grows as a**2 n**2
     for a tie group of n items, a of them relevant: a query that would need more than
     2**28 steps (equal scores on about 200 items, half of them relevant) raises a
     ValueError; pass ``ties="stable"`` there.

@@ -4,7 +4,7 @@ Counts (num_ret, num_rel, num_rel_ret, num_nonrel_judged_ret) need no order; R-p
 and its multiples are precision at a per-query cut-off (linear in position); bpref, infAP
 (`_infap`), Judged@k and unj@k read the judged non-relevant positions the kernel keeps under
 its ``judged`` flag; interpolated precision is a maximum, averaged over tie orderings by the
-exact algorithm of shared/spec/MEASURES_TREC.md section 3, at every recall level at once
+exact algorithm below (`_expected_maximum`), at every recall level at once
 (``iprec``, ``iprec_avg`` and the curve of `InterpolatedPrecisionRecallDisplay` call it).
 Notation as in `_reductions`: per group start s, size n, m relevant items, j judged items
 (relevance 0 included).
@@ -148,7 +148,7 @@ def unjudged_at_k(r, k=None):
 # Per query with R relevant items, h of them ranked, and the m-th relevant item at rank r_m:
 # at recall level p, c = the rank cut of `_recall_cut`; the value is 0 if c > h, else
 # max over m >= max(c, 1) of m / r_m, the best precision at or after the c-th relevant item
-# (shared/spec/MEASURES_TREC.md, sections 2 and 3).
+# (trec_eval's m_iprec_at_recall.c, averaged over tie orderings below).
 #
 # With ties="stable" every tie group is one item and the value is that maximum. With
 # ties="average" it is the exact expected value over the orderings of tied items: a group
