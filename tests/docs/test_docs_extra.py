@@ -89,3 +89,30 @@ def test_gallery_text_has_no_bare_metric_at_k():
         if bare.search(line)
     ]
     assert not found, found
+
+
+def test_nothing_points_to_a_file_outside_the_repository():
+    # Pages and docstrings once sent readers to shared/spec/..., which users do not have.
+    texts = [*sorted((ROOT / "docs").glob("*.md")), ROOT / "README.md"]
+    texts += sorted((ROOT / "sklearn_rank").rglob("*.py"))
+    pointing = [str(path.relative_to(ROOT)) for path in texts if "shared/spec" in path.read_text()]
+    assert not pointing, pointing
+
+
+def test_the_site_puts_the_architecture_page_under_contributors():
+    index = (ROOT / "docs" / "index.md").read_text()
+    toctrees = re.findall(r"```\{toctree\}\n(.*?)```", index, flags=re.S)
+    captions = {
+        re.search(r":caption: (.*)", tree).group(1): re.findall(r"^(\w+)$", tree, flags=re.M)
+        for tree in toctrees
+    }
+    assert captions["For contributors"] == ["architecture"]
+    assert "architecture" not in captions["User guide"]
+    guide = {p.stem for p in (ROOT / "docs").glob("*.md")} - {"index", "architecture"}
+    assert set(captions["User guide"]) == guide  # every page listed, in the page's order
+
+
+def test_the_readme_says_what_the_tests_cost_and_names_the_quick_subset():
+    tests = (ROOT / "README.md").read_text().split("## Tests", 1)[1]
+    assert 'python -m pytest -m "not\nslow"' in tests or 'python -m pytest -m "not slow"' in tests
+    assert re.search(r"about [\d.]+ GB", tests) and re.search(r"\d+ minutes", tests)
