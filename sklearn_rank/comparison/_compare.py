@@ -169,4 +169,5 @@ def compare(
         alternative=alternative,
         aggregates={r.label: r.metric.aggregate for r in plan.requests},
         conventions={r.label: given for r in plan.requests},
+        summation=plan.conventions.get("summation", "accurate"),
     )

@@ -152,6 +152,7 @@ def _comparison(
     alternative="two-sided",
     aggregates=None,
     conventions=None,
+    summation="accurate",
 ):
     """Build the `Comparison` of aligned per-query values.
 
@@ -164,6 +165,9 @@ def _comparison(
         run's summary is that aggregate; a geometric mean is tested on the per-query logs
         (its null, equal geometric means, is equal mean logs), a sum on the per-query
         values (equal sums over the same queries are equal means).
+    conventions : metric -> the convention keywords it was computed with (the Displays'
+        captions). summation : how `evaluate` adds per-query values up under the call's
+        conventions ("sequential" under trec_eval's presets), so that summaries equal it.
     """
     metrics = list(values)
     aggregates = {
@@ -188,9 +192,9 @@ def _comparison(
     diff, run_mean = _nanmean(d), _nanmean(means)
     if folds is None:  # with folds, the fold scores' means (the search's mean_test_*)
         run_mean = np.concatenate(
-            [_nanmean(values[label], aggregates[label], label) for label in metrics]
+            [_nanmean(values[label], aggregates[label], label, summation) for label in metrics]
         )
-        diff = _differences(values, metrics, pairs, aggregates, diff)
+        diff = _differences(values, metrics, pairs, aggregates, diff, summation)
     exact = None
     if test == "corrected_t":
         scores, n_train, n_test = folds
@@ -298,7 +302,7 @@ def _comparison(
     )
 
 
-def _nanmean(values, how="mean", label=""):
+def _nanmean(values, how="mean", label="", summation="accurate"):
     """The aggregate (`evaluate`'s: "mean", "sum" or "geometric") of each column over its
     non-NaN rows (NaN for none), computed by the library's aggregator, so that a run's
     summary is `evaluate`'s to the bit."""
@@ -307,7 +311,7 @@ def _nanmean(values, how="mean", label=""):
         kept = values[:, column][~np.isnan(values[:, column])]
         if kept.size:
             flags = np.ones(kept.size, dtype=bool)
-            means[column] = _aggregate(kept, flags, "skip", None, False, label, how)
+            means[column] = _aggregate(kept, flags, "skip", None, False, label, how, summation)
     return means
 
 
@@ -320,7 +324,7 @@ def _tested(matrix, how):
         return np.log(np.maximum(matrix, _GEOMETRIC_FLOOR))
 
 
-def _differences(values, metrics, pairs, aggregates, mean_differences):
+def _differences(values, metrics, pairs, aggregates, mean_differences, summation="accurate"):
     """Each pair's difference of summaries over the queries both runs have: the mean of
     the per-query differences for a mean (``mean_differences``), their sum for a sum, and
     the difference of the two geometric means."""
@@ -336,9 +340,11 @@ def _differences(values, metrics, pairs, aggregates, mean_differences):
             column = m * len(pairs) + p
             if how == "sum":
                 paired = (matrix[both, run] - matrix[both, base])[:, None]
-                diff[column] = _nanmean(paired, "sum", label)[0]
+                diff[column] = _nanmean(paired, "sum", label, summation)[0]
             else:
-                run_value, base_value = _nanmean(matrix[both][:, [run, base]], how, label)
+                run_value, base_value = _nanmean(
+                    matrix[both][:, [run, base]], how, label, summation
+                )
                 diff[column] = run_value - base_value
     return diff
 

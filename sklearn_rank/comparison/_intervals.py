@@ -64,14 +64,21 @@ def _bootstrap_intervals(x, n_resamples, rng, confidence):
     # time, as many as fit the block budget, each chunk drawing the same index vectors
     # from the same generator state.
     state = rng.bit_generator.state
-    chunk = max(1, _BLOCK_ELEMENTS // n_resamples)
+    chunk = max(2, _BLOCK_ELEMENTS // n_resamples)
     low, high = np.empty(n_columns), np.empty(n_columns)
     for start in range(0, n_columns, chunk):
         generator = np.random.Generator(type(rng.bit_generator)())
         generator.bit_generator.state = state
-        part = slice(start, start + chunk)
-        low[part], high[part] = _chunk_intervals(
-            columns[:, part], n_resamples, generator, confidence
+        part = columns[:, start : start + chunk]
+        width = part.shape[1]
+        if width == 1 and n_columns > 1:
+            # A one-column product is a matrix-vector product, which rounds differently:
+            # a last chunk of one column is paired with a copy of itself.
+            part = np.repeat(part, 2, axis=1)
+        chunk_low, chunk_high = _chunk_intervals(part, n_resamples, generator, confidence)
+        low[start : start + width], high[start : start + width] = (
+            chunk_low[:width],
+            chunk_high[:width],
         )
     return low, high
 

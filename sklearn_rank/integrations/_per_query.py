@@ -45,6 +45,7 @@ class _EvalSetState:
         self.built = None  # ({offset: query}, sizes) for the slices seen when built
         self.scores = None  # the round's predictions the values belong to
         self.values = None
+        self.plan = None  # the metric's plan with the statistics of the whole eval set
 
     def structure(self):
         """Queries: the slices seen, and every row outside them alone (XGBoost scores a
@@ -92,7 +93,7 @@ class _PerQuery:
                 query = starts.get(offset)
                 if query is not None and sizes[query] == size:
                     return self._checked(state.values[query])
-        value = self.alone(y_true, y_score)
+        value = self.alone(y_true, y_score, state.plan)
         with self.lock:
             state.seen[offset] = size
         return value
@@ -113,6 +114,11 @@ class _PerQuery:
         )
         if state is None:
             state = _EvalSetState(labels)
+            # Statistics over the whole eval set (ERR's top grade), whichever way a query
+            # is computed: alone or with the others.
+            rel = np.asarray(labels, dtype=np.float64).ravel()
+            whole = _queries_of_sizes(rel, np.array([rel.size], dtype=np.int64))
+            state.plan = self.metric._plan.for_queries(whole)
         self.states = {k: v for k, v in self.states.items() if v[1] is not state}
         if len(self.states) >= _EVAL_SETS:
             self.states.pop(next(iter(self.states)))
@@ -122,20 +128,24 @@ class _PerQuery:
     def _all(self, state, labels, scores):
         """Every query's value for this round, in one pass."""
         _starts, sizes = state.structure()
-        return self._values(np.asarray(labels, dtype=np.float64), sizes, scores)
+        return self._values(np.asarray(labels, dtype=np.float64), sizes, scores, state.plan)
 
-    def alone(self, y_true, y_score):
-        """One query by itself."""
+    def alone(self, y_true, y_score, plan=None):
+        """One query by itself (``plan``: with its eval set's statistics; None, for a
+        query that is no slice of a known eval set: its own)."""
         rel = np.asarray(y_true, dtype=np.float64).ravel()
         sizes = np.array([rel.size], dtype=np.int64)
-        return self._checked(self._values(rel, sizes, np.ravel(y_score))[0])
+        return self._checked(self._values(rel, sizes, np.ravel(y_score), plan)[0])
 
-    def _values(self, rel, sizes, scores):
+    def _values(self, rel, sizes, scores, plan=None):
         """Per-query values of the metric on rows ``rel`` cut into queries of ``sizes``."""
         metric = self.metric
+        plan = metric._plan if plan is None else plan
         template = _queries_of_sizes(rel, sizes, relevance_ties=metric._relevance_ties())
         queries = _predictions(template, scores, metric._resolved["score_dtype"])
-        values = metric._plan.run(_Prepared(queries, None, None, False), per_query=True)
+        # checked=False: these queries are built here, their relevance not yet checked.
+        prepared = _Prepared(queries, None, None, False)
+        values = plan.run(prepared, per_query=True, checked=False)
         return values[metric.names[0]]
 
     def _checked(self, value):

@@ -851,3 +851,20 @@ def test_summaries_are_the_registry_aggregates_that_evaluate_gives():
     assert result.pairs["diff_ci_low"][count] == result.pairs["diff_ci_high"][count] == 0.0
     assert any("gm_map" in note and "logs" in note for note in result.notes)
     assert any("num_ret" in note and "sums" in note for note in result.notes)
+
+
+def test_summaries_under_trec_evals_rules_are_evaluates_to_the_bit():
+    # trec_eval's presets add per-query values up in query order, in plain doubles.
+    rng = np.random.default_rng(3)
+    q, items = np.repeat(np.arange(300), 20), np.tile(np.arange(20), 300)
+    relevance = (rng.random(q.size) < 0.2) * rng.integers(1, 4, q.size)
+    truth = ItemJudgments(q.astype(str), items.astype(str), relevance.astype(float))
+    runs = {
+        name: ItemRanking(q.astype(str), items.astype(str), rng.random(q.size) + 0.3 * relevance)
+        for name in ("a", "b")
+    }
+    names = ["map", "gm_map", "err"]
+    result = compare(truth, runs, names, test="t", convention="trec_eval")
+    for row, (run, metric) in enumerate(zip(result.runs["run"], result.runs["metric"])):
+        expected = evaluate(truth, runs[run], [metric], convention="trec_eval")[metric]
+        assert result.runs["mean"][row] == expected, (run, metric)

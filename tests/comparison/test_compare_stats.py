@@ -1040,3 +1040,14 @@ def test_bootstrap_resample_means_equal_scipys_also_on_discrete_values():
         assert_allclose(
             np.quantile(ours, level), np.quantile(theirs.bootstrap_distribution, level), atol=1e-15
         )
+
+
+def test_bootstrap_intervals_with_a_last_chunk_of_one_column_equal_one_pass(monkeypatch):
+    from sklearn_rank.comparison import _intervals
+
+    x = np.random.default_rng(8).random((12, 3))
+    whole = _intervals._bootstrap_intervals(x, 1000, 7, 0.95)
+    monkeypatch.setattr(_intervals, "_BLOCK_ELEMENTS", 2000)  # chunks of 2, then 1 column
+    chunked = _intervals._bootstrap_intervals(x, 1000, 7, 0.95)
+    assert_array_equal(chunked[0], whole[0])
+    assert_array_equal(chunked[1], whole[1])

@@ -438,3 +438,18 @@ def test_adapters_take_every_declared_convention(name):
         if convention != "no_relevant":
             assert CONVENTIONS[convention].numpydoc() in doc
     assert CONVENTION.numpydoc() in doc
+
+
+def test_xgboost_per_query_path_checks_relevance_and_reads_the_eval_sets_top_grade():
+    metric = sr.xgboost_metric("map")
+    with pytest.raises(ValueError, match="y_true must be non-negative"):
+        metric(np.array([2.0, -1.0, 1.0]), np.array([0.9, 0.8, 0.1]))
+    # ERR's top grade is the eval set's (3 here), whether a query is computed alone (the
+    # first round) or with the others (the later rounds).
+    err = sr.xgboost_metric("err")
+    labels = np.array([1.0, 0, 0, 3, 0, 1])
+    scores = np.array([0.9, 0.5, 0.1, 0.2, 0.8, 0.4])
+    rounds = [[err(labels[a:b], scores[a:b]) for a, b in ((0, 3), (3, 6))] for _ in range(3)]
+    assert rounds[0] == rounds[1] == rounds[2]
+    expected = sr.err_score(labels, scores, groups=[0, 0, 0, 1, 1, 1], per_query=True)
+    np.testing.assert_array_equal(rounds[0], expected)
