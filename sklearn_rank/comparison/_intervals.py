@@ -62,7 +62,8 @@ def _bootstrap_intervals(x, n_resamples, rng, confidence):
     _check_interval_resamples(n_resamples)
     # The B means of a column are all kept (their quantiles): columns are taken a few at a
     # time, as many as fit the block budget, each chunk drawing the same index vectors
-    # from the same generator state.
+    # from the same generator state. (A product of another width may round a mean
+    # differently in its last bit: chunked intervals equal one pass to rounding.)
     state = rng.bit_generator.state
     chunk = max(2, _BLOCK_ELEMENTS // n_resamples)
     low, high = np.empty(n_columns), np.empty(n_columns)
