@@ -87,26 +87,28 @@ def _cv_key(search, label):
     return label if f"rank_test_{label}" in search.cv_results_ else "score"
 
 
+def _scorer_of(search, label):
+    """The scorer a search recorded ``label`` with (a dict's entry, or its one scorer)."""
+    if isinstance(search.scorer_, dict):
+        return search.scorer_.get(label)
+    return search.scorer_
+
+
 def _aggregates(search, metrics):
     """Scorer label -> how `evaluate` combines its metric's per-query values (the
     registry's ``aggregate``; "mean" for a scorer that is not a ranking scorer)."""
-    scorers = search.scorer_ if isinstance(search.scorer_, dict) else {}
-    found = {}
-    for label in metrics:
-        scorer = scorers.get(label, None if scorers else search.scorer_)
-        entry = METRICS.get(getattr(scorer, "metric", None))
-        found[label] = "mean" if entry is None else entry.aggregate
-    return found
+    entries = {
+        label: METRICS.get(getattr(_scorer_of(search, label), "metric", None)) for label in metrics
+    }
+    return {label: "mean" if e is None else e.aggregate for label, e in entries.items()}
 
 
 def _scorer_conventions(search, metrics):
     """Scorer label -> the convention keywords its ranking scorer was made with."""
-    scorers = search.scorer_ if isinstance(search.scorer_, dict) else {}
-    found = {}
-    for label in metrics:
-        scorer = scorers.get(label, None if scorers else search.scorer_)
-        found[label] = dict(getattr(scorer, "conventions", None) or {})
-    return found
+    return {
+        label: dict(getattr(_scorer_of(search, label), "conventions", None) or {})
+        for label in metrics
+    }
 
 
 def _ranked(search, label):

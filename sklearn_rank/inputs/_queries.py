@@ -14,7 +14,7 @@ import numpy as np
 from ..utils._validation import _check_finite
 
 # Caches a `_Queries` keeps in its __dict__ (it is frozen), all of the truth side.
-_TRUTH_CACHES = ("_judged_cells", "_n_judged", "_nonzero", "_judged")
+_TRUTH_CACHES = ("_judged_cells", "_n_judged", "_nonzero", "_judged", "_relevance_range")
 
 
 @dataclass(frozen=True)

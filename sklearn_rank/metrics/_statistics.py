@@ -21,13 +21,22 @@ from ..utils._threads import _value_range
 
 def _relevance_range(queries, n_threads=1):
     """The least and the greatest relevance judged non-zero (0.0 and 0.0 if none), as far
-    as a check of their sign and size needs: zeros may be counted in."""
+    as a check of their sign and size needs: zeros may be counted in. Kept on ``queries``
+    (the check of the relevance and ERR's top grade both read it)."""
     stored = queries.rel if queries.excluded is None else None
     if queries.rel is None:
         stored = queries.truth_rel  # a matrix's stored judgments, zeros apart
     # One thread reads the judged list the kernel builds and caches anyway; on several,
     # blocks build their own lists, so the whole one would be made for this check alone.
-    if n_threads > 1 and stored is not None:
+    from_stored = n_threads > 1 and stored is not None
+    cached = queries.__dict__.setdefault("_relevance_range", {})  # frozen: a cache
+    if from_stored not in cached:
+        cached[from_stored] = _range_of(queries, stored, n_threads, from_stored)
+    return cached[from_stored]
+
+
+def _range_of(queries, stored, n_threads, from_stored):
+    if from_stored:
         # Every judged relevance is there (or in extra_rel): no list of them is made.
         parts = [stored] if queries.extra_rel is None else [stored, queries.extra_rel]
         ranges = [r for r in (_value_range(values, n_threads) for values in parts) if r]
