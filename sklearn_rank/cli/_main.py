@@ -560,7 +560,7 @@ def _main(argv):
 
 
 def _trec_eval_form(argv):
-    from ._trec import run
+    from ._trec_formats import run
 
     try:
         status = run(argv)

@@ -33,7 +33,7 @@ def wants_trec_eval(argv):
     named = {"--qrels", "--run", "--truth", "--predictions", "--example"}
     if any(a.split("=")[0] in named for a in argv):
         return False
-    takes_value = {"-m", "-l", "-M", "--convention", "--ties", "-j", "--jobs"}
+    takes_value = {"-m", "-l", "-M", "-R", "--convention", "--ties", "-j", "--jobs"}
     positional, skip = 0, False
     for token in argv:
         if skip:
@@ -141,6 +141,14 @@ def _parser():
         "-J", action="store_true", help="judged documents only: drop unjudged ones first"
     )
     parser.add_argument("-n", action="store_true", help="no summary (the 'all' lines)")
+    parser.add_argument(
+        "-R",
+        dest="rel_format",
+        default="qrels",
+        choices=("qrels", "prefs", "qrels_prefs", "qrels_jg"),
+        help="the relevance file's format: qrels (default), prefs or qrels_prefs "
+        "(preferences: -m all_prefs), qrels_jg (judgment groups: -m qrels_jg)",
+    )
     parser.add_argument(
         "--convention",
         default="trec_eval",
@@ -273,6 +281,8 @@ def run(argv, stdout=None, stderr=None, stdin=None):
     stderr = stderr or sys.stderr
     args = _parser().parse_args(argv)
     conventions = resolve(args.convention, {})
+    if args.rel_format != "qrels":  # cli._trec_formats.run reads the other formats
+        raise ValueError(f"-R {args.rel_format}: not read here (cli._trec_formats.run)")
     qrels = ItemJudgments._from_file(*_parse_trec_qrels(args.qrels))
     truth = _judged(qrels)
     args.run = _read_once(args.run, stdin)  # "-" (standard input) or a pipe: read twice
