@@ -98,9 +98,29 @@ def run(argv, stdout=None, stderr=None, stdin=None):
 
     args = _parser().parse_args(argv)
     if args.rel_format == "qrels":
+        _check_format_of_measures(args.measures or [])
         return _run_qrels(argv, stdout=stdout, stderr=stderr, stdin=stdin)
     args.run = _read_once(args.run, stdin)  # "-" (standard input) or a pipe
     return run_grouped(args, stdout or sys.stdout, stderr or sys.stderr)
+
+
+def _check_format_of_measures(measures):
+    """A measure of another relevance format, asked without its -R, says which -R it needs
+    (trec_eval fails there too, in its words: the format is not its measure's)."""
+    from ..metrics._preferences import PREFERENCE_MEASURES
+
+    for name in measures:
+        base = name.partition(".")[0]
+        if name in ("all_prefs", "prefs") or base in PREFERENCE_MEASURES:
+            raise ValueError(
+                f"-m {name}: trec_eval's preference measures read preference judgments: "
+                "-R prefs (lines 'qid jg jsg docno level') or -R qrels_prefs (qrels)"
+            )
+        if name == "qrels_jg" or base in _JUDGMENT_GROUP_MEASURES:
+            raise ValueError(
+                f"-m {name}: trec_eval's judgment-group measures read -R qrels_jg (qrels "
+                "whose second field names a judgment group)"
+            )
 
 
 def run_grouped(args, stdout, stderr):

@@ -269,6 +269,11 @@ def _prepare_preferences(judgments, ranking, max_documents=None):
     query's NJR of them), the judged documents not retrieved the following ranks in
     document id order. Run queries without judgments are ignored; a judged query absent
     from the run retrieves nothing."""
+    if ranking.scores is None:
+        raise ValueError(
+            "ranking: preference measures rank each query's documents by their scores "
+            "(trec_eval's order); this ranking has none."
+        )
     query_ids, j_query = np.unique(judgments.queries.astype(str), return_inverse=True)
     j_query = j_query.ravel()
     n_queries = query_ids.size

@@ -115,19 +115,26 @@ def _count(prepared):
     array_rows = np.flatnonzero(array_row)
     if array_rows.size:
         d_better, d_worse = _direct_pairs(array_rows, prepared)
-        # Preference arrays are rare (partial orders): one small matrix per group.
-        for g in np.unique(prepared.group[array_rows]).tolist():
-            rows = array_rows[prepared.group[array_rows] == g]
+        # Preference arrays are rare (partial orders): one small matrix per group, its
+        # rows and direct pairs found by slicing (both are in group order).
+        row_groups = prepared.group[array_rows]
+        groups, starts = np.unique(row_groups, return_index=True)
+        ends = np.r_[starts[1:], row_groups.size]
+        pair_groups = prepared.group[d_better]
+        pair_starts = np.searchsorted(pair_groups, groups, side="left")
+        pair_ends = np.searchsorted(pair_groups, groups, side="right")
+        for g, start, end, p_start, p_end in zip(
+            groups.tolist(), starts, ends, pair_starts, pair_ends
+        ):
+            rows = array_rows[start:end]
             ranks, local = np.unique(prepared.rank[rows], return_inverse=True)
             # rel_array: the level each document was given last, in the rows' order.
             levels = np.full(ranks.size, -1.0)
             levels[local.ravel()] = prepared.level[rows]
             _check_zero_levels(prepared.level[rows], local.ravel())
-            in_group = prepared.group[d_better] == g
-            position = {r: i for i, r in enumerate(ranks.tolist())}
             matrix = np.zeros((ranks.size, ranks.size), dtype=bool)
-            bi = np.array([position[r] for r in prepared.rank[d_better[in_group]].tolist()], int)
-            wi = np.array([position[r] for r in prepared.rank[d_worse[in_group]].tolist()], int)
+            bi = np.searchsorted(ranks, prepared.rank[d_better[p_start:p_end]])
+            wi = np.searchsorted(ranks, prepared.rank[d_worse[p_start:p_end]])
             matrix[bi, wi] = True
             matrix = _closure(matrix)
             i, j = np.nonzero(matrix)

@@ -56,11 +56,11 @@ def _average_over_groups(ratios, group_query, n_queries):
     return out
 
 
-def _pair_values(pairs, njr_of_group, group_query, n_queries, blocks):
-    """prefs_pair*: for each pair of documents judged against each other by some group,
-    the share of the groups' preferences between them that the run fulfils; averaged over
-    the pairs of the ``blocks`` (0: both retrieved, 1: one retrieved, 2: none; pairs of
-    block 2 count but add 0), added in trec_eval's order (block, then ranks)."""
+def _pair_table(pairs, njr_of_group, group_query):
+    """prefs_pair*'s document pairs: for each pair of documents judged against each other
+    by some group, its query, its block (0: both retrieved, 1: one, 2: none) and the share
+    of the groups' preferences between them that the run fulfils, in trec_eval's order
+    (block, then ranks)."""
     query = group_query[pairs.group]
     low = np.minimum(pairs.better, pairs.worse)
     high = np.maximum(pairs.better, pairs.worse)
@@ -71,11 +71,16 @@ def _pair_values(pairs, njr_of_group, group_query, n_queries, blocks):
     new = np.r_[True, (np.diff(keys, axis=1) != 0).any(axis=0)]
     pair_id = np.cumsum(new) - 1
     forward = np.bincount(pair_id, weights=(pairs.better < pairs.worse)[order])
-    total = np.bincount(pair_id)
-    pair_query = keys[0][new]
+    share = forward / np.bincount(pair_id)
     pair_block = block[order][new]
-    share = forward / total
     share[pair_block == 2] = 0.0
+    return keys[0][new], pair_block, share
+
+
+def _pair_values(table, n_queries, blocks):
+    """prefs_pair*: the mean share over the pairs of ``blocks`` (pairs of block 2 count
+    but add 0), added in trec_eval's order."""
+    pair_query, pair_block, share = table
     wanted = np.isin(pair_block, blocks)
     sums = np.bincount(pair_query[wanted], weights=share[wanted], minlength=n_queries)
     counts = np.bincount(pair_query[wanted], minlength=n_queries)
@@ -210,6 +215,13 @@ def _preference_values(prepared, names):
     n = prepared.query_ids.size
     njr = prepared.judged_retrieved[gq]
 
+    tables = []
+
+    def pair_table():  # computed once, for the three prefs_pair measures
+        if not tables:
+            tables.append(_pair_table(counted.pairs, njr, gq))
+        return tables[0]
+
     def total(values):
         return _per_query(values.astype(np.float64), gq, n)
 
@@ -234,9 +246,9 @@ def _preference_values(prepared, names):
         "prefs_avgjg_Rnonrel_ret": lambda: _average_over_groups(
             _rnonrel(prepared, counted, True), gq, n
         ),
-        "prefs_pair": lambda: _pair_values(counted.pairs, njr, gq, n, (0, 1, 2)),
-        "prefs_pair_ret": lambda: _pair_values(counted.pairs, njr, gq, n, (0,)),
-        "prefs_pair_imp": lambda: _pair_values(counted.pairs, njr, gq, n, (0, 1)),
+        "prefs_pair": lambda: _pair_values(pair_table(), n, (0, 1, 2)),
+        "prefs_pair_ret": lambda: _pair_values(pair_table(), n, (0,)),
+        "prefs_pair_imp": lambda: _pair_values(pair_table(), n, (0, 1)),
     }
     return {name: compute[name]() for name in names}
 

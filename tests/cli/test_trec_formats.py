@@ -123,3 +123,13 @@ def test_measure_of_another_format_fails_cleanly(monkeypatch):
     status, out, err = _run(["-R", "qrels_jg", "-m", "prefs_simp", *files], monkeypatch)
     assert (status, out) == (2, "")
     assert "-m prefs_simp: not a judgment-group measure" in err
+
+
+def test_measure_of_another_format_without_its_r_says_which(monkeypatch):
+    files = [str(DATA / "qrels.test.gz"), str(DATA / "results.test.gz")]
+    status, out, err = _run(["-m", "all_prefs", *files], monkeypatch)
+    assert (status, out) == (2, "")
+    assert "-R prefs (lines 'qid jg jsg docno level') or -R qrels_prefs" in err
+    status, out, err = _run(["-m", "P_avgjg.5", *files], monkeypatch)
+    assert (status, out) == (2, "")
+    assert "judgment-group measures read -R qrels_jg" in err
