@@ -208,6 +208,25 @@ def read_trec_qrels_jg(path):
     return _read_grouped(path, 4, "qid jg docno rel", (0, 1, 2, 3), integer=True)
 
 
+def _check_grouped(judgments, ranking):
+    """Refuse, naming the parameter, what is not a `GroupedJudgments` of equal-length
+    columns with finite levels, or not an `ItemRanking`."""
+    if not isinstance(judgments, GroupedJudgments):
+        raise TypeError(
+            "judgments must be a GroupedJudgments (read_trec_prefs, read_trec_qrels_prefs, "
+            f"read_trec_qrels_jg); got {type(judgments).__name__}."
+        )
+    sizes = {name: np.shape(value) for name, value in judgments._asdict().items()}
+    if len({shape for shape in sizes.values()}) != 1 or len(sizes["levels"]) != 1:
+        shown = ", ".join(f"{name} {shape}" for name, shape in sizes.items())
+        raise ValueError(f"judgments: every column must be 1-D of one length; got {shown}.")
+    levels = np.asarray(judgments.levels)
+    if levels.dtype.kind not in "iuf" or not np.isfinite(levels).all():
+        raise ValueError("judgments: levels must be finite numbers.")
+    if not isinstance(ranking, ItemRanking):
+        raise TypeError(f"ranking must be an ItemRanking; got {type(ranking).__name__}.")
+
+
 def _grouped_as_queries(judgments, ranking, separator):
     """Each (query, judgment group) of ``judgments`` as a query of its own, named
     ``query + separator + group``: its judgments, the run's documents of its query
@@ -215,6 +234,7 @@ def _grouped_as_queries(judgments, ranking, separator):
     trec_eval's "pooled, not judged" (form_res_rels_jg.c): left out of the judgments,
     which is what they are for every measure but infAP and bpref; their group still
     counts."""
+    _check_grouped(judgments, ranking)
     queries = judgments.queries.astype(str)
     names = np.char.add(np.char.add(queries, separator), judgments.groups.astype(str))
     pairs = np.unique(names)
@@ -269,11 +289,7 @@ def _prepare_preferences(judgments, ranking, max_documents=None):
     query's NJR of them), the judged documents not retrieved the following ranks in
     document id order. Run queries without judgments are ignored; a judged query absent
     from the run retrieves nothing."""
-    if ranking.scores is None:
-        raise ValueError(
-            "ranking: preference measures rank each query's documents by their scores "
-            "(trec_eval's order); this ranking has none."
-        )
+    _check_grouped(judgments, ranking)
     query_ids, j_query = np.unique(judgments.queries.astype(str), return_inverse=True)
     j_query = j_query.ravel()
     n_queries = query_ids.size
@@ -289,7 +305,10 @@ def _prepare_preferences(judgments, ranking, max_documents=None):
     r_query = np.minimum(r_query, max(n_queries - 1, 0))
     known = query_ids[r_query] == ranking.queries.astype(str)
     r_query, r_doc = r_query[known], r_doc[known]
-    scores = np.asarray(ranking.scores, dtype=np.float64)[known]
+    if ranking.scores is None:  # rows in rank order, first best
+        scores = -np.arange(known.size, dtype=np.float64)[known]
+    else:
+        scores = np.asarray(ranking.scores, dtype=np.float64)[known]
     order = np.lexsort((r_doc, -scores, r_query))
     r_query, r_doc = r_query[order], r_doc[order]
     starts = np.searchsorted(r_query, np.arange(n_queries))

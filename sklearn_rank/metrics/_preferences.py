@@ -273,9 +273,9 @@ def evaluate_preferences(judgments, ranking, metrics=None, *, per_query=False, m
     judgments : GroupedJudgments
         From `read_trec_prefs` or `read_trec_qrels_prefs`.
     ranking : ItemRanking
-        The run, with scores: each query's documents are ranked by score descending,
-        then document id ascending (form_prefs_counts.c's order, the reverse of
-        trec_eval's for qrels on tied scores).
+        The run: each query's documents are ranked by score descending, then document
+        id ascending (form_prefs_counts.c's order, the reverse of trec_eval's for qrels on
+        tied scores); without scores, in the order of its rows (first best).
     metrics : list of str, default=None
         trec_eval's names of the measures (``"prefs_simp"``...); default: all fourteen.
     per_query : bool, default=False

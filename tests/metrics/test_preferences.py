@@ -122,6 +122,27 @@ def test_refusals_name_the_problem():
         sr.evaluate_preferences(_prefs(zero), _run(["d1"]))
 
 
+def test_inputs_checked_up_front():
+    prefs = _prefs(THIRTEEN)
+    with pytest.raises(TypeError, match="judgments must be a GroupedJudgments"):
+        sr.evaluate_preferences({"q1": {"d1": 1}}, _run(["d1"]))
+    with pytest.raises(TypeError, match="ranking must be an ItemRanking; got list"):
+        sr.evaluate_judgment_groups(prefs, [["d1"]], ["map"])
+    short = prefs._replace(levels=prefs.levels[:2])
+    with pytest.raises(ValueError, match=r"judgments: every column must be 1-D of one length"):
+        sr.evaluate_preferences(short, _run(["d1"]))
+    nan = prefs._replace(levels=np.full(6, np.nan))
+    with pytest.raises(ValueError, match="judgments: levels must be finite numbers"):
+        sr.evaluate_preferences(nan, _run(["d1"]))
+
+
+def test_ranking_without_scores_is_in_row_order():
+    prefs = _prefs(THIRTEEN)
+    order = ["d3", "d4", "d1", "d2", "d6", "d5"]
+    unscored = sr.ItemRanking(["q1"] * 6, order)
+    assert sr.evaluate_preferences(prefs, unscored) == sr.evaluate_preferences(prefs, _run(order))
+
+
 def test_judgment_groups_average_evaluate_on_each_group():
     rng = np.random.default_rng(0)
     rows, docs = [], [f"d{i}" for i in range(12)]
