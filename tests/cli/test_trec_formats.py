@@ -133,3 +133,11 @@ def test_measure_of_another_format_without_its_r_says_which(monkeypatch):
     status, out, err = _run(["-m", "P_avgjg.5", *files], monkeypatch)
     assert (status, out) == (2, "")
     assert "judgment-group measures read -R qrels_jg" in err
+
+
+def test_run_on_standard_input(monkeypatch):
+    run = gzip.decompress((DATA / "prefs.results.test.gz").read_bytes()).decode()
+    monkeypatch.setattr(sys, "stdin", io.StringIO(run))
+    args = ["-m", "all_prefs", "-q", "-R", "prefs", str(DATA / "prefs.test"), "-"]
+    status, out, _ = _run(args, monkeypatch)
+    assert (status, out) == (0, _recorded("out.test.prefs"))
