@@ -5,6 +5,8 @@ trec_eval binary is tests/cli/test_trec_formats.py's."""
 
 import numpy as np
 import pytest
+from _random_prefs import random_prefs
+from _reference_prefs import query_values
 
 import sklearn_rank as sr
 
@@ -166,3 +168,25 @@ def test_judgment_groups_average_evaluate_on_each_group():
                 total += sr.evaluate(truth, run, [name], convention="trec_eval")[name]
             expected.append(total / len(groups))
         np.testing.assert_allclose(got[name], expected, rtol=0, atol=1e-15)
+
+
+@pytest.mark.parametrize("seed, max_documents", [(30, None), (31, None), (32, 6)])
+@pytest.mark.parametrize("judged", ["prefs", "qrels"])
+def test_equal_to_the_bit_to_a_literal_port_of_trec_eval(seed, max_documents, judged, tmp_path):
+    prefs_text, qrels_text, _, run_text = random_prefs(seed, 25)
+    path = tmp_path / "judged"
+    path.write_text(prefs_text if judged == "prefs" else qrels_text)
+    reader = sr.read_trec_prefs if judged == "prefs" else sr.read_trec_qrels_prefs
+    judgments = reader(path)
+    (tmp_path / "run").write_text(run_text)
+    run = sr.read_trec_run(tmp_path / "run")
+    got = sr.evaluate_preferences(judgments, run, per_query=True, max_documents=max_documents)
+    lines, scores = {}, {}
+    for q, g, s, d, level in zip(*judgments):
+        lines.setdefault(q, []).append((g, s, d, level))
+    for q, d, score in zip(run.queries, run.items, run.scores):
+        scores.setdefault(q, {})[d] = score
+    for row, q in enumerate(sorted(lines)):
+        expected = query_values(lines[q], scores.get(q, {}), max_documents)
+        for name, value in expected.items():
+            assert got[name][row] == value, (q, name)
