@@ -61,6 +61,8 @@ def _pair_table(pairs, njr_of_group, group_query):
     by some group, its query, its block (0: both retrieved, 1: one, 2: none) and the share
     of the groups' preferences between them that the run fulfils, in trec_eval's order
     (block, then ranks)."""
+    if not pairs.group.size:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0)
     query = group_query[pairs.group]
     low = np.minimum(pairs.better, pairs.worse)
     high = np.maximum(pairs.better, pairs.worse)
@@ -150,19 +152,12 @@ def _recount(prepared, counted, groups, keep, retrieved_only):
         kept &= retrieved
 
     # Pairs whose worse document is above the lowest level, counted again.
-    pairs = counted.pairs
-    mask = is_ec[pairs.group]
-    p_group, better, worse = pairs.group[mask], pairs.better[mask], pairs.worse[mask]
-    p_njr = njr[p_group]
-    above = pairs.worse_level[mask] != lowest[p_group]
+    c = counted.counts
     if retrieved_only:
-        above &= (better < p_njr) & (worse < p_njr)
-        good = above & (better < worse)
+        part_ful, part_all = c.upper_fulfilled_ret[groups], c.upper_possible_ret[groups]
     else:
-        good = above & (better < worse) & (better < p_njr)
-    slot = slot_of[p_group]
-    part_ful = np.bincount(slot[good], minlength=n)
-    part_all = np.bincount(slot[above], minlength=n)
+        part_ful = c.upper_fulfilled_ret[groups] + c.upper_fulfilled_imp[groups]
+        part_all = c.upper_pairs[groups]
 
     # Every (retrieved) document against the kept ones of its group ranked below it.
     sources = retrieved if retrieved_only else np.ones(group.size, dtype=bool)
@@ -222,6 +217,13 @@ def _preference_values(prepared, names):
             tables.append(_pair_table(counted.pairs, njr, gq))
         return tables[0]
 
+    def pair_values(blocks, fulfilled, possible):
+        # One group and no repeated document: each pair is one preference, its share 1
+        # or 0, so the mean share is fulfilled over possible (exact integers either way).
+        pooled = _pair_values(pair_table(), n, blocks)
+        alone = _ratio(total(fulfilled), total(possible))
+        return np.where(counted.listed_queries, pooled, alone)
+
     def total(values):
         return _per_query(values.astype(np.float64), gq, n)
 
@@ -246,9 +248,9 @@ def _preference_values(prepared, names):
         "prefs_avgjg_Rnonrel_ret": lambda: _average_over_groups(
             _rnonrel(prepared, counted, True), gq, n
         ),
-        "prefs_pair": lambda: _pair_values(pair_table(), n, (0, 1, 2)),
-        "prefs_pair_ret": lambda: _pair_values(pair_table(), n, (0,)),
-        "prefs_pair_imp": lambda: _pair_values(pair_table(), n, (0, 1)),
+        "prefs_pair": lambda: pair_values((0, 1, 2), ful_all, poss_all),
+        "prefs_pair_ret": lambda: pair_values((0,), c.fulfilled_ret, c.possible_ret),
+        "prefs_pair_imp": lambda: pair_values((0, 1), ful_all, poss_imp),
     }
     return {name: compute[name]() for name in names}
 
@@ -310,10 +312,11 @@ def evaluate_preferences(judgments, ranking, metrics=None, *, per_query=False, m
     measures), their quirks included: ``prefs_avgjg_Rnonrel`` counts, when a group has
     more non-relevant documents than relevant ones, the kept non-relevant documents
     against themselves too, and a group with no relevant document gives 0/0, which makes
-    the query's value 0. Preferences are counted over explicit pairs of documents: the
-    memory is proportional to the number of preferences (all pairs of levels of each
-    group). Groups of several subgroups (partial orders) take a transitive closure, one
-    group at a time.
+    the query's value 0. A group of one subgroup is counted in closed form, in time
+    proportional to its documents times its levels; a group of several subgroups (a
+    partial order) takes a transitive closure, a matrix of its documents, one group at a
+    time. The pairs of documents are listed, in memory proportional to the number of
+    preferences, only for ``prefs_pair*`` on queries judged by several groups.
 
     References
     ----------
