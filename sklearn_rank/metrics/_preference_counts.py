@@ -144,11 +144,17 @@ def _one_subgroup_counts(prepared, rows, njr, n_groups):
     order = np.lexsort((rank, group))
     kept = ret[order]
     r_group, r_code = group[order][kept], code[order][kept]
-    starts = _segment_starts(r_group)
+    # Pass k reads only the groups with a level below the k-th: the passes cost the
+    # documents of each group times its levels, not all documents times the most levels.
+    levels_of_group = np.bincount(block_group, minlength=n_groups)
+    r_levels = levels_of_group[r_group]
     higher_above = np.zeros(r_group.size, dtype=np.int64)
-    for k in range(int(r_code.max()) + 1 if r_code.size else 0):
-        at_k = (r_code == k).astype(np.int64)
-        higher_above += np.where(r_code > k, _before_in_segment(at_k, starts), 0)
+    for k in range(int(r_levels.max()) - 1 if r_levels.size else 0):
+        active = np.flatnonzero(r_levels > k + 1)
+        a_group, a_code = r_group[active], r_code[active]
+        at_k = (a_code == k).astype(np.int64)
+        above = _before_in_segment(at_k, _segment_starts(a_group))
+        higher_above[active] += np.where(a_code > k, above, 0)
     r_upper = upper[block[order][kept]]
     fulfilled_ret = np.bincount(r_group, weights=higher_above, minlength=n_groups)
     upper_fulfilled_ret = np.bincount(
