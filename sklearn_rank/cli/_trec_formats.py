@@ -156,7 +156,9 @@ def run_grouped(args, stdout, stderr):
 
         counts = {label for label in labels if PREFERENCE_MEASURES[label]}
     in_run = set(ranking.queries.astype(str).tolist())
-    missing = [q for q in topics if q not in in_run]
+    # trec_eval 10.0 stops at a judged topic missing from the run (without -c); 9.x
+    # leaves it out.
+    missing = [q for q in topics if q not in in_run and args.convention == "trec_eval"]
     shown = [i for i, q in enumerate(topics) if q in in_run or args.c]
     note = _VERSION_NOTE.get(args.convention, args.convention)
     if not args.quiet:
@@ -170,7 +172,8 @@ def run_grouped(args, stdout, stderr):
     if missing and not args.c:
         stderr.write(
             f"sklearn-rank: judged topic {missing[0]!r} is not in the run: trec_eval 10.0 "
-            "stops here (its message: result qid not found in qrels); -c counts it\n"
+            "stops here (its message: result qid not found in qrels); -c counts it, "
+            "--convention trec_eval9 leaves it out\n"
         )
         return MISSING_TOPIC_STATUS
     if not args.n:

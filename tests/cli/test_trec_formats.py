@@ -112,6 +112,10 @@ def test_missing_topic_stops_as_trec_eval_10(tmp_path, monkeypatch):
     assert status == 0
     # Topic 2 retrieves nothing: its preference is not fulfilled; topic 3's is.
     assert out.splitlines()[-1] == "prefs_simp            \tall\t0.3333"
+    # trec_eval 9.x leaves topic 2 out.
+    status, out, _ = _run(["--quiet", "--convention", "trec_eval9", *args], monkeypatch)
+    assert status == 0
+    assert out.splitlines()[-1] == "prefs_simp            \tall\t0.5000"
 
 
 def test_measure_of_another_format_fails_cleanly(monkeypatch):
