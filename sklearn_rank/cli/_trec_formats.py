@@ -17,14 +17,14 @@ from ._trec import (
 )
 from ._trec import run as _run_qrels
 
-RELEVANCE_FORMATS = ("qrels", "prefs", "qrels_prefs", "qrels_jg")
-
 # trec_eval's nicknames for these formats (measures.c) and the measures they name.
 _LINES = ("runid", "num_q")
 _JUDGMENT_GROUP_MEASURES = ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg")
 
 
 def _preference_names(measures):
+    """The ``prefs_*`` measures asked for, in trec_eval's order, and the lines (runid,
+    num_q) asked for."""
     from ..metrics._preferences import PREFERENCE_MEASURES, PREFERENCE_OFFICIAL
 
     wanted, lines = set(), set()
@@ -50,8 +50,9 @@ def _preference_names(measures):
 
 
 def _group_requests(measures):
-    """(label, our name, measure) of each ``*_avgjg`` measure asked for, in trec_eval's
-    order, and the lines (runid, num_q) asked for."""
+    """(trec_eval's label, this library's name) of each ``*_avgjg`` measure asked for, in
+    trec_eval's order (its table's, then parameters sorted), and the lines (runid,
+    num_q) asked for."""
     from ..metrics._names import _label, _parse_requests
 
     chosen, lines = {}, set()

@@ -113,11 +113,13 @@ def _before_in_segment(values, starts):
 
 def _one_subgroup_counts(prepared, rows, njr, n_groups):
     """Closed-form counts of the one-subgroup groups of ``rows`` (sorted by group, level
-    descending, rank). With n_ret(b), n_unret(b) the retrieved and unretrieved documents
-    of level block b and sums over the blocks above b: retrieved pairs = sum n_ret(b) x
-    n_ret(above), implied fulfilled = n_unret(b) x n_ret(above)... Fulfilled retrieved
-    pairs count, for each retrieved document, the retrieved documents ranked above it at
-    a higher level: one pass per level block index over documents in rank order."""
+    descending, rank). Each level block b of a group pairs with every document of the
+    blocks above it: with ret(b), unret(b) its retrieved and unretrieved documents and
+    ret_above(b), unret_above(b) those of the blocks above, the pairs of two retrieved
+    documents number ret(b) ret_above(b), the fulfilled implied ones unret(b) ret_above(b),
+    and so on. The fulfilled pairs of two retrieved documents add up, for each retrieved
+    document, the retrieved documents of a higher level ranked above it: one pass per
+    level index, over documents in rank order."""
     group, level, rank = prepared.group[rows], prepared.level[rows], prepared.rank[rows]
     ret = rank < njr[group]
     new_block = np.r_[True, (group[1:] != group[:-1]) | (level[1:] != level[:-1])]

@@ -1,8 +1,8 @@
 """trec_eval's preference measures (``-R prefs``, ``-R qrels_prefs``, ``-m all_prefs``):
 `evaluate_preferences`. A preference measure counts the pairs of documents a judgment
 group prefers that the run orders the same way; it is no sum of per-item gains, so it is
-computed from the pairs (`_preference_counts`) and not by the ranking kernel. Every
-query at once, over flat arrays; per-query values added in trec_eval's order."""
+computed from counts of preferences (`_preference_counts`), not by the ranking kernel.
+Every query at once, over flat arrays; per-query values added in trec_eval's order."""
 
 import numpy as np
 
