@@ -67,6 +67,11 @@ def evaluate_judgment_groups(
     divided by their number, and queries are averaged in their order, as trec_eval adds
     them (m_map_avgjg.c, meas_avg.c).
 
+    References
+    ----------
+    .. [1] trec_eval 10.0, ``form_res_rels_jg.c``, ``m_map_avgjg.c``, ``m_P_avgjg.c``,
+       ``m_Rprec_mult_avgjg.c``, https://github.com/usnistgov/trec_eval
+
     Examples
     --------
     >>> import numpy as np
