@@ -57,11 +57,13 @@ _EXPORTS = {
     "mean_average_precision_score": "metrics",
     "mean_reciprocal_rank_score": "metrics",
     "metric_at_k_curve": "metrics",
+    "minimum_detectable_difference": "comparison",
     "ndcg_score": "metrics",
     "num_nonrelevant_judged_retrieved": "metrics",
     "num_relevant": "metrics",
     "num_relevant_retrieved": "metrics",
     "num_retrieved": "metrics",
+    "paired_t_power": "comparison",
     "precision_at_k_score": "metrics",
     "query_ids": "inputs",
     "r_precision_mult_score": "metrics",
@@ -73,7 +75,9 @@ _EXPORTS = {
     "read_trec_qrels": "inputs",
     "read_trec_run": "inputs",
     "recall_at_k_score": "metrics",
+    "topic_set_size": "comparison",
     "unjudged_at_k": "metrics",
+    "within_system_variance": "comparison",
     "xgboost_metric": "integrations",
 }
 # Old spellings, deprecated (using them warns): reachable from here, not in __all__.
