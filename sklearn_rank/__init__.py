@@ -26,6 +26,7 @@ _EXPORTS = {
     "PerQueryDifferenceDisplay": "plot",
     "QueryGroupRanker": "model_selection",
     "RankingScorer": "model_selection",
+    "ScoreStandardizer": "comparison",
     "XGBoostMetric": "integrations",
     "average_relative_position": "metrics",
     "bpref_score": "metrics",

@@ -6,7 +6,8 @@ The statistics are in ``_stats`` (closed forms, scipy calls, checks), ``_signed_
 (Wilcoxon), ``_resampling`` (randomization, bootstrap) and ``_tukey`` (randomised Tukey
 HSD); ``_align`` pairs per-query values by query id, ``_core`` turns them into a
 `Comparison`. ``_power`` plans comparisons (power, topic-set size, minimum detectable
-difference), its parameters declared in ``_design_parameters``.
+difference), its parameters declared in ``_design_parameters``; ``_standardize`` puts
+per-query values on each query's scale (`ScoreStandardizer`, trec_eval's zscores file).
 """
 
 from ._compare import compare
@@ -18,9 +19,11 @@ from ._power import (
 )
 from ._result import Comparison
 from ._search import compare_search
+from ._standardize import ScoreStandardizer
 
 __all__ = [
     "Comparison",
+    "ScoreStandardizer",
     "compare",
     "compare_search",
     "minimum_detectable_difference",
