@@ -196,7 +196,8 @@ class ScoreStandardizer(TransformerMixin, BaseEstimator):
     -----
     A query of the values to transform that the reference lacks is NaN, as is any value
     whose query has no deviation (fewer than ``ddof + 1`` reference values). The same
-    z is what ``trec_eval -Z`` prints, with its -1000000 for NaN; `to_zscores_file` and
+    z is what ``trec_eval -Z`` prints (``sklearn-rank evaluate -Z``), with its -1000000
+    for NaN; `to_zscores_file` and
     `from_zscores_file` write and read its file.
 
     References
@@ -488,3 +489,27 @@ def _read_zscores(path):
         seen.add((qid, measure))
         entries.append((qid, measure, mean, sd))
     return entries
+
+
+# trec_eval's MISSING_ZSCORE_VALUE (trec_eval.h): printed where it has no z.
+_TREC_EVAL_MISSING = -1000000.0
+
+
+def _trec_eval_zscores(standardizer, measure, values, query_ids):
+    """``trec_eval -Z``'s value of each query for one measure (convert_zscores.c), from
+    `ScoreStandardizer.transform` (``method="z"``, ``zero_sd="nan"``): -1000000 for a
+    query or a measure the file lacks, and for a value other than the mean where the
+    stddev is 0. A NaN value (-J's 0/0) stays NaN where trec_eval divides it.
+
+    trec_eval's lookup of a measure a query lacks reads one entry past the query's
+    lines (the next query's first, or past the array: a crash); that is not reproduced.
+    """
+    values = np.asarray(values, dtype=np.float64)
+    if measure not in standardizer.mean_:
+        return np.full(values.shape, _TREC_EVAL_MISSING)
+    z = standardizer.transform({measure: values}, query_ids=query_ids)[measure]
+    rows = _rows_of(standardizer.query_ids_, query_ids)
+    scale = np.where(rows >= 0, standardizer.scale_[measure][np.maximum(rows, 0)], np.nan)
+    with np.errstate(invalid="ignore"):
+        divided = np.isnan(values) & (scale > 0)
+    return np.where(np.isnan(z) & ~divided, _TREC_EVAL_MISSING, z)

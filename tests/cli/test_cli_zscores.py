@@ -1,0 +1,108 @@
+"""``sklearn-rank evaluate -Z zscores_file``: trec_eval's standardized output, byte for byte
+against the trec_eval 10.0 binary's (tests/data/trec_eval10, zscores*.out), computed by
+`ScoreStandardizer` from the same file."""
+
+import io
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sklearn_rank import ScoreStandardizer
+from sklearn_rank.cli._main import main
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval10"
+ZSCORES = str(DATA / "zscores.txt")
+
+
+def _run(args, monkeypatch):
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    status = main(["evaluate", *args])
+    return status, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(
+    "options, qrels, recorded",
+    [
+        (["-q"], "qrels.txt", "zscores_q.out"),
+        (["-q", "-c"], "qrels_missing.txt", "zscores_c_q.out"),
+        (["-q", "-c", "-J"], "qrels_missing.txt", "zscores_c_J_q.out"),
+        (
+            ["-q", "-m", "P.5,10", "-m", "ndcg_cut.10", "-m", "num_q", "-m", "gm_map"]
+            + ["-m", "recip_rank"],
+            "qrels.txt",
+            "zscores_measures_q.out",
+        ),
+    ],
+)
+def test_z_lines_are_trec_eval_bytes(options, qrels, recorded, monkeypatch):
+    args = [*options, "-Z", ZSCORES, str(DATA / qrels), str(DATA / "run.txt")]
+    status, out, _err = _run(args, monkeypatch)
+    assert status == 0
+    assert out == (DATA / recorded).read_text()
+
+
+def test_the_cases_the_file_sets_up_print_what_trec_eval_prints():
+    lines = (DATA / "zscores_q.out").read_text().splitlines()
+    value = {tuple(line.split("\t")[:2]): line.split("\t")[2] for line in lines}
+    assert value["Zmap                   ", "q1"] == "-1000000.0000"  # no q1 map line
+    assert all(v == "-1000000.0000" for (m, q), v in value.items() if q == "q2")  # no q2
+    assert value["Znum_rel               ", "q3"] == "0.0000"  # stddev 0, the mean itself
+    assert value["ZP_5                   ", "q3"] == "-1000000.0000"  # stddev 0, another
+    assert value["Zgm_map                ", "all"] == "0.0000"  # never in the file
+    assert value[f"{'runid':<22}", "all"] == "demo"  # no Z, not standardized
+    # The all line averages the z values, -1000000 included: (z1 + z3 - 1000000) / 3.
+    assert value["Zmap                   ", "all"] == "-666666.6667"
+
+
+def test_per_query_values_are_the_standardizers(monkeypatch):
+    standardizer = ScoreStandardizer.from_zscores_file(ZSCORES)
+    raw = {}
+    for line in (DATA / "official_q.out").read_text().splitlines():
+        measure, qid, value = (field.strip() for field in line.split("\t"))
+        if measure == "P_10" and qid != "all":
+            raw[qid] = float(value)
+    ids = sorted(raw)
+    z = standardizer.transform({"P_10": np.array([raw[q] for q in ids])}, query_ids=ids)
+    printed = {
+        qid: value
+        for measure, qid, value in (
+            line.split("\t") for line in (DATA / "zscores_q.out").read_text().splitlines()
+        )
+        if measure.strip() == "ZP_10" and qid != "all"
+    }
+    for qid, standardized in zip(ids, z["P_10"]):
+        shown = "-1000000.0000" if np.isnan(standardized) else f"{standardized:6.4f}"
+        assert printed[qid] == shown
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("q1 map 0.5 0.2 5\n", "Malformed line 1"),
+        ("", "Cannot read zscores file"),
+        ("q1 map 0.5 0.2\n\n", "Malformed line 2"),
+    ],
+)
+def test_a_bad_zscores_file_is_an_error_naming_trec_eval_message(
+    text, message, tmp_path, monkeypatch
+):
+    path = tmp_path / "z.txt"
+    path.write_text(text)
+    args = ["-Z", str(path), str(DATA / "qrels.txt"), str(DATA / "run.txt")]
+    status, out, err = _run(args, monkeypatch)
+    assert status == 2 and out == ""
+    assert message in err
+
+
+def test_help_shows_the_option_and_it_takes_a_value(monkeypatch):
+    status, out, _err = _run(["--help"], monkeypatch)
+    assert status == 0
+    assert "-Z FILE, --Zscore FILE" in out[out.index("trec_eval's form") :]
+    # The long spelling, before the files, is trec_eval's form as -Z is.
+    args = ["--Zscore", ZSCORES, "-q", str(DATA / "qrels.txt"), str(DATA / "run.txt")]
+    status, out, _err = _run(args, monkeypatch)
+    assert status == 0 and out == (DATA / "zscores_q.out").read_text()
