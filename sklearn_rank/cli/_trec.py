@@ -345,7 +345,9 @@ def run(argv, stdout=None, stderr=None, stdin=None):
     if not args.quiet:
         stderr.write(f"sklearn-rank: {note} (--convention {args.convention})\n")
     # Under -Z every value is a z, printed %6.4f, with a Z before the measure's name.
-    integer = {label: r.metric.aggregate == "sum" and not zscores for label, r in labels.items()}
+    integer = {
+        label: r.metric.aggregate == "sum" and zscores is None for label, r in labels.items()
+    }
     z = "Z" if zscores is not None else ""
     if args.q:
         for row, q in enumerate(topics):
@@ -366,7 +368,7 @@ def run(argv, stdout=None, stderr=None, stdin=None):
         if _shows(args.measures, "runid"):
             stdout.write(f"{'runid':<22}\tall\t{_run_tag(args.run)}\n")
         if _shows(args.measures, "num_q"):
-            stdout.write(z + _line("num_q", "all", len(topics), integer=not zscores))
+            stdout.write(z + _line("num_q", "all", len(topics), integer=zscores is None))
         for label, request in labels.items():
             column = np.asarray(values[label], dtype=np.float64)
             if zscores is not None and request.metric.name == "gm_map":

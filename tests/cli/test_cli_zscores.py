@@ -2,12 +2,14 @@
 against the trec_eval 10.0 binary's (tests/data/trec_eval10, zscores*.out), computed by
 `ScoreStandardizer` from the same file."""
 
+import gzip
 import io
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from _random_trec import random_trec
 
 from sklearn_rank import ScoreStandardizer
 from sklearn_rank.cli._main import main
@@ -43,6 +45,22 @@ def test_z_lines_are_trec_eval_bytes(options, qrels, recorded, monkeypatch):
     status, out, _err = _run(args, monkeypatch)
     assert status == 0
     assert out == (DATA / recorded).read_text()
+
+
+def test_random_run_of_400_topics_prints_trec_eval_bytes(tmp_path, monkeypatch):
+    # Tied scores, missing topics under -c, means and stddevs printed %.4f as trec_eval's
+    # make_zscore_file.py prints them, topics and measures without lines, stddevs of 0:
+    # every z and every all line (the z values added topic after topic) as the binary's.
+    qrels, run = random_trec(6, 400, missing_topics=True)
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    zscores = tmp_path / "zscores"
+    zscores.write_bytes(gzip.decompress((DATA / "zscores_random6_400.txt.gz").read_bytes()))
+    args = ["-q", "-c", "-Z", str(zscores), str(tmp_path / "qrels"), str(tmp_path / "run")]
+    status, out, _err = _run(args, monkeypatch)
+    assert status == 0
+    expected = gzip.decompress((DATA / "zscores_random6_400_q_c.out.gz").read_bytes()).decode()
+    assert out == expected
 
 
 def test_the_cases_the_file_sets_up_print_what_trec_eval_prints():
