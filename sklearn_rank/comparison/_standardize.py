@@ -281,6 +281,24 @@ class ScoreStandardizer(TransformerMixin, BaseEstimator):
         self._positional = query_ids is None
         return self
 
+    def fit_transform(self, X, y=None, *, query_ids=None):
+        """`fit` on X, then `transform` X: each reference run standardized by them all.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_queries, n_runs), or dict of str -> such arrays
+            As in `fit`.
+        y : None
+            Ignored.
+        query_ids : array-like of shape (n_queries,), default=None
+            As in `fit`.
+
+        Returns
+        -------
+        ndarray of shape (n_queries, n_runs), or dict of str -> ndarray
+        """
+        return self.fit(X, query_ids=query_ids).transform(X, query_ids=query_ids)
+
     def _set(self, ids, reference, means, scales, by_metric):
         self.query_ids_ = ids
         if by_metric:

@@ -116,6 +116,10 @@ def test_dict_of_metrics_and_scikit_learn_api():
     assert clone(standardizer).get_params() == standardizer.get_params()
     positional = ScoreStandardizer().fit_transform(reference["map"])
     assert positional.shape == (5, 4)
+    by_id = ScoreStandardizer("z").fit_transform(reference, query_ids=list("abcde"))
+    assert_array_equal(
+        by_id["map"], standardizer.transform(reference, query_ids=list("abcde"))["map"]
+    )
 
 
 @pytest.mark.parametrize(
