@@ -7,7 +7,7 @@ design's own required parameter) stay with the functions.
 """
 
 from ..conventions._declarations import Parameter, _Choice, _Integer, _Number
-from ..conventions._docs import _with_declarations
+from ..conventions._docs import _filled, _texts
 
 DESIGNS = ("paired_t", "anova", "ci")
 VARIANCE_METHODS = ("two_way", "one_way")
@@ -109,4 +109,21 @@ DESIGN_PARAMETERS = {
     )
 }
 
-_fill_design = _with_declarations(DESIGN_PARAMETERS.values())
+# Required arguments: their docstring line has no default.
+REQUIRED = ("delta", "sd", "n_queries")
+
+
+def _numpydoc(parameter):
+    if parameter.name not in REQUIRED:
+        return parameter.numpydoc()
+    kind = parameter.type_text or parameter.check.describe()
+    return f"{parameter.name} : {kind}\n" + "\n".join(
+        "    " + line if line else "" for line in parameter.doc.splitlines()
+    )
+
+
+def _fill_design(function):
+    """Fill the ``{delta}``... placeholders of a design function's docstring."""
+    own = {name: _numpydoc(parameter) for name, parameter in DESIGN_PARAMETERS.items()}
+    function.__doc__ = _filled(function.__doc__, {**_texts(), **own})
+    return function
