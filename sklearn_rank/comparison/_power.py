@@ -290,6 +290,11 @@ def topic_set_size(
         if n_systems is None:
             raise ValueError("design='anova' needs n_systems, the number of systems (>= 2).")
         reached = lambda n: _anova_power(abs(delta), sd, n, n_systems, alpha) >= power  # noqa: E731
+        if delta == 0 and not reached(2):
+            raise ValueError(
+                f"No number of queries reaches power={power!r} for delta=0 with "
+                f"design='anova': the power stays alpha={alpha!r}."
+            )
     else:
         effect_size = _effect_size(delta, sd)
         reached = lambda n: _t_power(effect_size, n, alpha, alternative) >= power  # noqa: E731

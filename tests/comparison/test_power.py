@@ -189,6 +189,10 @@ def test_zero_sd_and_degenerate_targets():
         topic_set_size(0.0, 1.0)
     with pytest.raises(ValueError, match="alternative='greater'"):
         topic_set_size(-0.1, 1.0, alternative="greater")
+    with pytest.raises(ValueError, match="design='anova'"):
+        topic_set_size(0.0, 1.0, design="anova", n_systems=3)
+    assert topic_set_size(0.1, 0.0, design="anova", n_systems=3) == 2
+    assert topic_set_size(None, 0.0, design="ci", max_width=0.01) == 2
 
 
 @pytest.mark.parametrize(
