@@ -124,3 +124,21 @@ def test_help_shows_the_option_and_it_takes_a_value(monkeypatch):
     args = ["--Zscore", ZSCORES, "-q", str(DATA / "qrels.txt"), str(DATA / "run.txt")]
     status, out, _err = _run(args, monkeypatch)
     assert status == 0 and out == (DATA / "zscores_q.out").read_text()
+
+
+def test_worked_example_of_the_spec(tmp_path):
+    # q1 map 0.7 with the line "q1 map 0.5 0.2" prints 1.0000; a query the file lacks is
+    # -1000000, and it enters the all line's mean as it is.
+    from sklearn_rank.comparison._standardize import _trec_eval_zscores
+    from sklearn_rank.metrics._aggregate import _in_order
+
+    path = tmp_path / "z"
+    path.write_text("q1 map 0.5 0.2\nq2 map 0.4 0.1\nq2 P_5 0.2 0\nq9 zzz 0 1\n")
+    standardizer = ScoreStandardizer.from_zscores_file(path)
+    z = _trec_eval_zscores(standardizer, "map", [0.7, 0.6, 0.3], ["q1", "q2", "q3"])
+    assert [f"{v:6.4f}" for v in z] == ["1.0000", "2.0000", "-1000000.0000"]
+    assert f"{_in_order(z):6.4f}" == "-333332.3333"
+    # stddev 0: the mean itself is 0, anything else -1000000; a measure without lines too.
+    p5 = _trec_eval_zscores(standardizer, "P_5", [0.2, 0.4, np.nan], ["q2", "q2", "q1"])
+    assert p5.tolist() == [0.0, -1000000.0, -1000000.0]
+    assert _trec_eval_zscores(standardizer, "ndcg", [0.5], ["q1"]).tolist() == [-1000000.0]
