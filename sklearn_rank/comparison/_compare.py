@@ -10,6 +10,7 @@ from ._parameters import (
     DECIMALS,
     MISSING_QUERIES,
     SAMPLE_WEIGHT,
+    STANDARDIZE,
     _checked_shared,
     _fill_declared,
 )
@@ -24,6 +25,20 @@ def _check_baseline(baseline, names):
             f"got {baseline!r}."
         )
     return baseline
+
+
+def _standardized(standardizer, values, query_ids):
+    """Each metric's (n_queries, n_runs) values standardized by ``standardizer``: by the
+    metric's own reference when it was fitted on a dict, else one metric only."""
+    if standardizer.metrics_ is None:
+        if len(values) != 1:
+            raise ValueError(
+                "standardize was fitted on one array, which standardizes one metric; "
+                f"compare was given {len(values)}: fit it on a dict metric -> values."
+            )
+        ((label, matrix),) = values.items()
+        return {label: standardizer.transform(matrix, query_ids=query_ids)}
+    return standardizer.transform(values, query_ids=query_ids)
 
 
 @_with_conventions()
@@ -44,6 +59,7 @@ def compare(
     random_state=None,
     decimals=None,
     sample_weight=None,
+    standardize=None,
     **conventions,
 ):
     """Compare runs query by query: paired tests, intervals and effect sizes.
@@ -77,6 +93,7 @@ def compare(
     {random_state}
     {decimals}
     {sample_weight}
+    {standardize}
     {conventions}
 
     Returns
@@ -133,6 +150,7 @@ def compare(
     missing = MISSING_QUERIES.validate(missing)
     decimals = DECIMALS.validate(decimals)
     SAMPLE_WEIGHT.validate(sample_weight)
+    standardize = STANDARDIZE.validate(standardize)
     if test == "corrected_t":
         raise ValueError(
             "test='corrected_t' compares fold scores of a cross-validation: use "
@@ -153,7 +171,13 @@ def compare(
             + (" after missing='drop'." if missing == "drop" else ".")
         )
     lower = tuple(r.label for r in plan.requests if not r.metric.greater_is_better)
-    return _comparison(
+    aggregates = {r.label: r.metric.aggregate for r in plan.requests}
+    notes = ()
+    if standardize is not None:
+        values = _standardized(standardize, values, query_ids)
+        aggregates = dict.fromkeys(aggregates, "mean")  # a z or Phi is averaged, never summed
+        notes = (f"Values standardized per query ({standardize.method}).",)
+    result = _comparison(
         values,
         list(runs),
         query_ids,
@@ -167,7 +191,9 @@ def compare(
         lower_is_better=lower,
         decimals=decimals,
         alternative=alternative,
-        aggregates={r.label: r.metric.aggregate for r in plan.requests},
+        aggregates=aggregates,
         conventions={r.label: given for r in plan.requests},
         summation=plan.conventions.get("summation", "accurate"),
     )
+    result.notes += notes
+    return result

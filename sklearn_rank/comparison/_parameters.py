@@ -70,6 +70,25 @@ class _Unweighted:
         return "None"
 
 
+class _FittedStandardizer:
+    """None or a fitted `ScoreStandardizer`."""
+
+    def __call__(self, name, value):
+        from ._standardize import ScoreStandardizer
+
+        if value is None:
+            return None
+        if not isinstance(value, ScoreStandardizer) or not hasattr(value, "query_ids_"):
+            raise ValueError(
+                f"{name} must be None or a fitted ScoreStandardizer (fit it on reference "
+                f"runs' per-query values first); got {_shown(value)}."
+            )
+        return value
+
+    def describe(self):
+        return "ScoreStandardizer or None"
+
+
 TEST = Parameter(
     "test",
     _Choice(TESTS),
@@ -181,6 +200,16 @@ SAMPLE_WEIGHT = Parameter(
     "frequency weights are repeated queries (repeat each query, each copy a query of\n"
     "its own).",
 )
+STANDARDIZE = Parameter(
+    "standardize",
+    _FittedStandardizer(),
+    None,
+    "A fitted `ScoreStandardizer`: each run's per-query values are standardized by it\n"
+    "(matched by query id, per metric when it was fitted on a dict metric -> values)\n"
+    "before anything is computed, so that the means, tests and intervals are of the\n"
+    "standardized values, averaged as means. A query its reference lacks is NaN, left\n"
+    "out of the pairs it is in. None (default) compares the values as computed.",
+)
 BOOTSTRAP_METHOD = Parameter(
     "method",
     _Choice(BOOTSTRAP_METHODS),
@@ -200,6 +229,7 @@ COMPARISON_PARAMETERS = {
         DECIMALS,
         SAMPLE_WEIGHT,
         BOOTSTRAP_METHOD,
+        STANDARDIZE,
     )
 }
 

@@ -11,6 +11,8 @@ import warnings
 
 import numpy as np
 
+from ._power import _comparison_mde, _comparison_power
+
 # Columns of `Comparison.pairs` renamed to scipy's names in 0.2 (old name -> new name). The
 # old names still read their column, with a FutureWarning, until 0.4.
 _RENAMED_COLUMNS = {"p_value": "pvalue", "p_adjusted": "pvalue_adjusted"}
@@ -271,6 +273,48 @@ class Comparison:
         alpha = self._alpha(alpha)
         with np.errstate(invalid="ignore"):
             return np.asarray(self.pairs["pvalue_adjusted"] <= alpha)
+
+    def power(self, delta, *, alpha=None):
+        """Power of each pair's paired t-test to find a true mean difference ``delta``.
+
+        A design statement: with this pair's number of queries and the standard deviation
+        of its per-query differences, a true difference ``delta`` would be found with this
+        probability (`paired_t_power`, with the comparison's ``alternative``). It is not
+        the power at the observed difference, which adds nothing to the p-value.
+
+        Parameters
+        ----------
+        delta : float
+            The true mean difference, in metric units (run - baseline).
+        alpha : float, default=None
+            Level of the test; None means ``1 - confidence``.
+
+        Returns
+        -------
+        ndarray of float, shape (n_pairs * n_metrics,)
+            Aligned with the rows of ``pairs``; NaN for a pair of fewer than 2 queries.
+        """
+        return _comparison_power(self, delta, self._alpha(alpha))
+
+    def minimum_detectable_difference(self, power=0.8, *, alpha=None):
+        """The smallest true mean difference each pair's t-test finds with ``power``.
+
+        `minimum_detectable_difference` with each pair's number of queries and standard
+        deviation of its per-query differences, and the comparison's ``alternative``.
+
+        Parameters
+        ----------
+        power : float, default=0.8
+            The target power, in (0, 1).
+        alpha : float, default=None
+            Level of the test; None means ``1 - confidence``.
+
+        Returns
+        -------
+        ndarray of float, shape (n_pairs * n_metrics,)
+            Aligned with the rows of ``pairs``, in metric units.
+        """
+        return _comparison_mde(self, power, self._alpha(alpha))
 
     def _markers(self, alpha):
         """run -> metric -> marker text: "*", or the letters of the runs it beats."""
