@@ -66,6 +66,8 @@ _EXPORTS = {
     "query_ids": "inputs",
     "r_precision_mult_score": "metrics",
     "r_precision_score": "metrics",
+    "rank_biased_overlap": "comparison",
+    "rank_biased_overlap_runs": "comparison",
     "ranking_auc_score": "metrics",
     "rbp_residual": "metrics",
     "rbp_score": "metrics",

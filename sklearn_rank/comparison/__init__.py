@@ -9,7 +9,14 @@ HSD); ``_align`` pairs per-query values by query id, ``_core`` turns them into a
 """
 
 from ._compare import compare
+from ._rbo import rank_biased_overlap, rank_biased_overlap_runs
 from ._result import Comparison
 from ._search import compare_search
 
-__all__ = ["Comparison", "compare", "compare_search"]
+__all__ = [
+    "Comparison",
+    "compare",
+    "compare_search",
+    "rank_biased_overlap",
+    "rank_biased_overlap_runs",
+]
