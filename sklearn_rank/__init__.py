@@ -32,6 +32,7 @@ _EXPORTS = {
     "catboost_metric": "integrations",
     "cg_score": "metrics",
     "compare": "comparison",
+    "compare_per_query": "comparison",
     "compare_search": "comparison",
     "dcg_score": "metrics",
     "eleven_point_average_precision_score": "metrics",

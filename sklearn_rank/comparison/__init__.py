@@ -9,6 +9,7 @@ HSD); ``_align`` pairs per-query values by query id, ``_core`` turns them into a
 """
 
 from ._compare import compare
+from ._per_query import compare_per_query
 from ._rbo import rank_biased_overlap, rank_biased_overlap_runs
 from ._result import Comparison
 from ._search import compare_search
@@ -16,6 +17,7 @@ from ._search import compare_search
 __all__ = [
     "Comparison",
     "compare",
+    "compare_per_query",
     "compare_search",
     "rank_biased_overlap",
     "rank_biased_overlap_runs",
