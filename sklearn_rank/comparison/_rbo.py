@@ -252,10 +252,10 @@ def rank_biased_overlap_runs(run_x, run_y, *, p=0.9, ties="a", depth=None):
     flat = []
     for name, pair, item, score in (("run_x", pair_x, item_x, sx), ("run_y", pair_y, item_y, sy)):
         pair, item = pair.astype(np.int64), item.astype(np.int64)
-        n_items = int(item.max(initial=-1)) + 1
-        key = pair * n_items + item
-        if np.unique(key).size != key.size:
-            raise ValueError(f"{name} ranks an item more than once for a query.")
+        if item_forms[0]:  # rows of an ItemRanking may repeat an item; a matrix cannot
+            key = np.sort(pair * (int(item.max(initial=-1)) + 1) + item)
+            if (key[1:] == key[:-1]).any():
+                raise ValueError(f"{name} ranks an item more than once for a query.")
         ranked = _ranked(pair, item, None if score is None else np.asarray(score, np.float64))
         if depth is not None:
             kept = ranked[2] <= depth

@@ -28,14 +28,21 @@ def _ramp(depth, top, size):
 def _ramp_sums(pair, top1, size1, top2, size2, n_pairs, width):
     """(n_pairs, width) table: entry [q, d - 1] is the sum, over the items of pair q, of
     ``_ramp(d, top1, size1) * _ramp(d, top2, size2)``, for d = 1..width."""
-    n_items = pair.size
-    if n_items == 0 or width == 0:
+    if pair.size == 0 or width == 0:
         return np.zeros((n_pairs, width))
-    # The product changes only where one of its ramps rises: depths top..top+size-1 of
-    # either; the second ramp's depths that the first's already cover are not taken twice.
-    item_a = np.repeat(np.arange(n_items), size1)
+    # Untied in both (every item with w): the product steps from 0 to 1 at the later top.
+    untied = (size1 == 1) & (size2 == 1)
+    simple_depth = np.maximum(top1[untied], top2[untied])
+    simple = simple_depth <= width
+    simple_cells = pair[untied][simple] * width + (simple_depth[simple] - 1)
+    # Otherwise the product changes only where one of its ramps rises: depths
+    # top..top+size-1 of either; the second ramp's depths that the first's already cover
+    # are not taken twice.
+    tied = np.flatnonzero(~untied)
+    top1, size1, top2, size2 = top1[tied], size1[tied], top2[tied], size2[tied]
+    item_a = np.repeat(np.arange(tied.size), size1)
     depth_a = top1[item_a] + _position_in_run(size1)
-    item_b = np.repeat(np.arange(n_items), size2)
+    item_b = np.repeat(np.arange(tied.size), size2)
     depth_b = top2[item_b] + _position_in_run(size2)
     covered = (depth_b >= top1[item_b]) & (depth_b < top1[item_b] + size1[item_b])
     item = np.concatenate([item_a, item_b[~covered]])
@@ -46,8 +53,10 @@ def _ramp_sums(pair, top1, size1, top2, size2, n_pairs, width):
     step = _ramp(depth, t1, s1) * _ramp(depth, t2, s2) - _ramp(depth - 1, t1, s1) * _ramp(
         depth - 1, t2, s2
     )
-    cell = pair[item] * width + (depth - 1)
-    table = np.bincount(cell, weights=step, minlength=n_pairs * width).reshape(n_pairs, width)
+    cells = np.concatenate([simple_cells, pair[tied][item] * width + (depth - 1)])
+    weights = np.concatenate([np.ones(simple_cells.size), step])
+    table = np.bincount(cells, weights=weights, minlength=n_pairs * width)
+    table = table.reshape(n_pairs, width)
     return np.cumsum(table, axis=1)
 
 
@@ -68,12 +77,41 @@ def _order_in_pair(pair, key):
     return position
 
 
+#: Cells of a (pairs x depth) table computed at once: blocks of whole pairs keep the tables
+#: to about 16 MB each, whatever the number of queries.
+BLOCK_CELLS = 1 << 21
+
+
 def _rbo(x, y, n_pairs, p, ties):
     """RBO of every pair: a dict score -> (n_pairs,) array (NaN where a ranking is empty).
 
-    x, y : tuples (pair, item, top, size) of int64 arrays, one entry per ranked item; the
-        item codes are shared by x and y, distinct within a ranking of a pair.
+    x, y : tuples (pair, item, top, size) of int64 arrays, one entry per ranked item, in
+        pair order; the item codes are shared by x and y, distinct within a ranking of a
+        pair.
     """
+    longest = np.maximum(np.bincount(x[0], minlength=n_pairs), np.bincount(y[0], minlength=n_pairs))
+    per_block = max(1, BLOCK_CELLS // max(1, int(longest.max(initial=0))))
+    if n_pairs <= per_block:
+        return _rbo_block(x, y, n_pairs, p, ties)
+    starts = np.arange(0, n_pairs, per_block)
+    bounds_x = np.searchsorted(x[0], np.append(starts, n_pairs))
+    bounds_y = np.searchsorted(y[0], np.append(starts, n_pairs))
+    parts = []
+    for block, start in enumerate(starts):
+        size = min(per_block, n_pairs - start)
+        part_x = _block_of(x, bounds_x[block], bounds_x[block + 1], start)
+        part_y = _block_of(y, bounds_y[block], bounds_y[block + 1], start)
+        parts.append(_rbo_block(part_x, part_y, size, p, ties))
+    return {score: np.concatenate([part[score] for part in parts]) for score in SCORES}
+
+
+def _block_of(flat, begin, end, first_pair):
+    pair, *rest = (column[begin:end] for column in flat)
+    return (pair - first_pair, *rest)
+
+
+def _rbo_block(x, y, n_pairs, p, ties):
+    """`_rbo` of pairs whose tables are computed at once."""
     len_x = np.bincount(x[0], minlength=n_pairs)
     len_y = np.bincount(y[0], minlength=n_pairs)
     # S is the shorter ranking of each pair (y when both have the same length, as the
