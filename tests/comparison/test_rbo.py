@@ -271,3 +271,18 @@ def test_runs_checks():
         rank_biased_overlap_runs(matrix, matrix, depth=0)
     with pytest.raises(ValueError, match="ranks an item more than once"):
         rank_biased_overlap_runs(ItemRanking([1, 1], [2, 2]), ItemRanking([1], [2]))
+
+
+def test_blocks_of_queries_give_the_values_of_one_pass(monkeypatch):
+    from sklearn_rank.comparison import _rbo_kernel
+
+    rng = np.random.default_rng(2)
+    run_x = np.round(rng.normal(size=(60, 20)), 1)
+    run_y = np.round(run_x + rng.normal(0, 0.5, run_x.shape), 1)
+    run_x[rng.random(run_x.shape) < 0.3] = np.nan
+    whole = rank_biased_overlap_runs(run_x, run_y, ties="b")
+    monkeypatch.setattr(_rbo_kernel, "BLOCK_CELLS", 50)  # blocks of 2 or 3 queries
+    blocked = rank_biased_overlap_runs(run_x, run_y, ties="b")
+    for name in ("ext", "min", "max", "res"):
+        # the depth weights are summed over each block's own longest ranking: equal to rounding
+        np.testing.assert_allclose(blocked[name], whole[name], rtol=0, atol=1e-15)
