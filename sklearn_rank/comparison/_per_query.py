@@ -66,7 +66,7 @@ def _is_per_run(table):
     return (
         isinstance(table, Mapping)
         and len(table) > 0
-        and all(isinstance(v, Mapping) or _is_frame(_in_memory(v)) for v in table.values())
+        and all(isinstance(v, Mapping) or _is_frame(v) for v in table.values())
     )
 
 
