@@ -193,7 +193,10 @@ def _rbo_block(x, y, n_pairs, p, ties):
         totals = {}
         for score, extra in (("min", 0.0), ("max", extra_max), ("ext", extra_ext)):
             agreement = np.where(second, numerator * (seen + extra) / denominator, agreement_seen)
-            totals[score] = np.where(within, agreement, 0.0) @ weights
+            # Summed in depth order, each pair over its own depths: a pair's value does not
+            # depend on the other pairs of the call or on the blocks.
+            weighted = np.cumsum(np.where(within, agreement, 0.0) * weights, axis=1)
+            totals[score] = weighted[rows, np.maximum(n_long, 1) - 1]
 
     # Beyond depth l every item of both rankings is seen: closed forms of the tails.
     harmonic = np.concatenate(

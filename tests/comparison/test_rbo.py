@@ -273,7 +273,7 @@ def test_runs_checks():
         rank_biased_overlap_runs(ItemRanking([1, 1], [2, 2]), ItemRanking([1], [2]))
 
 
-def test_blocks_of_queries_give_the_values_of_one_pass(monkeypatch):
+def test_a_querys_values_depend_on_its_rankings_only(monkeypatch):
     from sklearn_rank.comparison import _rbo_kernel
 
     rng = np.random.default_rng(2)
@@ -284,5 +284,7 @@ def test_blocks_of_queries_give_the_values_of_one_pass(monkeypatch):
     monkeypatch.setattr(_rbo_kernel, "BLOCK_CELLS", 50)  # blocks of 2 or 3 queries
     blocked = rank_biased_overlap_runs(run_x, run_y, ties="b")
     for name in ("ext", "min", "max", "res"):
-        # the depth weights are summed over each block's own longest ranking: equal to rounding
-        np.testing.assert_allclose(blocked[name], whole[name], rtol=0, atol=1e-15)
+        assert np.array_equal(blocked[name], whole[name])
+    # nor on the other queries of the call
+    alone = rank_biased_overlap_runs(run_x[7:8], run_y[7:8], ties="b")
+    assert all(alone[name][0] == whole[name][7] for name in ("ext", "min", "max", "res"))
