@@ -11,12 +11,14 @@ per-query values on each query's scale (`ScoreStandardizer`, trec_eval's zscores
 """
 
 from ._compare import compare
+from ._per_query import compare_per_query
 from ._power import (
     minimum_detectable_difference,
     paired_t_power,
     topic_set_size,
     within_system_variance,
 )
+from ._rbo import rank_biased_overlap, rank_biased_overlap_runs
 from ._result import Comparison
 from ._search import compare_search
 from ._standardize import ScoreStandardizer
@@ -25,9 +27,12 @@ __all__ = [
     "Comparison",
     "ScoreStandardizer",
     "compare",
+    "compare_per_query",
     "compare_search",
     "minimum_detectable_difference",
     "paired_t_power",
+    "rank_biased_overlap",
+    "rank_biased_overlap_runs",
     "topic_set_size",
     "within_system_variance",
 ]

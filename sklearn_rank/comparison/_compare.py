@@ -1,5 +1,7 @@
 """`compare`: paired per-query comparison of runs on the same judgments."""
 
+import numpy as np
+
 from ..metrics._plan import _Plan
 from ..metrics._signatures import _with_conventions
 from ..utils._threads import _check_n_jobs
@@ -9,11 +11,13 @@ from ._intervals import _check_interval_resamples
 from ._parameters import (
     DECIMALS,
     MISSING_QUERIES,
+    REPLICATES,
     SAMPLE_WEIGHT,
     STANDARDIZE,
     _checked_shared,
     _fill_declared,
 )
+from ._replicates import _replicate_matrices, _split_replicates
 
 
 def _check_baseline(baseline, names):
@@ -60,6 +64,7 @@ def compare(
     decimals=None,
     sample_weight=None,
     standardize=None,
+    replicates=None,
     **conventions,
 ):
     """Compare runs query by query: paired tests, intervals and effect sizes.
@@ -94,6 +99,7 @@ def compare(
     {decimals}
     {sample_weight}
     {standardize}
+    {replicates}
     {conventions}
 
     Returns
@@ -101,7 +107,10 @@ def compare(
     result : Comparison
         ``result.runs`` and ``result.pairs`` (dicts of column -> array, as
         ``cv_results_``), ``result.per_query[metric]`` of shape (n_queries, n_runs), and
-        `Comparison.to_markdown`, `Comparison.to_latex`, `Comparison.to_frame`.
+        `Comparison.to_markdown`, `Comparison.to_latex`, `Comparison.to_frame`. With
+        ``replicates="mean"``, a run is a system: ``per_query`` holds its means over its
+        replicates, ``runs["n_replicates"]`` their number and ``runs["n_missing"]`` the
+        queries some replicate lacked.
 
     Raises
     ------
@@ -151,6 +160,7 @@ def compare(
     decimals = DECIMALS.validate(decimals)
     SAMPLE_WEIGHT.validate(sample_weight)
     standardize = STANDARDIZE.validate(standardize)
+    replicates = REPLICATES.validate(replicates)
     if test == "corrected_t":
         raise ValueError(
             "test='corrected_t' compares fold scores of a cross-validation: use "
@@ -159,12 +169,20 @@ def compare(
         )
     runs = _check_runs(runs)
     baseline = _check_baseline(baseline, list(runs))
+    names, n_replicates = list(runs), None
+    if replicates == "mean":
+        runs, n_replicates = _split_replicates(runs)
     n_threads = _check_n_jobs(conventions.pop("n_jobs", None))
     given = {name: value for name, value in conventions.items() if value is not None}
     plan = _Plan.from_names(metrics, conventions)
-    query_ids, values, n_missing = _per_query_matrices(
-        y_true, runs, plan, groups, missing, n_threads
-    )
+    if n_replicates is None:
+        query_ids, values, n_missing = _per_query_matrices(
+            y_true, runs, plan, groups, missing, n_threads
+        )
+    else:
+        query_ids, values, n_missing = _replicate_matrices(
+            y_true, runs, n_replicates, plan, groups, missing, n_threads
+        )
     if query_ids.size < 2:
         raise ValueError(
             f"compare needs at least 2 queries to test; got {query_ids.size}"
@@ -179,7 +197,7 @@ def compare(
         notes = (f"Values standardized per query ({standardize.method}).",)
     result = _comparison(
         values,
-        list(runs),
+        names,
         query_ids,
         n_missing,
         baseline=baseline,
@@ -196,4 +214,6 @@ def compare(
         summation=plan.conventions.get("summation", "accurate"),
     )
     result.notes += notes
+    if n_replicates is not None:
+        result.runs["n_replicates"] = np.tile(n_replicates, len(plan.requests))
     return result

@@ -210,6 +210,19 @@ STANDARDIZE = Parameter(
     "standardized values, averaged as means. A query its reference lacks is NaN, left\n"
     "out of the pairs it is in. None (default) compares the values as computed.",
 )
+REPLICATES = Parameter(
+    "replicates",
+    _Choice(("mean",), optional=True),
+    None,
+    'None: each run is one ``y_score``. ``"mean"``: each run is a list of ``y_score``\n'
+    "(replicates of one system: random seeds, restarts), all in the same form; each\n"
+    "replicate is evaluated and ``missing`` applied to it, then the system's per-query\n"
+    "values are the means over its replicates, and these are paired and tested. This\n"
+    "is the test of the system effect in the mixed model with random topics (the\n"
+    "paired t-test's t squared is its F); pairing every (query, replicate) instead\n"
+    "would treat replicates as queries and reject a true null far too often.\n"
+    '``runs["n_replicates"]`` says how many each system had.',
+)
 BOOTSTRAP_METHOD = Parameter(
     "method",
     _Choice(BOOTSTRAP_METHODS),
@@ -228,6 +241,7 @@ COMPARISON_PARAMETERS = {
         RANDOM_STATE,
         DECIMALS,
         SAMPLE_WEIGHT,
+        REPLICATES,
         BOOTSTRAP_METHOD,
         STANDARDIZE,
     )
