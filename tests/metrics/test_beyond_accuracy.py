@@ -675,3 +675,62 @@ def test_rectools_ndcg_divides_by_the_ideal_dcg_of_k_items():
     assert sr.ndcg_score(truth, run, k=10, ideal_dcg="k", ties="stable") == pytest.approx(
         np.mean(got), rel=1e-14
     )
+
+
+# --- RecTools itself: values recorded by tests/data/beyond/make_rectools_values.py -------
+# (RecTools 0.19.0 pins numpy < 2, so it cannot run beside the test extra.)
+
+
+def _rectools_case():
+    """The data of make_rectools_values.py's `rectools_case` (same seed, same steps)."""
+    rng = np.random.default_rng(2024)
+    n_users, n_items = 200, 120
+    lengths = rng.integers(0, 16, n_users)  # short and empty lists
+    top = [rng.permutation(n_items)[:length] for length in lengths]
+    train_u = rng.integers(0, 260, 1500)  # users without a list among them
+    train_i = np.minimum(rng.zipf(1.5, 1500), n_items - 1) - 1  # cold items: the tail
+    test_u = rng.integers(0, n_users, 600)
+    test_i = rng.integers(0, n_items, 600)
+    features = rng.integers(0, 2, (n_items, 6))
+    return top, train_u, train_i, test_u, test_i, features, n_items
+
+
+@pytest.mark.parametrize("k", [1, 5, 10])
+def test_rectools_recorded_values(k):
+    import json
+    from pathlib import Path
+
+    recorded = json.loads(
+        (Path(__file__).parents[1] / "data" / "beyond" / "rectools_values.json").read_text()
+    )[str(k)]
+    top, train_u, train_i, test_u, test_i, features, n_items = _rectools_case()
+    users = np.repeat(np.arange(len(top)), [len(t) for t in top])
+    ranks = np.concatenate([np.arange(1, len(t) + 1) for t in top])
+    run = sr.ItemRanking(users, np.concatenate(top), -ranks.astype(float))
+    pairs = np.unique(np.stack([test_u, test_i]), axis=1)
+    truth = sr.ItemJudgments(pairs[0], pairs[1])
+    names = {
+        "novelty": f"novelty@{k}",
+        "popularity": f"popularity@{k}",
+        "popularity_normalized": f"popularity(normalize=True)@{k}",
+        "diversity": f"diversity@{k}",
+        "ndcg": f"ndcg@{k}",
+    }
+    got = sr.evaluate(
+        truth, run, list(names.values()), train=(train_u, train_i), item_features=features,
+        catalog=n_items, convention="rectools", per_query="table",
+    )  # fmt: skip
+    position = {int(q): i for i, q in enumerate(got["query"])}
+    for key, name in names.items():
+        expected = recorded[key]
+        ours = np.array([got[name][position[int(u)]] for u in expected])
+        np.testing.assert_allclose(ours, list(expected.values()), rtol=1e-12, err_msg=key)
+        # users RecTools leaves out (no list; for NDCG no test item) have no value here
+        left_out = [i for q, i in position.items() if str(q) not in expected]
+        assert np.isnan(got[name][left_out]).all(), key
+    achievable = sr.evaluate(truth, run, [f"ndcg@{k}"], per_query="table", ties="stable")
+    expected = recorded["ndcg_achievable"]
+    ours = [achievable[f"ndcg@{k}"][position[int(u)]] for u in expected]
+    np.testing.assert_allclose(ours, list(expected.values()), rtol=1e-12)
+    coverage = sr.evaluate(truth, run, [f"coverage@{k}"], catalog=n_items)
+    assert coverage[f"coverage@{k}"] == recorded["coverage"]
