@@ -84,6 +84,9 @@ class _Side(NamedTuple):
     features : (n_items, n_features) float64 array or scipy.sparse CSR, or None.
     relevant : `_Lists` of each query's relevant test items (relevance > 0, as values).
     history : `_Lists` of each query's training items (counts as values), or None.
+    popularity : the item popularity computed already over the whole training data (an
+        engine's one pass over its training table, handed to every partition), or None:
+        the metrics compute it from ``training``.
     """
 
     lists: _Lists
@@ -92,6 +95,7 @@ class _Side(NamedTuple):
     features: object
     relevant: _Lists | None = None
     history: _Lists | None = None
+    popularity: object = None
 
 
 class _Catalog(NamedTuple):
@@ -192,6 +196,7 @@ def _side_inputs(
     item_features=None,
     catalog=None,
     k=None,
+    popularity=None,
 ):
     """The side inputs of one call: a `_Side`.
 
@@ -205,7 +210,7 @@ def _side_inputs(
     features = None if item_features is None else _features(item_features, found.n_items)
     relevant = _relevant(y_true, y_score, ids, n_queries, found)
     history = None if training is None else _history(training, n_queries)
-    return _Side(lists, found.n_items, training, features, relevant, history)
+    return _Side(lists, found.n_items, training, features, relevant, history, popularity)
 
 
 def _grouped(position, codes, values, n_queries):
@@ -382,3 +387,10 @@ def _features(item_features, n_items):
             f"{features.shape[0]}."
         )
     return features
+
+
+def _training_of(train, catalog, y_true=None):
+    """``train`` alone as a `_Training` over ``catalog`` (an engine's driver: the
+    popularity of the whole training data, before any partition), and the catalog size."""
+    found = _catalog(catalog, y_true, train)
+    return _training(train, found, None, 0), found.n_items

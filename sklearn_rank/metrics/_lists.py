@@ -85,7 +85,9 @@ def corpus_value(request, parts, side, popularity, arguments):
 
 def _compute_lists(requests, side, weights, per_query, n_threads=1, convention=None):
     """label -> value (or per-query values) of the beyond-accuracy ``requests``."""
-    popularity = _popularity(side.training, side.n_items)  # over the whole training data
+    popularity = side.popularity  # an engine's, over its whole training table
+    if popularity is None:
+        popularity = _popularity(side.training, side.n_items)  # over the whole training data
     # Item vectors of the similarities read (diversity, serendipity): once, whole input.
     chosen = {r.label: _arguments(r, convention, side) for r in requests}
     vectors = {kind: _item_vectors(kind, side) for kind in _vectors_needed(requests, chosen)}
@@ -120,3 +122,65 @@ def _compute_lists(requests, side, weights, per_query, n_threads=1, convention=N
             values, has_value = np.concatenate(values), np.concatenate(has_value)
             results[label] = _aggregate(values, has_value, "skip", weights, per_query, label)
     return results
+
+
+# --- the engines' side: partial counts per partition, merged on the driver --------------
+
+
+def _corpus_requests(requests, convention):
+    """The requests whose value is merged from partial counts (corpus-level)."""
+    return [
+        r
+        for r in requests
+        if r.metric.level != "query" and _is_corpus(r, _arguments(r, convention))
+    ]
+
+
+def _partials(requests, side, convention):
+    """label -> the partial counts of ``side``'s lists (one partition) of each corpus-level
+    request, to be added over partitions (`_values_of_partials`)."""
+    popularity = side.popularity
+    if popularity is None:
+        popularity = _popularity(side.training, side.n_items)
+    (block,) = _blocks(side, popularity, 1)
+    out = {}
+    for request in requests:
+        _refuse_as_the_framework(request, convention, side)
+        arguments = _arguments(request, convention, side)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[request.label] = request.metric.reduce(block, request.k, **arguments)
+    return out
+
+
+def _values_of_partials(requests, parts, n_items, popularity, convention):
+    """label -> value of each corpus-level request from its partitions' partial counts
+    (``parts``: a list of label -> partial dicts, partitions without lists left out)."""
+    from ..inputs._side import _Lists, _Side
+
+    empty = _Lists(np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    side = _Side(empty, n_items, None, None, popularity=popularity)
+    out = {}
+    for request in requests:
+        found = [part[request.label] for part in parts if request.label in part]
+        if not found:
+            raise ValueError(f"{request.label}: no recommended list in any partition.")
+        arguments = _arguments(request, convention, side)
+        out[request.label] = corpus_value(request, found, side, popularity, arguments)
+    return out
+
+
+def _popularity_of_counts(item_ids, rows, users, n_users, catalog):
+    """`_Popularity` from per-item training rows and users (an engine's aggregation)."""
+    from ..inputs._side import _catalog
+    from ._beyond import _Popularity
+
+    found = _catalog(catalog, None, None)
+    codes = found.codes(item_ids, "train")
+    interactions = np.zeros(found.n_items)
+    distinct = np.zeros(found.n_items)
+    interactions[codes] = rows
+    distinct[codes] = users
+    popularity = _Popularity(
+        interactions, distinct, float(interactions.sum()), int(n_users), int(distinct.sum())
+    )
+    return popularity, found.n_items
