@@ -20,7 +20,7 @@ from ._normalise import _is_list_form
 from ._tables import ItemJudgments, ItemRanking
 
 
-class _Lists(NamedTuple):
+class _Lists:
     """Items per query as catalog codes: a query's recommended list (best first), its
     relevant test items or its training items.
 
@@ -28,11 +28,14 @@ class _Lists(NamedTuple):
     items : (n_slots,) int64 codes in [0, n_items).
     values : (n_slots,) float64 or None: the relevance of a relevant test item, the
         interaction count of a training item.
+
+    The query of each slot and each cut-off's slots are made once and kept (every
+    measure of a call reads them).
     """
 
-    offsets: np.ndarray
-    items: np.ndarray
-    values: np.ndarray | None = None
+    def __init__(self, offsets, items, values=None):
+        self.offsets, self.items, self.values = offsets, items, values
+        self._cuts = {}
 
     @property
     def n_queries(self):
@@ -46,18 +49,21 @@ class _Lists(NamedTuple):
 
     def queries(self):
         """The query of each slot."""
-        return np.repeat(np.arange(self.n_queries), np.diff(self.offsets))
+        if "queries" not in self._cuts:
+            self._cuts["queries"] = np.repeat(np.arange(self.n_queries), np.diff(self.offsets))
+        return self._cuts["queries"]
 
     def cut(self, k):
         """(query of each slot, item code of each slot, list length l_q) over the first
         ``k`` slots of each list (``k`` None: every slot)."""
         lengths = np.diff(self.offsets)
-        query = np.repeat(np.arange(lengths.size), lengths)
-        if k is None:
-            return query, self.items, lengths
-        position = np.arange(self.items.size) - np.repeat(self.offsets[:-1], lengths)
-        keep = position < k
-        return query[keep], self.items[keep], np.minimum(lengths, k)
+        if k is None or not lengths.size or lengths.max() <= k:
+            return self.queries(), self.items, lengths
+        if k not in self._cuts:
+            position = np.arange(self.items.size) - np.repeat(self.offsets[:-1], lengths)
+            keep = position < k
+            self._cuts[k] = self.queries()[keep], self.items[keep], np.minimum(lengths, k)
+        return self._cuts[k]
 
 
 class _Training(NamedTuple):
@@ -228,9 +234,12 @@ def _relevant(y_true, y_score, ids, n_queries, catalog):
     """Each query's relevant test items (relevance > 0) as a `_Lists`."""
     if _is_list_form(y_true):
         truth, _run = _from_lists(y_true, y_score)
-    elif isinstance(y_true, ItemJudgments) or isinstance(y_score, ItemRanking):
+    elif isinstance(y_true, ItemJudgments) or (
+        isinstance(y_score, ItemRanking)
+        and not (scipy.sparse.issparse(y_true) and (ids is None or _is_range(np.asarray(ids))))
+    ):
         truth = _as_judgments(y_true)
-    else:
+    else:  # a matrix whose rows are the queries
         csr = scipy.sparse.csr_matrix(y_true)
         csr.eliminate_zeros()
         rows = np.repeat(np.arange(csr.shape[0]), np.diff(csr.indptr))
@@ -280,9 +289,18 @@ def _from_matrix(score, exclude, k):
     return _Lists(offsets, order[kept].astype(np.int64))
 
 
+def _is_range(ids):
+    """Whether ``ids`` are 0..n-1 in order (the rows of a matrix)."""
+    return (
+        ids.dtype.kind in "iu"
+        and (ids.size == 0 or (ids[0] == 0 and ids[-1] == ids.size - 1))
+        and bool((np.diff(ids) == 1).all())
+    )
+
+
 def _query_positions(query_ids, ids, n_queries, what):
     """Each row's query position in the prepared input (-1: a query it does not keep)."""
-    if ids is None:
+    if ids is None or _is_range(np.asarray(ids)):
         positions = np.asarray(query_ids).astype(np.int64)
         return np.where((positions >= 0) & (positions < n_queries), positions, -1)
     codes, missing = _lookup(np.asarray(ids), query_ids)
@@ -292,6 +310,13 @@ def _query_positions(query_ids, ids, n_queries, what):
 def _from_ranking(run, ids, n_queries, exclude, catalog, k):
     """An `ItemRanking`'s rows grouped by query, best first (scores descending, then row
     order; rows in rank order without scores)."""
+    top = run._topn
+    if top is not None and exclude is None and top.shape[0] == n_queries:
+        if ids is None or _is_range(np.asarray(ids)):  # rows in rank order: cut them
+            kept = top if k is None else top[:, :k]
+            codes = catalog.codes(kept.ravel(), "y_score")
+            offsets = np.arange(n_queries + 1, dtype=np.int64) * kept.shape[1]
+            return _Lists(offsets, codes)
     queries, items = run.queries, run.items
     position = _query_positions(queries, ids, n_queries, "y_score")
     if exclude is not None:
