@@ -65,6 +65,9 @@ def compare(
     sample_weight=None,
     standardize=None,
     replicates=None,
+    train=None,
+    item_features=None,
+    catalog=None,
     **conventions,
 ):
     """Compare runs query by query: paired tests, intervals and effect sizes.
@@ -100,6 +103,9 @@ def compare(
     {sample_weight}
     {standardize}
     {replicates}
+    {train}
+    {item_features}
+    {catalog}
     {conventions}
 
     Returns
@@ -175,13 +181,14 @@ def compare(
     n_threads = _check_n_jobs(conventions.pop("n_jobs", None))
     given = {name: value for name, value in conventions.items() if value is not None}
     plan = _Plan.from_names(metrics, conventions)
+    side_inputs = {"train": train, "item_features": item_features, "catalog": catalog}
     if n_replicates is None:
         query_ids, values, n_missing = _per_query_matrices(
-            y_true, runs, plan, groups, missing, n_threads
+            y_true, runs, plan, groups, missing, n_threads, side_inputs
         )
     else:
         query_ids, values, n_missing = _replicate_matrices(
-            y_true, runs, n_replicates, plan, groups, missing, n_threads
+            y_true, runs, n_replicates, plan, groups, missing, n_threads, side_inputs
         )
     if query_ids.size < 2:
         raise ValueError(

@@ -32,13 +32,15 @@ def _split_replicates(runs):
     return flat, np.array(counts, dtype=np.int64)
 
 
-def _replicate_matrices(y_true, replicates, counts, plan, groups, missing, n_threads=1):
+def _replicate_matrices(
+    y_true, replicates, counts, plan, groups, missing, n_threads=1, side_inputs=None
+):
     """Per-query means over each system's replicates, aligned by query id.
 
     Returns the query ids, label -> (n_queries, n_systems) array, and for each system the
     number of queries that some replicate of it lacked (before ``missing`` applied).
     """
-    tables = _run_tables(y_true, replicates, plan, groups, n_threads)
+    tables = _run_tables(y_true, replicates, plan, groups, n_threads, side_inputs)
     first = next(iter(replicates.values()))
     query_ids, values, lacking, absent = _aligned(tables, _has_item_ids(y_true, first))
     names = list(replicates)
