@@ -360,7 +360,7 @@ def _metric_curves(
     entries = [_curve_metric(name) for name in names]
     requests = [(name, entry, k_max) for name, entry in zip(names, entries)]
     n_threads = _check_n_jobs(n_jobs)
-    queries, _ids, weights, item_ids = _prepare(
+    queries, _ids, weights, item_ids, _side = _prepare(
         requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads
     )
     parameters = dict(conventions, gain=_GAIN_FUNCTIONS[conventions["gain"]])

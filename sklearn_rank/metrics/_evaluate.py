@@ -10,12 +10,13 @@ import numpy as np
 
 from ..conventions import _fill_doc
 from ..conventions._declarations import check_k, resolve
-from ..inputs._prepared import _prepare_input
+from ..inputs._prepared import _prepare_input, _with_side
 from ..utils._threads import _block_runner, _check_n_jobs
 from ..utils._validation import _check_per_query, _python_value
 from ._aggregate import _aggregate
 from ._blocks import _split_queries
 from ._kernel import _rank
+from ._lists import _compute_lists
 from ._names import _Request, _requests
 from ._registry import METRICS
 from ._signatures import _with_conventions
@@ -156,12 +157,24 @@ def _check_relevance(requests, queries, conventions, n_threads=1):
                 )
 
 
-def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads=1):
+def _prepare(
+    requests,
+    y_true,
+    y_score,
+    groups,
+    exclude,
+    sample_weight,
+    conventions,
+    n_threads=1,
+    side_inputs=None,
+):
     """Normalise the input once and check it for the requested metrics.
 
     requests : list of `_Request` (or (label, registry entry, k) tuples).
+    side_inputs : dict of ``train``, ``item_features``, ``catalog``, read when a
+        beyond-accuracy measure is requested.
     Returns a `_Prepared`: the `_Queries`, the query ids (None for matrices and lists),
-    the per-query weights and whether the input names its items.
+    the per-query weights, whether the input names its items, and the side inputs.
     """
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     prepared = _prepare_input(
@@ -179,6 +192,19 @@ def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventi
     _check_relevance(requests, prepared.queries, conventions, n_threads)
     if exclude is not None and prepared.recommender_form:
         _warn_short_lists(requests, prepared.queries, prepared.ids)
+    on_lists = [r for r in requests if r.metric.level != "query"]
+    if on_lists:
+        cut_offs = [r.k for r in on_lists]
+        k = None if None in cut_offs else max(cut_offs)
+        prepared = _with_side(
+            prepared, y_true, y_score, exclude=exclude, side_inputs=side_inputs, k=k
+        )
+    elif side_inputs and any(v is not None for v in side_inputs.values()):
+        named = ", ".join(f"{key}=" for key, v in side_inputs.items() if v is not None)
+        raise ValueError(
+            f"{named} is read by the beyond-accuracy metrics only (coverage, novelty...); "
+            "none of them is requested."
+        )
     return prepared
 
 
@@ -215,6 +241,7 @@ def _compute(
     conventions,
     table=False,
     n_jobs=None,
+    side_inputs=None,
 ):
     """Compute several metrics on one input with one sort.
 
@@ -222,12 +249,21 @@ def _compute(
     conventions : as `conventions._declarations.resolve` returns them (validated).
     table : return a `_Table` (per-query values with their ids) instead of a dict.
     n_jobs : threads, as scikit-learn's ``n_jobs`` (checked here).
+    side_inputs : ``train``, ``item_features``, ``catalog`` (`_prepare`).
     """
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     per_query = _check_per_query(per_query)
     n_threads = _check_n_jobs(n_jobs)
-    queries, ids, weights, recommender_form = _prepare(
-        requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads
+    queries, ids, weights, recommender_form, side = _prepare(
+        requests,
+        y_true,
+        y_score,
+        groups,
+        exclude,
+        sample_weight,
+        conventions,
+        n_threads,
+        side_inputs,
     )
     return _compute_queries(
         requests,
@@ -240,6 +276,7 @@ def _compute(
         ids=ids,
         table=table,
         n_threads=n_threads,
+        side=side,
     )
 
 
@@ -255,13 +292,40 @@ def _compute_queries(
     ids=None,
     table=False,
     n_threads=1,
+    side=None,
 ):
     """`_compute` on input normalised already: a `_Queries` and per-query weights (or
     None). Training-time adapters keep one `_Queries` per eval set and change its scores;
     ``checked``: the relevance was checked for these requests already (`_prepare`);
     ``table``: per-query values with their query ids (``ids``), as a `_Table`;
-    ``n_threads``: blocks of queries are ranked and reduced on that many threads."""
+    ``n_threads``: blocks of queries are ranked and reduced on that many threads;
+    ``side``: the side inputs of the beyond-accuracy requests (`_Prepared.side`)."""
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
+    order = [r.label for r in requests]
+    on_lists = [r for r in requests if r.metric.level != "query"]
+    if on_lists:
+        lists = _compute_lists(on_lists, side, weights, per_query or table, n_threads)
+        requests = [r for r in requests if r.metric.level == "query"]
+        if not requests:
+            return _results_of(lists, order, table, ids, queries, weights, conventions)
+        ranked = _compute_queries(
+            requests,
+            queries,
+            weights,
+            per_query,
+            conventions,
+            recommender_form,
+            checked,
+            ids=ids,
+            table=table,
+            n_threads=n_threads,
+        )
+        if table:
+            ranked.values.update(lists)
+            ranked.aggregates.update({r.label: "mean" for r in on_lists})
+            ranked.values.update({label: ranked.values.pop(label) for label in order})
+            return ranked
+        return {label: {**ranked, **lists}[label] for label in order}
     if not checked:
         _check_relevance(requests, queries, conventions)
     # Statistics over the whole input (ERR's top grade) before it is cut into blocks.
@@ -319,6 +383,17 @@ def _compute_queries(
         summation = conventions.get("summation", "accurate")
         return _Table(ids, results, weights, queries.n_cand, aggregates, summation)
     return results
+
+
+def _results_of(values, order, table, ids, queries, weights, conventions):
+    """The beyond-accuracy results alone, as a dict or a `_Table`."""
+    values = {label: values[label] for label in order}
+    if not table:
+        return values
+    ids = np.arange(queries.n_queries) if ids is None else ids
+    aggregates = dict.fromkeys(values, "mean")
+    summation = conventions.get("summation", "accurate")
+    return _Table(ids, values, weights, queries.n_cand, aggregates, summation)
 
 
 def _reduce(request, conventions, ranking):
@@ -411,6 +486,9 @@ def evaluate(
     exclude=None,
     sample_weight=None,
     per_query=False,
+    train=None,
+    item_features=None,
+    catalog=None,
     **conventions,
 ):
     """Compute several ranking metrics at once, sharing one sort of the input.
@@ -477,6 +555,7 @@ def evaluate(
         conventions=conventions,
         table=table,
         n_jobs=n_jobs,
+        side_inputs={"train": train, "item_features": item_features, "catalog": catalog},
     )
     if table:
         return {"query": computed.ids, **computed.values}

@@ -71,9 +71,19 @@ class _Plan:
     # --- preparing and computing ------------------------------------------------------
 
     def prepare(
-        self, y_true, y_score, *, groups=None, exclude=None, sample_weight=None, n_threads=1
+        self,
+        y_true,
+        y_score,
+        *,
+        groups=None,
+        exclude=None,
+        sample_weight=None,
+        n_threads=1,
+        side_inputs=None,
     ):
-        """The input normalised once and checked for these requests: a `_Prepared`."""
+        """The input normalised once and checked for these requests: a `_Prepared`
+        (``side_inputs``: ``train``, ``item_features``, ``catalog`` of the
+        beyond-accuracy measures)."""
         return _prepare(
             self.requests,
             y_true,
@@ -83,6 +93,7 @@ class _Plan:
             sample_weight,
             self.conventions,
             n_threads,
+            side_inputs,
         )
 
     def run(self, prepared, *, per_query=False, table=False, n_threads=1, checked=True):
@@ -101,6 +112,7 @@ class _Plan:
             ids=prepared.ids,
             table=table,
             n_threads=n_threads,
+            side=prepared.side,
         )
 
     def evaluate(
@@ -114,6 +126,7 @@ class _Plan:
         per_query=False,
         table=False,
         n_jobs=None,
+        side_inputs=None,
     ):
         """`prepare` then `run`, as `evaluate` does (``n_jobs`` checked here)."""
         return _compute(
@@ -127,6 +140,7 @@ class _Plan:
             conventions=self.conventions,
             table=table,
             n_jobs=n_jobs,
+            side_inputs=side_inputs,
         )
 
     def no_relevant_rule(self, metric, recommender_form=False):

@@ -38,9 +38,16 @@ class _Metric:
     # Statistics over the whole input that fill a measure parameter left at None
     # (`_statistics._Statistic`): computed once per call, never per block of queries.
     statistics: tuple = ()
+    # What the measure reads: "query", the ranking of one query's candidates (the kernel's
+    # tie groups); "list", one user's recommended items with the training popularity or
+    # item features (per-user values); "corpus", every user's recommended items at once:
+    # ``reduce`` gives a block's partial counts and ``corpus_value`` the value of their sum
+    # (`_beyond_registry`).
+    level: str = "query"
+    corpus_value: Callable | None = None
 
     def __post_init__(self):
-        if not isinstance(self.reduce, _Guarded):
+        if self.level != "corpus" and not isinstance(self.reduce, _Guarded):
             object.__setattr__(self, "reduce", _Guarded(self.reduce, _bounds(self.value_range)))
 
 

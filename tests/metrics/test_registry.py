@@ -96,6 +96,10 @@ def test_evaluate_takes_every_declared_convention():
         *CONVENTIONS,
         "n_jobs",
         "per_query",
+        # The side inputs of the beyond-accuracy metrics (coverage, novelty...).
+        "train",
+        "item_features",
+        "catalog",
     ]
     assert all(parameters[name].default is None for name in ["convention", *CONVENTIONS, "n_jobs"])
     assert "n_jobs : int, default=None" in sr.evaluate.__doc__

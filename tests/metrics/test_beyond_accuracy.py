@@ -1,0 +1,346 @@
+"""Beyond-accuracy measures (coverage, entropy, Gini, novelty, popularity, long tail):
+the frameworks' published examples (BEYOND.md sections 10-11), a slow obvious reference
+on random data with the spec's edge cases, every input form, n_jobs to the bit, and the
+errors."""
+
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import sklearn_rank as sr
+
+# --- Microsoft Recommenders' diversity_data, item ids shifted by -1 (BEYOND.md 11) -------
+
+TOY_TRAIN = (np.array([1, 1, 1, 2, 2, 3, 3, 3]), np.array([1, 2, 4, 3, 4, 3, 4, 5]) - 1)
+TOY_RUN = sr.ItemRanking(np.repeat([1, 2, 3], 2), np.array([[3, 5], [2, 5], [1, 2]]).ravel() - 1)
+TOY_TRUTH = sr.ItemJudgments([1, 2, 2, 3], [2, 1, 4, 0])
+E = repr(math.e)
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("coverage@2", 0.8),  # RecTools normalised, RecBole (n = 5)
+        ("coverage(normalize=False)@2", 4.0),  # RecTools, Elliot, LensKit
+        ("entropy@2", 1.9182958340544896),  # Microsoft distributional_coverage
+        ("entropy(weighting='users')@2", 1.9182958340544893),  # Elliot SEntropy
+        (f"entropy(base={E}, normalize='distinct')@2", 0.332415337214),  # RecBole
+        ("gini@2", 0.3333333333333333),  # RecBole (n = 5)
+        ("gini(counts='lists')@2", 0.3333333333333333),  # LensKit ListGini
+        ("gini(items='train', corrected=True, complement=True)@2", 0.5833333333333334),  # Elliot
+        ("novelty@2", 1.4182958340544898),  # RecTools MeanInvUserFreq
+        ("popularity@2", 1.1666666666666667),  # RecTools, RecBole, Elliot ARP
+        ("popularity(normalize=True)@2", 0.14583333333333334),  # RecTools normalize=True
+        # Elliot's short head at the tie {1, 2, 5} follows its set order (ascending here).
+        ("aplt(tail_count='distinct', tail_ties='order')@2", 0.3333333333333333),
+        ("aclt(tail_ties='order')@2", 0.6666666666666666),
+    ],
+)
+def test_one_example_through_all_peers(name, expected):
+    got = sr.evaluate(TOY_TRUTH, TOY_RUN, [name], train=TOY_TRAIN, catalog=5)[name]
+    assert got == pytest.approx(expected, rel=1e-11)
+
+
+def test_toy_per_user_values():
+    got = sr.evaluate(
+        TOY_TRUTH,
+        TOY_RUN,
+        [
+            "novelty@2",
+            "popularity@2",
+            "popularity(normalize=True)@2",
+            "aplt(tail_count='distinct', tail_ties='order')@2",
+        ],
+        train=TOY_TRAIN,
+        catalog=5,
+        per_query=True,
+    )
+    log3 = math.log2(3)
+    np.testing.assert_allclose(got["novelty@2"], [(log3 - 1 + log3) / 2, log3, log3])
+    np.testing.assert_allclose(got["popularity@2"], [1.5, 1.0, 1.0])
+    np.testing.assert_allclose(got["popularity(normalize=True)@2"], [0.1875, 0.125, 0.125])
+    np.testing.assert_allclose(
+        got["aplt(tail_count='distinct', tail_ties='order')@2"], [0.5, 0.5, 0.0]
+    )
+
+
+def test_default_long_tail_puts_a_tie_at_the_cut_in_the_head():
+    # Items 1, 2, 5 (original ids) share m = 1 and the cut falls among them: by default
+    # all three join the short head, whatever their order, so the tail is empty.
+    got = sr.evaluate(TOY_TRUTH, TOY_RUN, ["aplt@2", "aclt@2"], train=TOY_TRAIN, catalog=5)
+    assert got == {"aplt@2": 0.0, "aclt@2": 0.0}
+
+
+# --- RecBole 1.2.1, tests/metrics/test_topk_metrics.py (BEYOND.md 10) ------------------
+
+RECBOLE_LISTS = [[5, 7, 3], [4, 5, 2], [2, 3, 5], [1, 4, 6], [5, 3, 7]]
+# item_count {2: 1, 3: 2, 4: 3, 5: 4, 6: 5}: one training row per count, each its own user.
+RECBOLE_ITEMS = np.repeat([2, 3, 4, 5, 6], [1, 2, 3, 4, 5])
+RECBOLE_TRAIN = (np.arange(RECBOLE_ITEMS.size) + 100, RECBOLE_ITEMS)
+
+
+def _recbole(names, **kwargs):
+    truth = [{lst[0]} for lst in RECBOLE_LISTS]
+    return sr.evaluate(truth, RECBOLE_LISTS, names, train=RECBOLE_TRAIN, catalog=8, **kwargs)
+
+
+def test_recbole_published_corpus_values():
+    got = _recbole(["coverage@3", "gini@3", f"entropy(base={E}, normalize='distinct')@3"])
+    assert got["coverage@3"] == 7 / 8
+    expected_gini = ((-7) * 0 + (-5) * 1 + (-3) * 1 + (-1) * 2 + 1 * 2 + 3 * 2 + 5 * 3 + 7 * 4) / (
+        8 * (3 * 5)
+    )
+    assert got["gini@3"] == pytest.approx(expected_gini, rel=1e-14)
+    shares = np.array([1, 2, 3, 2, 4, 1, 2]) / 15
+    expected_entropy = -np.mean(shares * np.log(shares))
+    assert got[f"entropy(base={E}, normalize='distinct')@3"] == pytest.approx(
+        expected_entropy, rel=1e-14
+    )
+    assert expected_entropy == pytest.approx(0.26305576783513895, rel=1e-14)
+
+
+def test_recbole_published_average_popularity():
+    expected = [[4 / 1, 4 / 2, 6 / 3], [3 / 1, 7 / 2, 8 / 3], [1 / 1, 3 / 2, 7 / 3],
+                [0 / 1, 3 / 2, 8 / 3], [4 / 1, 6 / 2, 6 / 3]]  # fmt: skip
+    for k in (1, 2, 3):
+        got = _recbole([f"popularity@{k}"], per_query=True)[f"popularity@{k}"]
+        np.testing.assert_allclose(got, [row[k - 1] for row in expected], rtol=1e-14)
+
+
+# --- RecTools 0.19.0 docstrings and unit tests (BEYOND.md 10) --------------------------
+
+
+def _rectools(reco, prev, names, catalog, **kwargs):
+    users = np.array([u for u, _i, _r in reco])
+    items = np.array([i for _u, i, _r in reco])
+    ranks = np.array([r for _u, _i, r in reco], dtype=float)
+    run = sr.ItemRanking(users, items, -ranks)
+    truth = sr.ItemJudgments(users, items, np.zeros(users.size))
+    train = (np.array([u for u, _i in prev]), np.array([i for _u, i in prev]))
+    return sr.evaluate(truth, run, names, train=train, catalog=catalog, **kwargs)
+
+
+def test_rectools_mean_inverse_user_frequency():
+    reco = [(1, 3, 1), (2, 2, 1), (2, 3, 2), (3, 1, 1), (3, 2, 2)]
+    prev = [(1, 1), (1, 2), (2, 1), (3, 1)]
+    got = _rectools(reco, prev, ["novelty@1", "novelty@3"], [1, 2, 3], per_query=True)
+    log3 = math.log2(3)
+    np.testing.assert_allclose(got["novelty@1"], [log3, log3, 0.0], rtol=1e-14)
+    np.testing.assert_allclose(got["novelty@3"], [log3, log3, 0.79248125], rtol=1e-8)
+
+
+@pytest.mark.parametrize(
+    "reco, catalog, expected_k3",
+    [
+        ([(1, 1, 1), (1, 2, 2), (2, 3, 1), (2, 1, 2), (2, 2, 3), (3, 3, 1), (3, 2, 2)],
+         [1, 2, 3], [2.5, 2.0, 1.5]),
+        # a cold item i4: popularity 0
+        ([(1, 1, 1), (1, 2, 2), (2, 3, 1), (2, 1, 2), (2, 4, 3), (3, 3, 1), (3, 2, 2)],
+         [1, 2, 3, 4], [2.5, 4 / 3, 1.5]),
+    ],
+)  # fmt: skip
+def test_rectools_average_recommendation_popularity(reco, catalog, expected_k3):
+    prev = [(1, 1), (1, 2), (2, 1), (2, 3), (3, 1), (3, 2)]
+    names = ["popularity@1", "popularity@3", "popularity(normalize=True)@3"]
+    got = _rectools(reco, prev, names, catalog, per_query=True)
+    np.testing.assert_allclose(got["popularity@1"], [3, 1, 1], rtol=1e-14)
+    np.testing.assert_allclose(got["popularity@3"], expected_k3, rtol=1e-14)
+    np.testing.assert_allclose(
+        got["popularity(normalize=True)@3"], np.array(expected_k3) / 6, rtol=1e-14
+    )
+
+
+def test_rectools_catalog_coverage():
+    reco = [(1, 1, 1), (1, 2, 2), (1, 3, 3), (2, 1, 1), (2, 2, 1), (3, 1, 3), (4, 1, 2)]
+    names = ["coverage(normalize=False)@2", "coverage@2"]
+    got = _rectools(reco, [(1, 1)], names, [0, 1, 2, 3, 4])
+    assert got == {"coverage(normalize=False)@2": 2.0, "coverage@2": 0.4}
+
+
+# --- a slow, obvious reference ---------------------------------------------------------
+
+
+def _reference(lists, train_pairs, n_items, k):
+    """Every default definition of BEYOND.md, one user and one item at a time."""
+    cut = [lst[:k] for lst in lists]
+    c = [0] * n_items
+    users_of = [set() for _ in range(n_items)]
+    for user, item in train_pairs:
+        c[item] += 1
+        users_of[item].add(user)
+    m = [len(s) for s in users_of]
+    n_users = len({u for u, _ in train_pairs})
+    n_pairs = sum(m)
+    r = [0] * n_items
+    for lst in cut:
+        for item in lst:
+            r[item] += 1
+    total = sum(r)
+    out = {}
+    out["coverage"] = sum(1 for x in r if x) / n_items
+    out["entropy"] = -sum(x / total * math.log2(x / total) for x in r if x) if total else None
+    xs = sorted(r)
+    out["gini"] = (
+        sum((2 * (j + 1) - n_items - 1) * x for j, x in enumerate(xs)) / (n_items * total)
+        if total
+        else None
+    )
+    # long tail: trained items by m descending; the head reaches 0.8 of the pairs, with
+    # every item as popular as the one crossing the line
+    trained = sorted((i for i in range(n_items) if m[i]), key=lambda i: -m[i])
+    head, running = set(), 0
+    for i in trained:
+        running += m[i]
+        head.add(i)
+        if running >= 0.8 * n_pairs:
+            head |= {j for j in trained if m[j] == m[i]}
+            break
+    tail = {i for i in trained if i not in head}
+    novelty, popularity, aplt, aclt = [], [], [], []
+    for lst in cut:
+        if not lst:
+            for values in (novelty, popularity, aplt, aclt):
+                values.append(math.nan)
+            continue
+        novelty.append(sum(-math.log2(max(m[i], 1) / n_users) for i in lst) / len(lst))
+        popularity.append(sum(c[i] for i in lst) / len(lst))
+        aplt.append(sum(i in tail for i in lst) / len(lst))
+        aclt.append(float(len(set(lst) & tail)))
+    out.update(novelty=novelty, popularity=popularity, aplt=aplt, aclt=aclt)
+    return out
+
+
+@st.composite
+def _cases(draw):
+    n_items = draw(st.integers(1, 8))
+    n_users = draw(st.integers(1, 6))
+    item = st.integers(0, n_items - 1)
+    # short, empty and over-long lists, cold items (never trained); a repeated item in a
+    # list is refused by the input forms (each item once per query)
+    lists = draw(
+        st.lists(st.lists(item, max_size=7, unique=True), min_size=n_users, max_size=n_users)
+    )
+    train = draw(
+        st.lists(st.tuples(st.integers(0, 5), item), min_size=1, max_size=20)
+    )  # repeated training rows, users without history
+    k = draw(st.integers(1, 5))
+    return lists, train, n_items, k
+
+
+NAMES = ["coverage", "entropy", "gini", "novelty", "popularity", "aplt", "aclt"]
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None)
+@given(_cases())
+def test_defaults_against_a_slow_reference(case):
+    lists, train, n_items, k = case
+    if not any(lists):
+        return  # no recommendation at all: nothing to average (checked apart)
+    expected = _reference(lists, train, n_items, k)
+    train_pairs = (np.array([u for u, _ in train]), np.array([i for _, i in train]))
+    run = sr.ItemRanking.from_topn(lists)
+    truth = sr.ItemJudgments(np.arange(len(lists)), np.zeros(len(lists), dtype=int))
+    per_user = [f"{n}@{k}" for n in NAMES[3:]]
+    got = sr.evaluate(truth, run, per_user, train=train_pairs, catalog=n_items, per_query=True)
+    for name in NAMES[3:]:
+        np.testing.assert_allclose(got[f"{name}@{k}"], expected[name], rtol=1e-12, atol=0)
+    corpus = sr.evaluate(
+        truth, run, [f"{n}@{k}" for n in NAMES[:3]], train=train_pairs, catalog=n_items
+    )
+    for name in NAMES[:3]:
+        want = expected[name]
+        assert corpus[f"{name}@{k}"] == pytest.approx(want, rel=1e-12, abs=1e-15), name
+
+
+# --- input forms, n_jobs, errors -------------------------------------------------------
+
+
+def _random_case(seed, n_users=300, n_items=60, n=12):
+    rng = np.random.default_rng(seed)
+    score = rng.random((n_users, n_items))
+    score[rng.random(score.shape) < 0.3] = 0.5  # ties: column order decides
+    truth = scipy.sparse.random(n_users, n_items, density=0.05, random_state=seed, format="csr")
+    truth.data[:] = 1.0
+    train = scipy.sparse.random(n_users, n_items, density=0.1, random_state=seed + 1)
+    train.data = np.ceil(train.data * 3)  # counts 1..3: repeated rows
+    exclude = train.astype(bool)
+    return score, truth, train, exclude, n
+
+
+ALL_NAMES = [
+    "coverage@10", "entropy@10", "entropy(weighting='users')@10", "gini@10",
+    "gini(counts='lists')@10", "novelty@10", "popularity@10", "aplt@10", "aclt@10",
+]  # fmt: skip
+
+
+def test_dense_matrix_and_top_n_ids_give_the_same_values():
+    score, truth, train, exclude, _n = _random_case(0)
+    dense = sr.evaluate(truth, score, ALL_NAMES, train=train, exclude=exclude)
+    masked = np.where(exclude.toarray(), -np.inf, score)
+    order = np.argsort(-masked, axis=1, kind="stable")[:, :10]
+    top = sr.ItemRanking.from_topn(order)
+    from_ids = sr.evaluate(truth, top, ALL_NAMES, train=train)
+    assert dense == from_ids
+    lists = [list(row) for row in order]
+    truth_lists = [set(truth[u].indices.tolist()) for u in range(truth.shape[0])]
+    from_lists = sr.evaluate(truth_lists, lists, ALL_NAMES, train=train, catalog=score.shape[1])
+    assert from_lists == dense
+
+
+def test_n_jobs_gives_the_same_values_to_the_bit():
+    score, truth, train, exclude, _n = _random_case(1, n_users=501)
+    names = ALL_NAMES + ["ndcg@10"]
+    one = sr.evaluate(truth, score, names, train=train, exclude=exclude, n_jobs=1)
+    for n_jobs in (2, 4):
+        assert sr.evaluate(truth, score, names, train=train, exclude=exclude, n_jobs=n_jobs) == one
+    per_user = [n for n in ALL_NAMES if n.split("@")[0].split("(")[0] in NAMES[3:]]
+    table = sr.evaluate(truth, score, per_user, train=train, per_query=True, n_jobs=1)
+    table4 = sr.evaluate(truth, score, per_user, train=train, per_query=True, n_jobs=4)
+    for name in per_user:
+        np.testing.assert_array_equal(table[name], table4[name])
+
+
+def test_popularity_is_read_from_the_whole_training_data():
+    # The popularity of an item is the same whichever users are evaluated: evaluating a
+    # subset of users reads the same training counts.
+    score, truth, train, _exclude, _n = _random_case(2)
+    everyone = sr.evaluate(truth, score, ["popularity@5"], train=train, per_query=True)
+    some = sr.evaluate(truth[:50], score[:50], ["popularity@5"], train=train, per_query=True)
+    np.testing.assert_array_equal(everyone["popularity@5"][:50], some["popularity@5"])
+
+
+def test_per_user_values_mix_with_accuracy_in_a_table():
+    score, truth, train, _exclude, _n = _random_case(3, n_users=20)
+    table = sr.evaluate(truth, score, ["novelty@5", "ndcg@5"], train=train, per_query="table")
+    assert list(table) == ["query", "novelty@5", "ndcg@5"]
+    alone = sr.evaluate(truth, score, ["ndcg@5"], per_query=True)["ndcg@5"]
+    np.testing.assert_array_equal(table["ndcg@5"], alone)
+
+
+def test_an_item_outside_the_catalog_is_an_error():
+    with pytest.raises(ValueError, match="not in the catalog"):
+        sr.evaluate([{1}], [[1, 9]], ["coverage@2"], catalog=[0, 1, 2])
+    with pytest.raises(ValueError, match=r"item 5, which is not in the catalog \(3 items\)"):
+        sr.evaluate([{1}], [[1, 5]], ["coverage@2"], catalog=3)
+    with pytest.raises(ValueError, match="train holds item 7"):
+        sr.evaluate([{1}], [[1, 2]], ["novelty@2"], catalog=3, train=([0], [7]))
+
+
+def test_errors_name_what_is_missing():
+    with pytest.raises(ValueError, match="pass train="):
+        sr.evaluate([{1}], [[1, 2]], ["novelty@2"], catalog=3)
+    with pytest.raises(ValueError, match="need the catalog"):
+        sr.evaluate([{1}], [[1, 2]], ["coverage@2"])
+    with pytest.raises(ValueError, match="corpus-level"):
+        sr.evaluate([{1}], [[1, 2]], ["coverage@2"], catalog=3, per_query=True)
+    with pytest.raises(ValueError, match="read by the beyond-accuracy metrics only"):
+        sr.evaluate([{1}], [[1, 2]], ["ndcg@2"], train=([0], [1]))
+    with pytest.raises(ValueError, match="cold_items must be one of"):
+        sr.evaluate([{1}], [[1, 2]], ["novelty(cold_items='nope')@2"], catalog=3)
+    with pytest.raises(ValueError, match="has no training interaction"):
+        sr.evaluate([{1}], [[1, 2]], ["novelty(cold_items='raise')@2"], catalog=3, train=([0], [1]))
