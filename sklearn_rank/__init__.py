@@ -22,6 +22,8 @@ _EXPORTS = {
     "ItemJudgments": "inputs",
     "ItemRanking": "inputs",
     "LightGBMMetric": "integrations",
+    "LongTailDisplay": "plot",
+    "LorenzCurveDisplay": "plot",
     "MetricAtKDisplay": "plot",
     "MultimetricRankingScorer": "model_selection",
     "PerQueryDifferenceDisplay": "plot",
