@@ -184,6 +184,63 @@ _TAIL_COUNT = Parameter(
     "(Elliot's ``APLT``).",
 )
 
+_RANK_POPULARITY = Parameter(
+    "popularity",
+    _Choice(("users", "interactions")),
+    "users",
+    '"users": items ranked by m(i), their training users (LensKit\'s default). "interactions":\n'
+    "by c(i), their training rows.",
+)
+
+_SIMILARITY = Parameter(
+    "similarity",
+    _Choice(("cosine", "cooccurrence", "hamming")),
+    "cosine",
+    '"cosine": of the ``item_features`` rows, a zero row similar to nothing (Ziegler;\n'
+    'Microsoft Recommenders with feature vectors; LensKit\'s ILS). "cooccurrence": from\n'
+    "``train``, the users' interaction counts with both items over the square root of the\n"
+    "items' counts (Microsoft Recommenders' default). \"hamming\": the number of features in\n"
+    "which two items differ, a distance (RecTools).",
+)
+_SERENDIPITY_SIMILARITY = Parameter(
+    "similarity",
+    _Choice(("cosine", "cooccurrence")),
+    "cosine",
+    '"cosine": of the ``item_features`` rows. "cooccurrence": from ``train``, as\n'
+    "Microsoft Recommenders' default.",
+)
+_FORM = Parameter(
+    "form",
+    _Choice(("diversity", "similarity")),
+    "diversity",
+    '"diversity": 1 - the mean pairwise similarity. "similarity": the mean pairwise\n'
+    'similarity (LensKit\'s ILS). A distance (``similarity="hamming"``) is its mean.',
+)
+
+
+def _single_item(name, value):
+    if value is None:
+        return None
+    return _Number(-1.0, inclusive=True)(name, value)
+
+
+_single_item.describe = lambda: "float or None"
+
+_SINGLE_ITEM = Parameter(
+    "single_item",
+    _single_item,
+    None,
+    "The value of a list of one item, which has no pair: None (NaN, left out of the mean,\n"
+    "as Microsoft Recommenders), 0 (RecTools) or 1.0 (LensKit's ILS).",
+)
+_RELEVANCE = Parameter(
+    "relevance",
+    _Choice(("truth", "all")),
+    "truth",
+    '"truth": each item weighted by its relevance in ``y_true`` (0 if absent). "all":\n'
+    "every recommended item weighs 1 (Microsoft Recommenders without ``col_relevance``).",
+)
+
 #: The parameters of each beyond-accuracy measure, in signature order.
 BEYOND_PARAMETERS = {
     "coverage": (_COVERAGE_NORMALIZE,),
@@ -193,4 +250,11 @@ BEYOND_PARAMETERS = {
     "popularity": (_ARP_POPULARITY, _ARP_NORMALIZE, _ARP_COLD_ITEMS),
     "aplt": (_LONG_TAIL, _HEAD_SHARE, _TAIL_TIES, _COLD_IN_TAIL, _TAIL_COUNT),
     "aclt": (_LONG_TAIL, _HEAD_SHARE, _TAIL_TIES, _COLD_IN_TAIL),
+    "efd": (),
+    "epc": (),
+    "mean_pop_rank": (_RANK_POPULARITY,),
+    "pop_rsp": (_LONG_TAIL, _HEAD_SHARE, _TAIL_TIES, _COLD_IN_TAIL),
+    "pop_reo": (_LONG_TAIL, _HEAD_SHARE, _TAIL_TIES, _COLD_IN_TAIL),
+    "diversity": (_SIMILARITY, _FORM, _SINGLE_ITEM),
+    "serendipity": (_SERENDIPITY_SIMILARITY, _RELEVANCE),
 }

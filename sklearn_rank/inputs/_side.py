@@ -15,20 +15,24 @@ import numpy as np
 import scipy.sparse
 
 from ..utils._validation import _as_float_array, _check_finite, _python_value
-from ._items import _as_ranking, _from_lists, _sparse_keys
+from ._items import _as_judgments, _as_ranking, _from_lists, _sparse_keys
 from ._normalise import _is_list_form
 from ._tables import ItemJudgments, ItemRanking
 
 
 class _Lists(NamedTuple):
-    """Each query's recommended items, best first, as catalog codes.
+    """Items per query as catalog codes: a query's recommended list (best first), its
+    relevant test items or its training items.
 
     offsets : (n_queries + 1,) int64, query q's items are ``items[offsets[q]:offsets[q+1]]``.
     items : (n_slots,) int64 codes in [0, n_items).
+    values : (n_slots,) float64 or None: the relevance of a relevant test item, the
+        interaction count of a training item.
     """
 
     offsets: np.ndarray
     items: np.ndarray
+    values: np.ndarray | None = None
 
     @property
     def n_queries(self):
@@ -37,7 +41,12 @@ class _Lists(NamedTuple):
     def block(self, first, stop):
         """The lists of queries first..stop-1 (a block of consecutive queries)."""
         low, high = self.offsets[first], self.offsets[stop]
-        return _Lists(self.offsets[first : stop + 1] - low, self.items[low:high])
+        values = None if self.values is None else self.values[low:high]
+        return _Lists(self.offsets[first : stop + 1] - low, self.items[low:high], values)
+
+    def queries(self):
+        """The query of each slot."""
+        return np.repeat(np.arange(self.n_queries), np.diff(self.offsets))
 
     def cut(self, k):
         """(query of each slot, item code of each slot, list length l_q) over the first
@@ -73,12 +82,16 @@ class _Side(NamedTuple):
     n_items : the catalog size; codes are 0..n_items-1.
     training : `_Training` or None (no ``train``).
     features : (n_items, n_features) float64 array or scipy.sparse CSR, or None.
+    relevant : `_Lists` of each query's relevant test items (relevance > 0, as values).
+    history : `_Lists` of each query's training items (counts as values), or None.
     """
 
     lists: _Lists
     n_items: int
     training: _Training | None
     features: object
+    relevant: _Lists | None = None
+    history: _Lists | None = None
 
 
 class _Catalog(NamedTuple):
@@ -190,7 +203,45 @@ def _side_inputs(
     lists = _recommended(y_true, y_score, ids, n_queries, exclude, found, k)
     training = None if train is None else _training(train, found, ids, n_queries)
     features = None if item_features is None else _features(item_features, found.n_items)
-    return _Side(lists, found.n_items, training, features)
+    relevant = _relevant(y_true, y_score, ids, n_queries, found)
+    history = None if training is None else _history(training, n_queries)
+    return _Side(lists, found.n_items, training, features, relevant, history)
+
+
+def _grouped(position, codes, values, n_queries):
+    """A `_Lists` of rows (query position, item code, value), rows of position -1 left out,
+    each query's rows in item order."""
+    kept = position >= 0
+    position, codes, values = position[kept], codes[kept], values[kept]
+    order = np.lexsort((codes, position))
+    offsets = np.zeros(n_queries + 1, dtype=np.int64)
+    np.cumsum(np.bincount(position, minlength=n_queries), out=offsets[1:])
+    return _Lists(offsets, codes[order], values[order].astype(np.float64))
+
+
+def _relevant(y_true, y_score, ids, n_queries, catalog):
+    """Each query's relevant test items (relevance > 0) as a `_Lists`."""
+    if _is_list_form(y_true):
+        truth, _run = _from_lists(y_true, y_score)
+    elif isinstance(y_true, ItemJudgments) or isinstance(y_score, ItemRanking):
+        truth = _as_judgments(y_true)
+    else:
+        csr = scipy.sparse.csr_matrix(y_true)
+        csr.eliminate_zeros()
+        rows = np.repeat(np.arange(csr.shape[0]), np.diff(csr.indptr))
+        keep = csr.data > 0
+        return _grouped(rows[keep], csr.indices[keep].astype(np.int64), csr.data[keep], n_queries)
+    rel = np.asarray(truth.relevance, dtype=np.float64)
+    keep = rel > 0
+    position = _query_positions(truth.queries[keep], ids, n_queries, "y_true")
+    codes = catalog.codes(truth.items[keep], "y_true")
+    return _grouped(position, codes, rel[keep], n_queries)
+
+
+def _history(training, n_queries):
+    """Each evaluated query's training items (interaction counts as values)."""
+    position = training.user_query[training.users]
+    return _grouped(position, training.items, training.counts, n_queries)
 
 
 def _recommended(y_true, y_score, ids, n_queries, exclude, catalog, k):

@@ -56,16 +56,22 @@ def _popularity(training, n_items):
 class _Block(NamedTuple):
     """What a block of queries hands a beyond-accuracy reduction.
 
-    lists : the block's `inputs._side._Lists`.
+    lists : the block's `inputs._side._Lists` (None: the whole input, for a corpus value).
     n_items : the catalog size.
     popularity : `_Popularity` of the whole training data, or None.
     features : item features (n_items rows) or None.
+    relevant : the block's relevant test items (`_Lists`, relevance as values).
+    history : the block's users' training items (`_Lists`, counts as values), or None.
+    similarity : `_beyond_similarity._ItemVectors` of the whole input, or None.
     """
 
     lists: object
     n_items: int
     popularity: _Popularity | None
     features: object
+    relevant: object = None
+    history: object = None
+    similarity: object = None
 
 
 def _needs_training(block, name):
@@ -322,3 +328,152 @@ def gini_value(merged, whole, counts="slots", items="catalog", corrected=False, 
     if corrected:
         value = value * n / (n - 1) if n > 1 else np.nan
     return 1.0 - value if complement else value
+
+
+# --- relevance-aware novelty (Elliot), popularity quantiles (LensKit) --------------------
+
+
+def _lookup(lists, query, items, n_items):
+    """Whether each (query, item) is among ``lists``' items of its query, and its value."""
+    keys = lists.queries() * np.int64(n_items) + lists.items  # sorted: lists are grouped
+    probe = query * np.int64(n_items) + items
+    if keys.size == 0:
+        return np.zeros(probe.size, dtype=bool), np.zeros(probe.size)
+    position = np.minimum(np.searchsorted(keys, probe), keys.size - 1)
+    found = keys[position] == probe
+    values = lists.values[position] if lists.values is not None else np.ones(probe.size)
+    return found, np.where(found, values, 0.0)
+
+
+def _positions(lengths):
+    """0-based position of each slot within its list (slots grouped by list)."""
+    starts = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    return np.arange(int(lengths.sum())) - starts
+
+
+def _expected_discovery(block, k, name, novelty_of):
+    """Elliot's EFD/EPC: sum_r rel disc(r) nov(i_r) / sum_r disc(r), disc(r) = 1/log2(r+2),
+    for users with a relevant test item (an empty list: 0); others NaN."""
+    stats = _needs_training(block, name)
+    query, items, lengths = block.lists.cut(k)
+    relevant, _values = _lookup(block.relevant, query, items, block.n_items)
+    discount = 1.0 / np.log2(_positions(lengths) + 2.0)
+    gained = np.bincount(
+        query, weights=relevant * discount * novelty_of(stats, items), minlength=lengths.size
+    )
+    total = np.bincount(query, weights=discount, minlength=lengths.size)
+    has_relevant = np.diff(block.relevant.offsets) > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = np.where(total > 0, gained / total, 0.0)
+    values[~has_relevant] = np.nan
+    return values, has_relevant
+
+
+def _free_discovery(stats, items):
+    users = stats.users
+    with np.errstate(divide="ignore"):
+        novelty = -np.log2(users[items] / stats.n_pairs)
+    trained = users[users > 0]
+    cold = users[items] == 0
+    if cold.any():
+        novelty[cold] = -np.log2(trained.min() / stats.n_pairs)
+    return novelty
+
+
+def _popularity_complement(stats, items):
+    return 1.0 - stats.users[items] / stats.n_users
+
+
+def expected_free_discovery(block, k):
+    """Elliot's EFD: discounted -log2(m(i) / N_P) of the relevant recommended items; a cold
+    item gets the largest novelty of a trained item."""
+    return _expected_discovery(block, k, "efd", _free_discovery)
+
+
+def expected_popularity_complement(block, k):
+    """Elliot's EPC: discounted 1 - m(i) / N_U of the relevant recommended items (cold: 1)."""
+    return _expected_discovery(block, k, "epc", _popularity_complement)
+
+
+def mean_popularity_rank(block, k, popularity="users"):
+    """LensKit's MeanPopRank: per list the mean popularity quantile q(i), the tie-averaged
+    rank of the item's count among the trained items (ascending) over their number; 0 for
+    an item without training interaction."""
+    import scipy.stats
+
+    stats = _needs_training(block, "mean_pop_rank")
+    counts, _total = _popularity_counts(stats, popularity)
+    trained = counts > 0
+    quantile = np.zeros(counts.size)
+    quantile[trained] = scipy.stats.rankdata(counts[trained]) / int(trained.sum())
+    query, items, lengths = block.lists.cut(k)
+    return _per_list_mean(query, quantile[items], lengths), _has_list(lengths)
+
+
+# --- popularity bias of the lists against the groups (Elliot's PopRSP, PopREO) ----------
+
+_TAIL_DEFAULTS = {
+    "long_tail": "cumulative",
+    "head_share": 0.8,
+    "tail_ties": "head",
+    "cold_items_in_tail": False,
+}
+
+
+def _groups(block, name, params):
+    stats = _needs_training(block, name)
+    tail = _long_tail(stats, *(params.get(key, value) for key, value in _TAIL_DEFAULTS.items()))
+    head = (stats.users > 0) & ~tail
+    return head, tail
+
+
+def _in_history(block, query, items):
+    if block.history is None:
+        return np.zeros(query.size, dtype=bool)
+    return _lookup(block.history, query, items, block.n_items)[0]
+
+
+def pop_rsp_counts(block, k, **params):
+    """Per group (head, tail): distinct recommended items of the group, summed over users,
+    and the group's items each user has not trained on, summed over users."""
+    head, tail = _groups(block, "pop_rsp", params)
+    query, items, lengths = block.lists.cut(k)
+    pairs = np.unique(query * np.int64(block.n_items) + items)
+    listed = pairs % block.n_items
+    users = int(np.count_nonzero(lengths))
+    history = block.history
+    if history is not None:  # the training items of the users with a list
+        trained_items = history.items[(lengths > 0)[history.queries()]]
+    else:
+        trained_items = np.zeros(0, dtype=np.int64)
+    counts = {}
+    for group, members in (("head", head), ("tail", tail)):
+        counts[f"listed_{group}"] = np.int64(members[listed].sum())
+        counts[f"open_{group}"] = np.int64(
+            users * int(members.sum()) - members[trained_items].sum()
+        )
+    return counts
+
+
+def pop_reo_counts(block, k, **params):
+    """Per group: relevant recommended items of the group, and relevant test items of the
+    group not trained on, summed over users with a relevant test item."""
+    head, tail = _groups(block, "pop_reo", params)
+    query, items, _lengths = block.lists.cut(k)
+    hit, _values = _lookup(block.relevant, query, items, block.n_items)
+    hit_items = items[hit]
+    relevant = block.relevant
+    test_query = relevant.queries()
+    open_test = ~_in_history(block, test_query, relevant.items)
+    counts = {}
+    for group, members in (("head", head), ("tail", tail)):
+        counts[f"listed_{group}"] = np.int64(members[hit_items].sum())
+        counts[f"open_{group}"] = np.int64((members[relevant.items] & open_test).sum())
+    return counts
+
+
+def group_disparity_value(merged, whole, **params):
+    """std / mean of the two groups' rates listed / open (NumPy's population std): for
+    two groups |P_head - P_tail| / (P_head + P_tail)."""
+    rates = [merged[f"listed_{g}"] / merged[f"open_{g}"] for g in ("head", "tail")]
+    return float(np.std(rates) / np.mean(rates))

@@ -8,7 +8,7 @@ from the counts of every user's list (`_beyond`'s partial counts, added over blo
 """
 
 from ..conventions._beyond import BEYOND_PARAMETERS
-from . import _beyond
+from . import _beyond, _beyond_similarity
 from ._registry import _Metric
 
 
@@ -84,6 +84,60 @@ BEYOND_METRICS = {
             "aclt",
             _beyond.long_tail_count,
             "average coverage of long tail: distinct long-tail items in the top k",
+            "list",
+            "[0, inf)",
+        ),
+        _entry(
+            "efd",
+            _beyond.expected_free_discovery,
+            "expected free discovery (Elliot): discounted novelty of the relevant top-k items",
+            "list",
+            "[0, inf)",
+        ),
+        _entry(
+            "epc",
+            _beyond.expected_popularity_complement,
+            "expected popularity complement (Elliot): discounted 1 - m(i) / N_U of relevant items",
+            "list",
+            "[0, 1]",
+        ),
+        _entry(
+            "mean_pop_rank",
+            _beyond.mean_popularity_rank,
+            "mean popularity quantile of the top-k items (LensKit's MeanPopRank)",
+            "list",
+            "[0, 1]",
+            greater=False,
+        ),
+        _entry(
+            "pop_rsp",
+            _beyond.pop_rsp_counts,
+            "popularity-based ranking-based statistical parity (Elliot's PopRSP): 0 is parity",
+            "corpus",
+            "[0, 1]",
+            greater=False,
+            corpus_value=_beyond.group_disparity_value,
+        ),
+        _entry(
+            "pop_reo",
+            _beyond.pop_reo_counts,
+            "popularity-based ranking-based equal opportunity (Elliot's PopREO): 0 is parity",
+            "corpus",
+            "[0, 1]",
+            greater=False,
+            corpus_value=_beyond.group_disparity_value,
+        ),
+        _entry(
+            "diversity",
+            _beyond_similarity.intra_list_diversity,
+            "intra-list diversity: 1 - mean cosine similarity of the top-k items' features",
+            "list",
+            "[0, inf)",
+        ),
+        _entry(
+            "serendipity",
+            _beyond_similarity.serendipity,
+            "serendipity: relevance x dissimilarity to the user's training items, per user",
             "list",
             "[0, inf)",
         ),

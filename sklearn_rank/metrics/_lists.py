@@ -16,6 +16,7 @@ import numpy as np
 from ..utils._threads import _block_runner
 from ._aggregate import _aggregate
 from ._beyond import _Block, _merged, _popularity
+from ._beyond_similarity import _item_vectors, _vectors_needed
 from ._registry import _bounds, _within_bounds
 
 
@@ -23,13 +24,21 @@ def _arguments(request):
     return {p.name: request.params.get(p.name, p.default) for p in request.metric.parameters}
 
 
-def _blocks(side, popularity, n_threads):
+def _blocks(side, popularity, n_threads, vectors=None):
     """Blocks of consecutive queries' lists, one per thread."""
     n_queries = side.lists.n_queries
     n_blocks = max(1, min(n_threads, n_queries))
     cuts = np.linspace(0, n_queries, n_blocks + 1).astype(np.int64)
     return [
-        _Block(side.lists.block(int(a), int(b)), side.n_items, popularity, side.features)
+        _Block(
+            side.lists.block(int(a), int(b)),
+            side.n_items,
+            popularity,
+            side.features,
+            None if side.relevant is None else side.relevant.block(int(a), int(b)),
+            None if side.history is None else side.history.block(int(a), int(b)),
+            vectors,
+        )
         for a, b in zip(cuts[:-1], cuts[1:])
     ]
 
@@ -50,7 +59,9 @@ def corpus_value(request, parts, side, popularity):
 def _compute_lists(requests, side, weights, per_query, n_threads=1):
     """label -> value (or per-query values) of the beyond-accuracy ``requests``."""
     popularity = _popularity(side.training, side.n_items)  # over the whole training data
-    blocks = _blocks(side, popularity, n_threads)
+    # Item vectors of the similarities read (diversity, serendipity): once, whole input.
+    vectors = {kind: _item_vectors(kind, side) for kind in _vectors_needed(requests)}
+    blocks = _blocks(side, popularity, n_threads, vectors)
     results = {}
     with _block_runner(len(blocks), n_threads) as run:
         for request in requests:

@@ -18,6 +18,9 @@ import sklearn_rank as sr
 TOY_TRAIN = (np.array([1, 1, 1, 2, 2, 3, 3, 3]), np.array([1, 2, 4, 3, 4, 3, 4, 5]) - 1)
 TOY_RUN = sr.ItemRanking(np.repeat([1, 2, 3], 2), np.array([[3, 5], [2, 5], [1, 2]]).ravel() - 1)
 TOY_TRUTH = sr.ItemJudgments([1, 2, 2, 3], [2, 1, 4, 0])
+TOY_FEATURES = np.array(
+    [[0, 1, 1, 0, 0], [0, 1, 0, 1, 0], [0, 0, 1, 1, 0], [0, 0, 1, 0, 1], [0, 0, 0, 1, 1]]
+)
 E = repr(math.e)
 
 
@@ -38,11 +41,76 @@ E = repr(math.e)
         # Elliot's short head at the tie {1, 2, 5} follows its set order (ascending here).
         ("aplt(tail_count='distinct', tail_ties='order')@2", 0.3333333333333333),
         ("aclt(tail_ties='order')@2", 0.6666666666666666),
+        ("efd@2", 2.0219119879424308),  # Elliot EFD
+        ("epc@2", 0.42660461981070846),  # Elliot EPC
+        ("mean_pop_rank@2", 0.4666666666666666),  # LensKit MeanPopRank
+        ("pop_rsp(tail_ties='order')@2", 0.11111111111111108),  # Elliot PopRSP
+        ("pop_reo(tail_ties='order')@2", 0.0),  # Elliot PopREO
+        ("diversity(similarity='cooccurrence')@2", 0.43096440627115085),  # Microsoft
+        ("diversity@2", 0.5000000000000001),  # Microsoft, feature vectors
+        ("diversity(similarity='hamming')@2", 2.0),  # RecTools ILD, Hamming
+        ("diversity(form='similarity')@2", 0.49999999999999983),  # LensKit ILS
+        ("serendipity(similarity='cooccurrence')@2", 0.4340801205852194),  # Microsoft
+        ("serendipity@2", 0.40277777777777785),  # Microsoft, feature vectors
+        ("serendipity(similarity='cooccurrence', relevance='all')@2", 0.7032634240085942),
+        ("serendipity(relevance='all')@2", 0.6250000000000001),
     ],
 )
 def test_one_example_through_all_peers(name, expected):
-    got = sr.evaluate(TOY_TRUTH, TOY_RUN, [name], train=TOY_TRAIN, catalog=5)[name]
-    assert got == pytest.approx(expected, rel=1e-11)
+    got = sr.evaluate(
+        TOY_TRUTH, TOY_RUN, [name], train=TOY_TRAIN, catalog=5, item_features=TOY_FEATURES
+    )[name]
+    assert got == pytest.approx(expected, rel=1e-11, abs=1e-15)
+
+
+def test_microsoft_published_per_user_values():
+    names = [
+        "diversity(similarity='cooccurrence')@2",
+        "diversity@2",
+        "serendipity(similarity='cooccurrence')@2",
+        "serendipity@2",
+    ]
+    got = sr.evaluate(
+        TOY_TRUTH, TOY_RUN, names, train=TOY_TRAIN, catalog=5, item_features=TOY_FEATURES,
+        per_query=True,
+    )  # fmt: skip
+    np.testing.assert_allclose(got[names[0]], [0.29289, 1.0, 0.0], atol=1e-4)
+    np.testing.assert_allclose(got[names[1]], [0.5, 0.5, 0.5], atol=1e-4)
+    np.testing.assert_allclose(got[names[2]], [0.363915, 0.53455, 0.403775], atol=1e-4)
+    np.testing.assert_allclose(got[names[3]], [0.25, 0.625, 0.3333], atol=1e-4)
+
+
+def test_elliot_efd_per_user():
+    got = sr.evaluate(TOY_TRUTH, TOY_RUN, ["efd@2"], train=TOY_TRAIN, catalog=5, per_query=True)
+    np.testing.assert_allclose(got["efd@2"], [1.2262944, 3.0, 1.8394416], rtol=1e-7)
+
+
+def test_rectools_intra_list_diversity_hamming():
+    run = sr.ItemRanking([1, 1, 1, 2, 2], [1, 2, 3, 1, 4])
+    truth = sr.ItemJudgments([1, 2], [1, 1])
+    features = np.array([[0, 0], [0, 0], [0, 1], [1, 1], [0, 0]])  # items 0..4; 0 unused
+    name = "diversity(similarity='hamming', single_item=0)@{}"
+    for k, expected in ((1, [0, 0]), (2, [1, 0]), (3, [4 / 3, 0])):
+        got = sr.evaluate(
+            truth, run, [name.format(k)], item_features=features, catalog=5, per_query=True
+        )[name.format(k)]
+        np.testing.assert_allclose(got, expected, rtol=1e-14)
+
+
+@pytest.mark.parametrize(
+    "features, expected",
+    [
+        ([[1, 0, 0]] * 3, 1.0),
+        (np.eye(3), 0.0),
+        ([[1, 0], [1, 0], [0, 1]], 1 / 3),
+    ],
+)
+def test_lenskit_intra_list_similarity(features, expected):
+    name = "diversity(form='similarity', single_item=1.0)"
+    got = sr.evaluate([{0}], [[0, 1, 2]], [name], item_features=np.array(features), catalog=3)
+    assert got[name] == pytest.approx(expected, abs=1e-15)
+    one = sr.evaluate([{0}], [[0]], [name], item_features=np.array(features), catalog=3)
+    assert one[name] == 1.0  # a list of one item, LensKit's 1.0
 
 
 def test_toy_per_user_values():
@@ -257,6 +325,141 @@ def test_defaults_against_a_slow_reference(case):
         assert corpus[f"{name}@{k}"] == pytest.approx(want, rel=1e-12, abs=1e-15), name
 
 
+def _reference_more(lists, truth, train_pairs, features, n_items, k):
+    """EFD, EPC, MeanPopRank, diversity, serendipity (cosine), PopRSP and PopREO (with the
+    default long tail), one user and one pair at a time."""
+    cut = [lst[:k] for lst in lists]
+    users_of = [set() for _ in range(n_items)]
+    rows_of = {}
+    for user, item in train_pairs:
+        users_of[item].add(user)
+        rows_of.setdefault(user, []).append(item)
+    m = [len(u) for u in users_of]
+    n_pairs, n_users = sum(m), len(rows_of)
+    trained = [i for i in range(n_items) if m[i]]
+    positive = sorted(m[i] for i in trained)
+
+    def quantile(i):
+        if not m[i]:
+            return 0.0
+        below = sum(1 for x in positive if x < m[i])
+        equal = sum(1 for x in positive if x == m[i])
+        return (below + (equal + 1) / 2) / len(positive)
+
+    def cosine(a, b):
+        na, nb = math.sqrt(sum(x * x for x in a)), math.sqrt(sum(x * x for x in b))
+        return 0.0 if na == 0 or nb == 0 else sum(x * y for x, y in zip(a, b)) / (na * nb)
+
+    by_m = sorted(trained, key=lambda i: -m[i])
+    head, running = set(), 0
+    for i in by_m:
+        running += m[i]
+        head.add(i)
+        if running >= 0.8 * n_pairs:
+            head |= {j for j in by_m if m[j] == m[i]}
+            break
+    tail = set(trained) - head
+    out = {name: [] for name in ("efd", "epc", "mean_pop_rank", "diversity", "serendipity")}
+    sums = dict.fromkeys(["rsp_h", "rsp_t", "rsp_dh", "rsp_dt"], 0)
+    sums.update(dict.fromkeys(["reo_h", "reo_t", "reo_dh", "reo_dt"], 0))
+    for user, lst in enumerate(cut):
+        relevant = truth[user]
+        history = rows_of.get(user, [])
+        if relevant:
+            discounts = [1 / math.log2(r + 2) for r in range(len(lst))]
+            efd = epc = 0.0
+            for r, i in enumerate(lst):
+                if i in relevant:
+                    novelty = -math.log2((m[i] or min(positive)) / n_pairs)
+                    efd += discounts[r] * novelty
+                    epc += discounts[r] * (1 - m[i] / n_users)
+            total = sum(discounts)
+            out["efd"].append(efd / total if total else 0.0)
+            out["epc"].append(epc / total if total else 0.0)
+            for group, name in ((head, "h"), (tail, "t")):
+                sums["reo_" + name] += sum(1 for i in lst if i in relevant and i in group)
+                sums["reo_d" + name] += sum(1 for i in relevant & group if i not in history)
+        else:
+            out["efd"].append(math.nan)
+            out["epc"].append(math.nan)
+        if lst:
+            for group, name in ((head, "h"), (tail, "t")):
+                sums["rsp_" + name] += len(set(lst) & group)
+                sums["rsp_d" + name] += len(group - set(history))
+        out["mean_pop_rank"].append(sum(quantile(i) for i in lst) / len(lst) if lst else math.nan)
+        pairs = [(a, b) for p, a in enumerate(lst) for b in lst[p + 1 :]]
+        out["diversity"].append(
+            1 - sum(cosine(features[a], features[b]) for a, b in pairs) / len(pairs)
+            if pairs
+            else math.nan
+        )
+        if lst and history:
+            out["serendipity"].append(
+                sum(
+                    (1 - sum(cosine(features[i], features[j]) for j in history) / len(history))
+                    * (i in relevant)
+                    for i in lst
+                )
+                / len(lst)
+            )
+        else:
+            out["serendipity"].append(math.nan)
+
+    def disparity(prefix):
+        rates = [sums[f"{prefix}_{g}"] / sums[f"{prefix}_d{g}"] if sums[f"{prefix}_d{g}"] else
+                 (math.nan if not sums[f"{prefix}_{g}"] else math.inf) for g in "ht"]  # fmt: skip
+        return float(np.std(rates) / np.mean(rates))
+
+    out["pop_rsp"], out["pop_reo"] = disparity("rsp"), disparity("reo")
+    return out
+
+
+@st.composite
+def _cases_with_truth(draw):
+    lists, train, n_items, k = draw(_cases())
+    item = st.integers(0, n_items - 1)
+    truth = draw(st.lists(st.sets(item, max_size=4), min_size=len(lists), max_size=len(lists)))
+    features = draw(
+        st.lists(
+            st.lists(st.integers(0, 2), min_size=3, max_size=3),
+            min_size=n_items,
+            max_size=n_items,
+        )
+    )  # zero vectors included
+    return lists, truth, train, features, n_items, k
+
+
+MORE = ["efd", "epc", "mean_pop_rank", "diversity", "serendipity"]
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None)
+@given(_cases_with_truth())
+def test_more_defaults_against_a_slow_reference(case):
+    lists, truth, train, features, n_items, k = case
+    if not any(lists):
+        return
+    expected = _reference_more(lists, truth, train, features, n_items, k)
+    train_pairs = (np.array([u for u, _ in train]), np.array([i for _, i in train]))
+    kwargs = dict(train=train_pairs, catalog=n_items, item_features=np.array(features, float))
+    if all(math.isnan(x) for x in expected["efd"]):
+        names = [f"{n}@{k}" for n in MORE[2:4]]  # no user has a relevant item
+    else:
+        names = [f"{n}@{k}" for n in MORE]
+    names = [n for n in names if not all(math.isnan(x) for x in expected[n.split("@")[0]])]
+    if names:
+        got = sr.evaluate(truth, lists, names, per_query=True, no_relevant="skip", **kwargs)
+        for name in names:
+            np.testing.assert_allclose(
+                got[name], expected[name.split("@")[0]], rtol=1e-9, atol=1e-12, err_msg=name
+            )
+    for name in ("pop_rsp", "pop_reo"):
+        want = expected[name]
+        if np.isfinite(want):
+            got = sr.evaluate(truth, lists, [f"{name}@{k}"], **kwargs)[f"{name}@{k}"]
+            assert got == pytest.approx(want, rel=1e-12, abs=1e-15), name
+
+
 # --- input forms, n_jobs, errors -------------------------------------------------------
 
 
@@ -275,32 +478,42 @@ def _random_case(seed, n_users=300, n_items=60, n=12):
 ALL_NAMES = [
     "coverage@10", "entropy@10", "entropy(weighting='users')@10", "gini@10",
     "gini(counts='lists')@10", "novelty@10", "popularity@10", "aplt@10", "aclt@10",
+    "efd@10", "epc@10", "mean_pop_rank@10", "pop_rsp@10", "pop_reo@10", "diversity@10",
+    "diversity(similarity='cooccurrence')@10", "diversity(similarity='hamming')@10",
+    "serendipity@10", "serendipity(similarity='cooccurrence')@10",
 ]  # fmt: skip
+CORPUS = ("coverage", "entropy", "gini", "pop_rsp", "pop_reo")
+FEATURES = np.random.default_rng(7).integers(0, 2, (60, 8)).astype(float)
 
 
 def test_dense_matrix_and_top_n_ids_give_the_same_values():
     score, truth, train, exclude, _n = _random_case(0)
-    dense = sr.evaluate(truth, score, ALL_NAMES, train=train, exclude=exclude)
+    dense = sr.evaluate(
+        truth, score, ALL_NAMES, train=train, exclude=exclude, item_features=FEATURES
+    )
     masked = np.where(exclude.toarray(), -np.inf, score)
     order = np.argsort(-masked, axis=1, kind="stable")[:, :10]
     top = sr.ItemRanking.from_topn(order)
-    from_ids = sr.evaluate(truth, top, ALL_NAMES, train=train)
+    from_ids = sr.evaluate(truth, top, ALL_NAMES, train=train, item_features=FEATURES)
     assert dense == from_ids
     lists = [list(row) for row in order]
     truth_lists = [set(truth[u].indices.tolist()) for u in range(truth.shape[0])]
-    from_lists = sr.evaluate(truth_lists, lists, ALL_NAMES, train=train, catalog=score.shape[1])
+    from_lists = sr.evaluate(
+        truth_lists, lists, ALL_NAMES, train=train, catalog=score.shape[1], item_features=FEATURES
+    )
     assert from_lists == dense
 
 
 def test_n_jobs_gives_the_same_values_to_the_bit():
     score, truth, train, exclude, _n = _random_case(1, n_users=501)
     names = ALL_NAMES + ["ndcg@10"]
-    one = sr.evaluate(truth, score, names, train=train, exclude=exclude, n_jobs=1)
+    side = dict(train=train, exclude=exclude, item_features=FEATURES)
+    one = sr.evaluate(truth, score, names, n_jobs=1, **side)
     for n_jobs in (2, 4):
-        assert sr.evaluate(truth, score, names, train=train, exclude=exclude, n_jobs=n_jobs) == one
-    per_user = [n for n in ALL_NAMES if n.split("@")[0].split("(")[0] in NAMES[3:]]
-    table = sr.evaluate(truth, score, per_user, train=train, per_query=True, n_jobs=1)
-    table4 = sr.evaluate(truth, score, per_user, train=train, per_query=True, n_jobs=4)
+        assert sr.evaluate(truth, score, names, n_jobs=n_jobs, **side) == one
+    per_user = [n for n in ALL_NAMES if n.split("@")[0].split("(")[0] not in CORPUS]
+    table = sr.evaluate(truth, score, per_user, per_query=True, n_jobs=1, **side)
+    table4 = sr.evaluate(truth, score, per_user, per_query=True, n_jobs=4, **side)
     for name in per_user:
         np.testing.assert_array_equal(table[name], table4[name])
 
