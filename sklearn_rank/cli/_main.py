@@ -417,9 +417,7 @@ def _evaluate(args, stdout, progress):
                     )
                     results, per_query = _Plan.means(table), table.values
                 else:
-                    results = evaluate(
-                        truth, run, names, n_jobs=args.jobs, **side, **conventions
-                    )
+                    results = evaluate(truth, run, names, n_jobs=args.jobs, **side, **conventions)
                     per_query = None
         except (ValueError, TypeError) as exc:
             raise ValueError(_name_inputs(str(exc), args)) from None

@@ -94,7 +94,7 @@ def read_item_features(path, item_column):
     ids = np.asarray(items)
     unique, counts = np.unique(ids, return_counts=True)
     if (counts > 1).any():
-        raise ValueError(f"{path}: item {unique[counts > 1][0]!r} is listed twice")
+        raise ValueError(f"{path}: item {str(unique[counts > 1][0])!r} is listed twice")
     return ids, np.asarray(rows, dtype=np.float64)
 
 
