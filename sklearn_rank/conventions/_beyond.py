@@ -60,6 +60,22 @@ _COVERAGE_NORMALIZE = Parameter(
     "``ItemCoverage``, RecTools' ``CatalogCoverage(normalize=True)``). False: their count\n"
     "(RecTools' default, Elliot's ``ItemCoverage``).",
 )
+_COVERAGE_DENOMINATOR = Parameter(
+    "denominator",
+    _Choice(("catalog", "train")),
+    "catalog",
+    '"catalog": the ratio is over the catalog size. "train": over the number of items with\n'
+    "a training interaction, recommended cold items still counted above it, so the value\n"
+    "can exceed 1 (Microsoft Recommenders' ``catalog_coverage``).",
+)
+_AVERAGE = Parameter(
+    "average",
+    _Choice(("users", "slots")),
+    "users",
+    '"users": the mean of each user\'s mean (per-user values, RecTools). "slots": one mean\n'
+    "over every recommended position of every user, a corpus-level value (Microsoft\n"
+    "Recommenders' ``novelty``).",
+)
 _BASE = Parameter(
     "base",
     _base,
@@ -243,10 +259,10 @@ _RELEVANCE = Parameter(
 
 #: The parameters of each beyond-accuracy measure, in signature order.
 BEYOND_PARAMETERS = {
-    "coverage": (_COVERAGE_NORMALIZE,),
+    "coverage": (_COVERAGE_NORMALIZE, _COVERAGE_DENOMINATOR),
     "entropy": (_BASE, _ENTROPY_NORMALIZE, _WEIGHTING),
     "gini": (_GINI_COUNTS, _GINI_ITEMS, _CORRECTED, _COMPLEMENT),
-    "novelty": (_NOVELTY_POPULARITY, _COLD_ITEMS, _BASE),
+    "novelty": (_NOVELTY_POPULARITY, _AVERAGE, _COLD_ITEMS, _BASE),
     "popularity": (_ARP_POPULARITY, _ARP_NORMALIZE, _ARP_COLD_ITEMS),
     "aplt": (_LONG_TAIL, _HEAD_SHARE, _TAIL_TIES, _COLD_IN_TAIL, _TAIL_COUNT),
     "aclt": (_LONG_TAIL, _HEAD_SHARE, _TAIL_TIES, _COLD_IN_TAIL),
@@ -258,3 +274,79 @@ BEYOND_PARAMETERS = {
     "diversity": (_SIMILARITY, _FORM, _SINGLE_ITEM),
     "serendipity": (_SERENDIPITY_SIMILARITY, _RELEVANCE),
 }
+
+
+# What each framework's preset sets (BEYOND.md, section 12): metric -> parameters, or the
+# reason the preset refuses the metric (the framework has no such measure, or another one
+# under the name). Parameters given in a name still win.
+_NONE = "{tool} has no {metric} measure"
+BEYOND_PRESETS = {
+    "recommenders": {
+        "coverage": {"denominator": "train"},
+        "entropy": {},
+        "novelty": {"popularity": "interactions", "average": "slots", "cold_items": "zero"},
+        # co-occurrence similarity unless item features are given (`_preset_arguments`)
+        "diversity": {"similarity": "cooccurrence"},
+        "serendipity": {"similarity": "cooccurrence"},
+    },
+    "rectools": {
+        "coverage": {"normalize": False},
+        "novelty": {},
+        "popularity": {},
+        "diversity": {"similarity": "hamming", "single_item": 0.0},
+        "serendipity": "RecTools' Serendipity is another measure (a list position against "
+        "the item's popularity rank), not reproduced by serendipity",
+    },
+    "recbole": {
+        "coverage": {},
+        "entropy": {"base": 2.718281828459045, "normalize": "distinct"},
+        "gini": {},
+        "popularity": {},
+        "aplt": {"long_tail": ("fraction", 0.1)},
+    },
+    "elliot": {
+        "coverage": {"normalize": False},
+        "entropy": {"weighting": "users"},
+        "gini": {"items": "train", "corrected": True, "complement": True},
+        "popularity": {"popularity": "users", "cold_items": "raise"},
+        "aplt": {"tail_ties": "order", "tail_count": "distinct"},
+        "aclt": {"tail_ties": "order"},
+        "efd": {},
+        "epc": {},
+        "pop_rsp": {"tail_ties": "order"},
+        "pop_reo": {"tail_ties": "order"},
+    },
+    "lenskit": {
+        "coverage": {"normalize": False},
+        "gini": {"counts": "lists"},
+        "mean_pop_rank": {},
+        "diversity": {"form": "similarity", "single_item": 1.0},
+    },
+}
+_TOOLS = {
+    "recommenders": "Microsoft Recommenders",
+    "rectools": "RecTools",
+    "recbole": "RecBole",
+    "elliot": "Elliot",
+    "lenskit": "LensKit",
+}
+
+
+def _preset_arguments(convention, metric, given, side_inputs_present=()):
+    """The parameters of a beyond-accuracy ``metric`` (name) under ``convention``: the
+    defaults, the preset's, then those ``given``. Refuses a metric the framework lacks."""
+    defaults = {p.name: p.default for p in BEYOND_PARAMETERS[metric]}
+    preset = BEYOND_PRESETS.get(convention)
+    if preset is None:
+        return {**defaults, **given}
+    entry = preset.get(metric, _NONE)
+    if isinstance(entry, str):
+        tool = _TOOLS[convention]
+        raise ValueError(
+            f"convention={convention!r}: {entry.format(tool=tool, metric=metric)}; compute "
+            f"{metric} without the preset, or with its parameters in the name."
+        )
+    entry = dict(entry)
+    if convention == "recommenders" and "features" in side_inputs_present:
+        entry.pop("similarity", None)  # Microsoft's feature-vector cosine
+    return {**defaults, **entry, **given}

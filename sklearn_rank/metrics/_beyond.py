@@ -114,11 +114,36 @@ def _cold_error(name, item_code):
     )
 
 
-def novelty(block, k, popularity="users", cold_items="one_user", base=2.0):
+def novelty(block, k, popularity="users", average="users", cold_items="one_user", base=2.0):
     """Per user, the mean self-information -log(p(i)) of the recommended items, p(i) the
-    share of training users (or rows) with item i (RecTools' mean inverse user frequency)."""
+    share of training users (or rows) with item i (RecTools' mean inverse user frequency).
+    ``average="slots"``: a corpus-level mean over every slot, from the slot counts."""
     stats = _needs_training(block, "novelty")
+    if average == "slots":
+        return {"slots": _slot_counts(block, k)}
     query, items, lengths = block.lists.cut(k)
+    information = _information(stats, items, popularity, cold_items, base)
+    values = _per_list_mean(query, information, lengths)
+    return values, _has_list(lengths)
+
+
+def novelty_slots_value(
+    merged, whole, popularity="users", average="slots", cold_items="one_user", base=2.0
+):
+    """Microsoft Recommenders' novelty: sum over slots of -log(p(i)) / the slots, from the
+    slot counts r(i) (every slot of item i has its information)."""
+    slots = merged["slots"]
+    total = slots.sum()
+    if total == 0:
+        return np.nan
+    items = np.flatnonzero(slots)
+    stats = _needs_training(whole, "novelty")
+    information = _information(stats, items, popularity, cold_items, base)
+    return float(np.dot(slots[items], information) / total)
+
+
+def _information(stats, items, popularity, cold_items, base):
+    """-log_base p(i) of each item, cold items as ``cold_items`` says."""
     counts, total = _popularity_counts(stats, popularity)
     count = counts[items]
     cold = count == 0
@@ -135,8 +160,7 @@ def novelty(block, k, popularity="users", cold_items="one_user", base=2.0):
         elif cold_items == "max":
             trained = counts[counts > 0]
             information[cold] = -np.log(trained.min() / total) / np.log(base)
-    values = _per_list_mean(query, information, lengths)
-    return values, _has_list(lengths)
+    return information
 
 
 def average_popularity(block, k, popularity="interactions", normalize=False, cold_items="zero"):
@@ -249,14 +273,20 @@ def _merged(parts):
     return {key: sum((part[key] for part in parts[1:]), parts[0][key]) for key in parts[0]}
 
 
-def coverage_counts(block, k, normalize=True):
+def coverage_counts(block, k, normalize=True, denominator="catalog"):
     return {"slots": _slot_counts(block, k)}
 
 
-def coverage_value(merged, whole, normalize=True):
-    """The distinct recommended items, over the catalog size with ``normalize``."""
+def coverage_value(merged, whole, normalize=True, denominator="catalog"):
+    """The distinct recommended items, over the catalog size (or the number of trained
+    items) with ``normalize``."""
     found = int(np.count_nonzero(merged["slots"]))
-    return found / whole.n_items if normalize else float(found)
+    if not normalize:
+        return float(found)
+    if denominator == "train":
+        trained = int(np.count_nonzero(_needs_training(whole, "coverage").users))
+        return found / trained if trained else np.nan
+    return found / whole.n_items
 
 
 def entropy_counts(block, k, base=2.0, normalize=None, weighting="slots"):

@@ -64,6 +64,7 @@ BEYOND_METRICS = {
             "mean self-information -log2(m(i) / N_U) of the top-k items, per user",
             "list",
             "[0, inf)",
+            corpus_value=_beyond.novelty_slots_value,  # with average="slots"
         ),
         _entry(
             "popularity",

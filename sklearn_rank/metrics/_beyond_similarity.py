@@ -20,13 +20,13 @@ _NEEDS = {
 }
 
 
-def _vectors_needed(requests):
-    """The similarity kinds the requests read."""
-    kinds = set()
-    for request in requests:
-        if request.metric.name in ("diversity", "serendipity"):
-            kinds.add(request.params.get("similarity", "cosine"))
-    return kinds
+def _vectors_needed(requests, arguments):
+    """The similarity kinds the requests read (``arguments``: label -> parameters)."""
+    return {
+        arguments[r.label]["similarity"]
+        for r in requests
+        if r.metric.name in ("diversity", "serendipity")
+    }
 
 
 def _item_vectors(kind, side):

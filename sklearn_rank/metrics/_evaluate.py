@@ -304,7 +304,9 @@ def _compute_queries(
     order = [r.label for r in requests]
     on_lists = [r for r in requests if r.metric.level != "query"]
     if on_lists:
-        lists = _compute_lists(on_lists, side, weights, per_query or table, n_threads)
+        lists = _compute_lists(
+            on_lists, side, weights, per_query or table, n_threads, conventions.get("convention")
+        )
         requests = [r for r in requests if r.metric.level == "query"]
         if not requests:
             return _results_of(lists, order, table, ids, queries, weights, conventions)

@@ -13,6 +13,7 @@ thread, and
 
 import numpy as np
 
+from ..conventions._beyond import _preset_arguments
 from ..utils._threads import _block_runner
 from ._aggregate import _aggregate
 from ._beyond import _Block, _merged, _popularity
@@ -20,8 +21,34 @@ from ._beyond_similarity import _item_vectors, _vectors_needed
 from ._registry import _bounds, _within_bounds
 
 
-def _arguments(request):
-    return {p.name: request.params.get(p.name, p.default) for p in request.metric.parameters}
+def _arguments(request, convention=None, side=None):
+    """The request's parameters: defaults, then the framework preset's, then its own."""
+    present = () if side is None or side.features is None else ("features",)
+    return _preset_arguments(convention, request.metric.name, request.params, present)
+
+
+def _is_corpus(request, arguments):
+    """Whether the request's value is merged from counts (novelty averaged over slots too)."""
+    return request.metric.level == "corpus" or arguments.get("average") == "slots"
+
+
+def _refuse_as_the_framework(request, convention, side):
+    """Where the framework of ``convention`` raises, its preset refuses with a message."""
+    if convention is None:
+        return
+    lengths = np.diff(side.lists.offsets)
+    if convention == "recbole" and request.k is not None and (lengths < request.k).any():
+        raise ValueError(
+            f"convention='recbole': {request.label} needs every list to hold at least "
+            f"{request.k} items (RecBole's recommendations are a users x k matrix); "
+            f"{int((lengths < request.k).sum())} lists are shorter."
+        )
+    if convention == "elliot" and request.metric.name in ("popularity", "aplt"):
+        if (lengths == 0).any():
+            raise ValueError(
+                f"convention='elliot': {request.label} of an empty list divides by zero in "
+                f"Elliot (ZeroDivisionError); {int((lengths == 0).sum())} lists are empty."
+            )
 
 
 def _blocks(side, popularity, n_threads, vectors=None):
@@ -47,32 +74,35 @@ def _whole(side, popularity):
     return _Block(None, side.n_items, popularity, side.features)
 
 
-def corpus_value(request, parts, side, popularity):
+def corpus_value(request, parts, side, popularity, arguments):
     """A corpus-level request's value from its parts' partial counts (threads' blocks,
     engines' partitions), within the range the registry documents."""
     metric = request.metric
     with np.errstate(invalid="ignore", divide="ignore"):
-        value = metric.corpus_value(_merged(parts), _whole(side, popularity), **_arguments(request))
+        value = metric.corpus_value(_merged(parts), _whole(side, popularity), **arguments)
     return float(_within_bounds(np.float64(value), _bounds(metric.value_range)))
 
 
-def _compute_lists(requests, side, weights, per_query, n_threads=1):
+def _compute_lists(requests, side, weights, per_query, n_threads=1, convention=None):
     """label -> value (or per-query values) of the beyond-accuracy ``requests``."""
     popularity = _popularity(side.training, side.n_items)  # over the whole training data
     # Item vectors of the similarities read (diversity, serendipity): once, whole input.
-    vectors = {kind: _item_vectors(kind, side) for kind in _vectors_needed(requests)}
+    chosen = {r.label: _arguments(r, convention, side) for r in requests}
+    vectors = {kind: _item_vectors(kind, side) for kind in _vectors_needed(requests, chosen)}
     blocks = _blocks(side, popularity, n_threads, vectors)
     results = {}
     with _block_runner(len(blocks), n_threads) as run:
         for request in requests:
-            metric, label, arguments = request.metric, request.label, _arguments(request)
+            metric, label = request.metric, request.label
+            arguments = chosen[label]
+            _refuse_as_the_framework(request, convention, side)
 
             def reduce(block, metric=metric, k=request.k, arguments=arguments):
                 with np.errstate(invalid="ignore", divide="ignore"):
                     return metric.reduce(block, k, **arguments)
 
             parts = run(reduce, blocks)
-            if metric.level == "corpus":
+            if _is_corpus(request, arguments):
                 if per_query:
                     raise ValueError(
                         f"{label} is corpus-level: one value for all users together, no "
@@ -84,7 +114,7 @@ def _compute_lists(requests, side, weights, per_query, n_threads=1):
                         f"{label} is corpus-level (counts over every user's list): "
                         "sample_weight does not apply to it."
                     )
-                results[label] = corpus_value(request, parts, side, popularity)
+                results[label] = corpus_value(request, parts, side, popularity, arguments)
                 continue
             values, has_value = zip(*parts)
             values, has_value = np.concatenate(values), np.concatenate(has_value)

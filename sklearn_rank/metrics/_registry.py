@@ -75,7 +75,10 @@ class _Guarded:
     bounds: tuple | None
 
     def __call__(self, ranking, k, **conventions):
-        values, has_relevant = self.reduce(ranking, k, **conventions)
+        result = self.reduce(ranking, k, **conventions)
+        if isinstance(result, dict):  # partial counts of a corpus-level value
+            return result
+        values, has_relevant = result
         # A copy where a value changes: the values may be a cached array.
         return _within_bounds(np.asarray(values, dtype=np.float64), self.bounds), has_relevant
 
@@ -187,7 +190,7 @@ METRICS = {
             "ndcg_score",
             _reductions.normalized_dcg,
             "DCG@k / DCG@k of the ideal ordering of all judged items",
-            conventions=("gain",),
+            conventions=("gain", "ideal_dcg"),
         ),
         _Metric(
             "auc",

@@ -557,3 +557,180 @@ def test_errors_name_what_is_missing():
         sr.evaluate([{1}], [[1, 2]], ["novelty(cold_items='nope')@2"], catalog=3)
     with pytest.raises(ValueError, match="has no training interaction"):
         sr.evaluate([{1}], [[1, 2]], ["novelty(cold_items='raise')@2"], catalog=3, train=([0], [1]))
+
+
+# --- framework presets (BEYOND.md 11-13) -------------------------------------------------
+
+PRESET_VALUES = {
+    "recommenders": {
+        "coverage@2": 0.8,  # over the 5 training items
+        "entropy@2": 1.9182958340544896,
+        "novelty@2": 2.8333333333333335,  # over slots, interaction counts, cold items 0
+        "diversity@2": 0.43096440627115085,  # co-occurrence without item features
+        "serendipity@2": 0.4340801205852194,
+    },
+    "rectools": {
+        "coverage@2": 4.0, "novelty@2": 1.4182958340544898, "popularity@2": 1.1666666666666667
+    },
+    "recbole": {
+        "coverage@2": 0.8,
+        "entropy@2": 0.332415337214,
+        "gini@2": 0.3333333333333333,
+        "popularity@2": 1.1666666666666667,
+        "aplt@2": 0.1666667,  # tailpercentage, t = 0.1
+    },
+    "elliot": {
+        "coverage@2": 4.0,
+        "entropy@2": 1.9182958340544893,
+        "gini@2": 0.5833333333333334,
+        "popularity@2": 1.1666666666666667,
+        "aplt@2": 0.3333333333333333,
+        "aclt@2": 0.6666666666666666,
+        "efd@2": 2.0219119879424308,
+        "epc@2": 0.42660461981070846,
+        "pop_rsp@2": 0.11111111111111108,
+        "pop_reo@2": 0.0,
+    },
+    "lenskit": {
+        "coverage@2": 4.0, "gini@2": 0.3333333333333333, "mean_pop_rank@2": 0.4666666666666666
+    },
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("convention", sorted(PRESET_VALUES))
+def test_presets_reproduce_the_frameworks(convention):
+    expected = PRESET_VALUES[convention]
+    got = sr.evaluate(
+        TOY_TRUTH, TOY_RUN, list(expected), train=TOY_TRAIN, catalog=5, convention=convention
+    )
+    for name, value in expected.items():
+        assert got[name] == pytest.approx(value, rel=1e-6, abs=1e-15), (convention, name)
+
+
+def test_feature_presets():
+    kwargs = dict(train=TOY_TRAIN, catalog=5, item_features=TOY_FEATURES)
+    got = sr.evaluate(
+        TOY_TRUTH, TOY_RUN, ["diversity@2", "serendipity@2"], convention="recommenders", **kwargs
+    )  # Microsoft's feature-vector similarity once features are given
+    assert got["diversity@2"] == pytest.approx(0.5000000000000001, rel=1e-12)
+    assert got["serendipity@2"] == pytest.approx(0.40277777777777785, rel=1e-12)
+    assert sr.evaluate(TOY_TRUTH, TOY_RUN, ["diversity@2"], convention="rectools", **kwargs) == {
+        "diversity@2": 2.0
+    }
+    lenskit = sr.evaluate(TOY_TRUTH, TOY_RUN, ["diversity@2"], convention="lenskit", **kwargs)
+    assert lenskit["diversity@2"] == pytest.approx(0.49999999999999983, rel=1e-12)
+
+
+def test_a_name_parameter_wins_over_the_preset():
+    got = sr.evaluate(
+        TOY_TRUTH, TOY_RUN, ["coverage(normalize=True)@2"], train=TOY_TRAIN, catalog=5,
+        convention="elliot",
+    )  # fmt: skip
+    assert got == {"coverage(normalize=True)@2": 0.8}
+
+
+@pytest.mark.parametrize(
+    "convention, name, message",
+    [
+        ("rectools", "serendipity@2", "another measure"),
+        ("rectools", "gini@2", "RecTools has no gini"),
+        ("lenskit", "entropy@2", "LensKit has no entropy"),
+        ("recommenders", "aplt@2", "Microsoft Recommenders has no aplt"),
+        ("recbole", "popularity@3", r"at least 3 items .* users x k matrix"),  # short lists
+    ],
+)
+def test_presets_refuse_what_the_framework_cannot_compute(convention, name, message):
+    with pytest.raises(ValueError, match=message):
+        sr.evaluate(TOY_TRUTH, TOY_RUN, [name], train=TOY_TRAIN, catalog=5, convention=convention)
+
+
+def test_elliot_refuses_an_empty_list_and_a_cold_item():
+    run = sr.ItemRanking([1, 1, 3], [0, 1, 2])
+    truth = sr.ItemJudgments([1, 2, 3], [0, 1, 2])  # user 2 has no list
+    with pytest.raises(ValueError, match="ZeroDivisionError"):
+        sr.evaluate(truth, run, ["popularity@2"], train=TOY_TRAIN, catalog=5, convention="elliot")
+    cold = sr.ItemRanking([1, 1], [0, 4])
+    train = (np.array([1, 2]), np.array([0, 1]))  # item 4 never trained
+    with pytest.raises(ValueError, match="no training interaction"):
+        sr.evaluate(
+            sr.ItemJudgments([1], [0]), cold, ["popularity@2"], train=train, catalog=5,
+            convention="elliot",
+        )  # fmt: skip
+
+
+def test_rectools_ndcg_divides_by_the_ideal_dcg_of_k_items():
+    # One relevant item, ranked first: RecTools' NDCG@10 is 1 / (the DCG of 10 items of
+    # gain 1) by default; divide_by_achievable=True gives 1, the library's ndcg@10.
+    truth = sr.ItemJudgments([0, 1, 1], [3, 5, 6])
+    run = sr.ItemRanking.from_topn([[3, 1, 2], [0, 5, 6]])
+    full = sum(1 / math.log2(i + 2) for i in range(10))
+    got = sr.evaluate(truth, run, ["ndcg@10"], convention="rectools", per_query=True)["ndcg@10"]
+    np.testing.assert_allclose(got, [1 / full, (1 / math.log2(3) + 1 / math.log2(4)) / full])
+    achievable = sr.evaluate(
+        truth, run, ["ndcg@10"], convention="rectools", ideal_dcg="achievable", per_query=True
+    )["ndcg@10"]
+    np.testing.assert_array_equal(
+        achievable, sr.evaluate(truth, run, ["ndcg@10"], per_query=True)["ndcg@10"]
+    )
+    assert sr.ndcg_score(truth, run, k=10, ideal_dcg="k", ties="stable") == pytest.approx(
+        np.mean(got), rel=1e-14
+    )
+
+
+# --- RecTools itself: values recorded by tests/data/beyond/make_rectools_values.py -------
+# (RecTools 0.19.0 pins numpy < 2, so it cannot run beside the test extra.)
+
+
+def _rectools_case():
+    """The data of make_rectools_values.py's `rectools_case` (same seed, same steps)."""
+    rng = np.random.default_rng(2024)
+    n_users, n_items = 200, 120
+    lengths = rng.integers(0, 16, n_users)  # short and empty lists
+    top = [rng.permutation(n_items)[:length] for length in lengths]
+    train_u = rng.integers(0, 260, 1500)  # users without a list among them
+    train_i = np.minimum(rng.zipf(1.5, 1500), n_items - 1) - 1  # cold items: the tail
+    test_u = rng.integers(0, n_users, 600)
+    test_i = rng.integers(0, n_items, 600)
+    features = rng.integers(0, 2, (n_items, 6))
+    return top, train_u, train_i, test_u, test_i, features, n_items
+
+
+@pytest.mark.parametrize("k", [1, 5, 10])
+def test_rectools_recorded_values(k):
+    import json
+    from pathlib import Path
+
+    recorded = json.loads(
+        (Path(__file__).parents[1] / "data" / "beyond" / "rectools_values.json").read_text()
+    )[str(k)]
+    top, train_u, train_i, test_u, test_i, features, n_items = _rectools_case()
+    users = np.repeat(np.arange(len(top)), [len(t) for t in top])
+    ranks = np.concatenate([np.arange(1, len(t) + 1) for t in top])
+    run = sr.ItemRanking(users, np.concatenate(top), -ranks.astype(float))
+    pairs = np.unique(np.stack([test_u, test_i]), axis=1)
+    truth = sr.ItemJudgments(pairs[0], pairs[1])
+    names = {
+        "novelty": f"novelty@{k}",
+        "popularity": f"popularity@{k}",
+        "popularity_normalized": f"popularity(normalize=True)@{k}",
+        "diversity": f"diversity@{k}",
+        "ndcg": f"ndcg@{k}",
+    }
+    got = sr.evaluate(
+        truth, run, list(names.values()), train=(train_u, train_i), item_features=features,
+        catalog=n_items, convention="rectools", per_query="table",
+    )  # fmt: skip
+    position = {int(q): i for i, q in enumerate(got["query"])}
+    for key, name in names.items():
+        expected = recorded[key]
+        ours = np.array([got[name][position[int(u)]] for u in expected])
+        np.testing.assert_allclose(ours, list(expected.values()), rtol=1e-12, err_msg=key)
+        # users RecTools leaves out (no list; for NDCG no test item) have no value here
+        left_out = [i for q, i in position.items() if str(q) not in expected]
+        assert np.isnan(got[name][left_out]).all(), key
+    achievable = sr.evaluate(truth, run, [f"ndcg@{k}"], per_query="table", ties="stable")
+    expected = recorded["ndcg_achievable"]
+    ours = [achievable[f"ndcg@{k}"][position[int(u)]] for u in expected]
+    np.testing.assert_allclose(ours, list(expected.values()), rtol=1e-12)
+    coverage = sr.evaluate(truth, run, [f"coverage@{k}"], catalog=n_items)
+    assert coverage[f"coverage@{k}"] == recorded["coverage"]
