@@ -44,6 +44,9 @@ def compare(
     random_state=None,
     decimals=None,
     sample_weight=None,
+    train=None,
+    item_features=None,
+    catalog=None,
     **conventions,
 ):
     """Compare runs query by query: paired tests, intervals and effect sizes.
@@ -77,6 +80,9 @@ def compare(
     {random_state}
     {decimals}
     {sample_weight}
+    {train}
+    {item_features}
+    {catalog}
     {conventions}
 
     Returns
@@ -144,8 +150,9 @@ def compare(
     n_threads = _check_n_jobs(conventions.pop("n_jobs", None))
     given = {name: value for name, value in conventions.items() if value is not None}
     plan = _Plan.from_names(metrics, conventions)
+    side_inputs = {"train": train, "item_features": item_features, "catalog": catalog}
     query_ids, values, n_missing = _per_query_matrices(
-        y_true, runs, plan, groups, missing, n_threads
+        y_true, runs, plan, groups, missing, n_threads, side_inputs
     )
     if query_ids.size < 2:
         raise ValueError(

@@ -512,7 +512,12 @@ def evaluate(
         appearance). ``"table"``: the same values with their query ids, as a dict of
         arrays like scikit-learn's ``cv_results_`` (``pandas.DataFrame(results)`` makes a
         table of it): ``"query"`` holds the ids (row or list numbers for matrices and
-        lists), then one column per metric.
+        lists), then one column per metric. Corpus-level metrics (``coverage``,
+        ``entropy``, ``gini``, ``pop_rsp``, ``pop_reo``) have no per-query value and
+        refuse it.
+    {train}
+    {item_features}
+    {catalog}
 
     Returns
     -------

@@ -734,3 +734,19 @@ def test_rectools_recorded_values(k):
     np.testing.assert_allclose(ours, list(expected.values()), rtol=1e-12)
     coverage = sr.evaluate(truth, run, [f"coverage@{k}"], catalog=n_items)
     assert coverage[f"coverage@{k}"] == recorded["coverage"]
+
+
+def test_per_user_metrics_in_a_paired_comparison():
+    score, truth, train, exclude, _n = _random_case(4, n_users=80)
+    other = np.random.default_rng(9).random(score.shape)
+    runs = {"a": score, "b": other}
+    names = ["novelty@5", "popularity@5", "diversity@5", "ndcg@5"]
+    side = dict(train=train, item_features=FEATURES)
+    result = sr.compare(truth, runs, names, baseline="a", random_state=0, n_resamples=200, **side)
+    for column, run in enumerate(runs.values()):
+        alone = sr.evaluate(truth, run, names, per_query=True, **side)
+        for name in names[:3]:  # every user has a list: no value is missing
+            np.testing.assert_array_equal(result.per_query[name][:, column], alone[name])
+    assert set(result.pairs["metric"]) == set(names)
+    with pytest.raises(ValueError, match="corpus-level"):
+        sr.compare(truth, runs, ["coverage@5"], baseline="a", n_resamples=200, **side)
