@@ -60,7 +60,7 @@ class _CorpusDraws:
         self.sides = sides
         first = sides[0]
         self.arguments = _arguments(request, convention, first)
-        popularity = first.popularity
+        popularity = getattr(first, "popularity", None)  # an engine's, if it has one
         self.popularity = (
             _popularity(first.training, first.n_items) if popularity is None else popularity
         )
