@@ -14,6 +14,7 @@ from ._version import __version__ as __version__
 
 # Public name -> the folder that defines it.
 _EXPORTS = {
+    "BestWithinBounds": "model_selection",
     "Comparison": "comparison",
     "GroupedGridSearchCV": "model_selection",
     "GroupedRandomizedSearchCV": "model_selection",
@@ -21,6 +22,8 @@ _EXPORTS = {
     "ItemJudgments": "inputs",
     "ItemRanking": "inputs",
     "LightGBMMetric": "integrations",
+    "LongTailDisplay": "plot",
+    "LorenzCurveDisplay": "plot",
     "MetricAtKDisplay": "plot",
     "GroupedJudgments": "inputs",
     "MultimetricRankingScorer": "model_selection",
