@@ -280,7 +280,10 @@ class Comparison:
         A design statement: with this pair's number of queries and the standard deviation
         of its per-query differences, a true difference ``delta`` would be found with this
         probability (`paired_t_power`, with the comparison's ``alternative``). It is not
-        the power at the observed difference, which adds nothing to the p-value.
+        the power at the observed difference, which adds nothing to the p-value. It is
+        the paired t-test's over ``per_query`` whatever ``test`` gave the p-values (the
+        randomization and bootstrap tests approximately; with ``"corrected_t"``, a t-test
+        over queries, not the corrected test over splits).
 
         Parameters
         ----------

@@ -54,7 +54,7 @@ CLIP = Parameter(
     _Flag(),
     True,
     'Clip ``method="linear"`` to [0, 1], as Urbano et al.\'s implementation does (whether\n'
-    "Sakai clips is not stated in what could be read); False leaves |z| > 3.33 outside.",
+    "Sakai clips is not stated in what could be read); False leaves ``|z| > 3.33`` outside.",
 )
 ZERO_SD_RULE = Parameter(
     "zero_sd",
