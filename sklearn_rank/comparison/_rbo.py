@@ -121,9 +121,8 @@ def rank_biased_overlap(x, y, *, p=0.9, ties="a"):
 
     Examples
     --------
-    The authors' example (p = 0.95):
-
     >>> from sklearn_rank import rank_biased_overlap
+    >>> # The authors' example (p = 0.95):
     >>> x = ["red", {{"blue", "green"}}, "yellow", "pink"]
     >>> y = [{{"blue", "red"}}, "white", {{"yellow", "black", "purple"}}, "green"]
     >>> scores = rank_biased_overlap(x, y, p=0.95, ties="a")
