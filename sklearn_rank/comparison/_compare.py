@@ -1,5 +1,7 @@
 """`compare`: paired per-query comparison of runs on the same judgments."""
 
+import dataclasses
+
 import numpy as np
 
 from ..metrics._plan import _Plan
@@ -7,6 +9,7 @@ from ..metrics._signatures import _with_conventions
 from ..utils._threads import _check_n_jobs
 from ._align import _check_runs, _per_query_matrices
 from ._core import _comparison
+from ._corpus import _corpus_rows, _split_corpus, _with_corpus
 from ._intervals import _check_interval_resamples
 from ._parameters import (
     DECIMALS,
@@ -87,7 +90,12 @@ def compare(
         (matrices, 1-D scores with ``groups``, `ItemRanking`, ranked lists), all in the
         same form. At least two.
     metrics : str or list of str
-        Metric names such as ``"ndcg@10"``, ``"map"``; see `get_metric_names`.
+        Metric names such as ``"ndcg@10"``, ``"map"``; see `get_metric_names`. A
+        corpus-level measure (``"coverage@10"``, ``"gini@10"``: one value for all users)
+        has no per-query value: it is compared by resampling users, a permutation test
+        that swaps two runs' lists user by user and paired bootstrap draws of the users
+        for the interval of the difference, whatever ``test`` says; its ``per_query``
+        column is NaN and the table's notes say so.
     {groups}
     baseline : str, default=None
         The name of the run each other run is compared with; None compares every pair
@@ -180,8 +188,103 @@ def compare(
         runs, n_replicates = _split_replicates(runs)
     n_threads = _check_n_jobs(conventions.pop("n_jobs", None))
     given = {name: value for name, value in conventions.items() if value is not None}
-    plan = _Plan.from_names(metrics, conventions)
+    whole = _Plan.from_names(metrics, conventions)
+    plan, corpus = _split_corpus(whole)
     side_inputs = {"train": train, "item_features": item_features, "catalog": catalog}
+    if corpus:
+        _check_corpus_use(corpus, test, replicates, standardize)
+    result = None
+    if plan.requests:
+        result = _per_user_comparison(
+            y_true,
+            runs,
+            plan,
+            names,
+            n_replicates,
+            side_inputs,
+            given,
+            standardize,
+            groups=groups,
+            missing=missing,
+            n_threads=n_threads,
+            baseline=baseline,
+            test=test,
+            correction=correction,
+            confidence=confidence,
+            n_resamples=n_resamples,
+            random_state=random_state,
+            decimals=decimals,
+            alternative=alternative,
+        )
+    if corpus:
+        corpus_plan = dataclasses.replace(whole, requests=tuple(corpus))
+        prepared = [
+            corpus_plan.prepare(
+                y_true, y_score, groups=groups, n_threads=n_threads, side_inputs=side_inputs
+            )
+            for y_score in runs.values()
+        ]
+        user_ids, *rows = _corpus_rows(
+            prepared,
+            corpus,
+            names,
+            baseline=baseline,
+            confidence=confidence,
+            n_resamples=n_resamples,
+            random_state=random_state,
+            alternative=alternative,
+            convention=whole.conventions.get("convention"),
+        )
+        result = _with_corpus(
+            result,
+            rows,
+            corpus,
+            correction=correction,
+            confidence=confidence,
+            n_resamples=n_resamples,
+            user_ids=user_ids,
+        )
+        result.baseline, result.alternative = baseline, alternative
+        result.lower_is_better = tuple(
+            r.label for r in whole.requests if not r.metric.greater_is_better
+        )
+        result.conventions = {r.label: given for r in whole.requests}
+        result.per_query = {r.label: result.per_query[r.label] for r in whole.requests}
+    return result
+
+
+def _check_corpus_use(corpus, test, replicates, standardize):
+    labels = ", ".join(r.label for r in corpus)
+    refusals = (
+        (test == "tukey_hsd", "test='tukey_hsd' permutes each query's values"),
+        (replicates is not None, "replicates= averages each query's values over seeds"),
+        (standardize is not None, "standardize= standardizes each query's values"),
+    )
+    for refused, reason in refusals:
+        if refused:
+            raise ValueError(
+                f"{labels}: corpus-level (one value for all users, none per user), compared "
+                f"by resampling users; {reason}, which they do not have."
+            )
+
+
+def _per_user_comparison(
+    y_true,
+    runs,
+    plan,
+    names,
+    n_replicates,
+    side_inputs,
+    given,
+    standardize,
+    *,
+    groups,
+    missing,
+    n_threads,
+    **options,
+):
+    """The `Comparison` of the metrics with a value per query (user); ``options`` are
+    `_comparison`'s."""
     if n_replicates is None:
         query_ids, values, n_missing = _per_query_matrices(
             y_true, runs, plan, groups, missing, n_threads, side_inputs
@@ -207,16 +310,9 @@ def compare(
         names,
         query_ids,
         n_missing,
-        baseline=baseline,
-        test=test,
-        correction=correction,
-        confidence=confidence,
-        n_resamples=n_resamples,
-        random_state=random_state,
         lower_is_better=lower,
-        decimals=decimals,
-        alternative=alternative,
         aggregates=aggregates,
+        **options,
         conventions={r.label: given for r in plan.requests},
         summation=plan.conventions.get("summation", "accurate"),
     )

@@ -358,7 +358,9 @@ class Comparison:
 
     def _caption(self, alpha):
         """What was tested and how, in one paragraph."""
-        parts = [f"{_TEST_NAMES[self.test]}, {self._sides()}"]
+        corpus_only = set(self.metrics) <= set(getattr(self, "_corpus_labels", ()))
+        test = "a permutation test of the runs' lists, user by user" if corpus_only else None
+        parts = [f"{test or _TEST_NAMES[self.test]}, {self._sides()}"]
         n_comparisons = len(self.pairs["pvalue"])
         if self.test == "tukey_hsd":
             parts.append(
@@ -373,7 +375,9 @@ class Comparison:
                 f"{_count(n_comparisons, 'comparison')}"
             )
         level = f"{100 * self.confidence:g}%"
-        if self.test in ("t", "corrected_t"):
+        if corpus_only:
+            parts.append(f"{level} percentile intervals of the differences")
+        elif self.test in ("t", "corrected_t"):
             parts.append(f"{level} t intervals")
         else:
             parts.append(f"{level} BCa bootstrap intervals ({self.n_resamples:,} resamples)")

@@ -89,23 +89,26 @@ class _CorpusDraws:
         return np.array([self._value(side, side.lists, every) for side in self.sides])
 
     def bootstrap(self, draws):
-        """(n_draws, n_systems) values on the users of each draw (``draws``: (n_draws,
-        n_users) positions drawn with replacement), every system on the same users."""
-        out = np.empty((len(draws), len(self.sides)))
-        for row, positions in enumerate(draws):
-            for column, side in enumerate(self.sides):
-                out[row, column] = self._value(side, side.lists, positions)
-        return out
+        """(n_draws, n_systems) values on the users of each draw (``draws``: an iterable
+        of (n_users,) positions drawn with replacement, one draw at a time), every system
+        on the same users."""
+        rows = [
+            [self._value(side, side.lists, positions) for side in self.sides] for positions in draws
+        ]
+        return np.array(rows, dtype=np.float64).reshape(-1, len(self.sides))
 
     def swapped(self, first, second, swaps):
         """(n_draws, 2) values of systems ``first`` and ``second`` when each draw's
-        ``swaps`` (bool, (n_draws, n_users)) exchange the two systems' lists of those
-        users."""
+        ``swaps`` (an iterable of (n_users,) bools, one draw at a time) exchange the two
+        systems' lists of those users."""
         a, b = self.sides[first], self.sides[second]
         both = _both(a.lists, b.lists)
         every = np.arange(self.n_users)
-        out = np.empty((len(swaps), 2))
-        for row, swap in enumerate(swaps):
-            out[row, 0] = self._value(a, both, np.where(swap, every + self.n_users, every), every)
-            out[row, 1] = self._value(b, both, np.where(swap, every, every + self.n_users), every)
-        return out
+        rows = [
+            (
+                self._value(a, both, np.where(swap, every + self.n_users, every), every),
+                self._value(b, both, np.where(swap, every, every + self.n_users), every),
+            )
+            for swap in swaps
+        ]
+        return np.array(rows, dtype=np.float64).reshape(-1, 2)
