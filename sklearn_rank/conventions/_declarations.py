@@ -332,6 +332,11 @@ _JUDGED_ONLY = Parameter(
     elsewhere="trec_eval `-J`; ir_measures `judged_only=True`; pytrec_eval `judged_docs_only_flag`",
 )
 
+#: Conventions whose default a label or a repr leaves out unless given: the base of the
+#: logarithm, and a rule only one preset changes (RecTools' ideal DCG), would otherwise
+#: fill every one.
+QUIET_DEFAULTS = {"log_base": 2, "ideal_dcg": "achievable"}
+
 #: Every convention, in the order of signatures and of the command line's options.
 CONVENTIONS = {
     p.name: p

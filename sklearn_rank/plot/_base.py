@@ -8,7 +8,7 @@ import textwrap
 import warnings
 from collections.abc import Mapping
 
-from ..conventions._declarations import CONVENTION, CONVENTIONS, resolve
+from ..conventions._declarations import CONVENTION, CONVENTIONS, QUIET_DEFAULTS, resolve
 from ..utils._validation import _shown
 
 INSTALL = 'pip install "sklearn-rank[plot]"'
@@ -94,11 +94,6 @@ def _format(value):
     return str(value)
 
 
-# Conventions whose default is not shown unless given: every tool's choice, or a rule one
-# preset changes (RecTools' ideal DCG), would otherwise fill every label.
-_QUIET = {"log_base": 2, "ideal_dcg": "achievable"}
-
-
 def _convention_label(conventions, applies=(), extra=()):
     """A short text of the conventions in force for a metric, for axis labels.
 
@@ -118,7 +113,7 @@ def _convention_label(conventions, applies=(), extra=()):
         shown = []
         for name in names:
             value = resolved.get(name)
-            if value is None or (_QUIET.get(name, None) == value and name not in given):
+            if value is None or (QUIET_DEFAULTS.get(name) == value and name not in given):
                 continue
             shown.append(f"{name}={_format(value)}")
     shown += [f"{name}={_format(value)}" for name, value in extra]
