@@ -396,6 +396,12 @@ class ScoreStandardizer(TransformerMixin, BaseEstimator):
             trec_eval's printed name of each metric (``map``, ``P_5``, ``ndcg_cut_10``):
             one name when fitted on one array, a list in ``metrics_`` order or a dict
             metric -> name when fitted on a dict; None: the metrics' own names.
+
+        Raises
+        ------
+        ValueError
+            For names that are not one distinct name without whitespace per metric, or
+            a query id holding whitespace: the file could not be read back.
         """
         check_is_fitted(self, "query_ids_")
         metrics = self.metrics_ if self.metrics_ is not None else [None]
@@ -411,7 +417,10 @@ class ScoreStandardizer(TransformerMixin, BaseEstimator):
         elif isinstance(measure_names, dict):
             names = {m: measure_names.get(m) for m in metrics}
         else:
-            names = dict(zip(metrics, list(measure_names)))
+            measure_names = list(measure_names)
+            names = dict(zip(metrics, measure_names))
+            if len(measure_names) != len(metrics):
+                names = {}
         if len(names) != len(metrics) or any(
             not isinstance(n, str) or not n or n.split() != [n] for n in names.values()
         ):
@@ -419,6 +428,18 @@ class ScoreStandardizer(TransformerMixin, BaseEstimator):
                 f"measure_names must give one name without whitespace to each of "
                 f"{len(metrics)} metric(s); got {measure_names!r}."
             )
+        if len(set(names.values())) != len(names):
+            raise ValueError(
+                f"measure_names must be distinct (a file has one line per query and "
+                f"measure); got {measure_names!r}."
+            )
+        # A line is split on whitespace: a query id holding some would give 5 fields.
+        for qid in self.query_ids_.tolist():
+            if str(qid).split() != [str(qid)]:
+                raise ValueError(
+                    f"The query id {qid!r} holds whitespace (or is empty): a zscores line "
+                    "is 'qid measure mean stddev', split on whitespace."
+                )
         lines = []
         for row, qid in enumerate(self.query_ids_.tolist()):
             for metric in metrics:

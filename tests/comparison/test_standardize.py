@@ -164,6 +164,25 @@ def test_zscores_file_round_trip(tmp_path):
 
 
 @pytest.mark.parametrize(
+    "query_ids, measure_names, message",
+    [
+        (["q1", "q2"], ["map", "P_5", "ndcg"], "one name without whitespace to each of 2"),
+        (["q1", "q2"], {"map": "map", "P@5": "map"}, "distinct"),
+        (["q 1", "q2"], ["map", "P_5"], "query id 'q 1' holds whitespace"),
+    ],
+)
+def test_zscores_file_refuses_what_it_cannot_write(tmp_path, query_ids, measure_names, message):
+    # Each of these wrote a file without an error: a name left out, lines that trec_eval
+    # and from_zscores_file read as one (qid, measure) given twice, or a line of 5 fields.
+    reference = {"map": SAKAI[:2], "P@5": SAKAI[2:4]}
+    fitted = ScoreStandardizer("z").fit(reference, query_ids=query_ids)
+    path = tmp_path / "zscores"
+    with pytest.raises(ValueError, match=message):
+        fitted.to_zscores_file(path, measure_names)
+    assert not path.exists()
+
+
+@pytest.mark.parametrize(
     "text, message",
     [
         ("", "is empty"),
