@@ -419,8 +419,8 @@ def within_system_variance(per_query, *, method="two_way"):
     Raises
     ------
     ValueError
-        For an array that is not 2-D, fewer than 2 complete queries, or fewer than 2
-        systems with ``"two_way"``.
+        For an array that is not 2-D, an infinite value, fewer than 2 complete queries,
+        or fewer than 2 systems with ``"two_way"``.
 
     See Also
     --------
@@ -451,6 +451,11 @@ def within_system_variance(per_query, *, method="two_way"):
             raise ValueError(
                 "per_query must be a 2-D array of shape (n_queries, n_systems) or a list "
                 f"of them; got {matrix.ndim} dimension(s)."
+            )
+        infinite = np.isinf(matrix)
+        if infinite.any():  # would make the variance NaN; only NaN means "no value"
+            raise ValueError(
+                f"per_query must hold finite values or NaN; got {float(matrix[infinite][0])!r}."
             )
         complete = ~np.isnan(matrix).any(axis=1)
         dropped += int(matrix.shape[0] - complete.sum())

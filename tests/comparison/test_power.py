@@ -262,6 +262,12 @@ def test_within_system_variance_pools_collections_and_drops_incomplete_queries()
         within_system_variance(first[:, :1])
     with pytest.raises(ValueError, match="2-D array"):
         within_system_variance(first[:, 0])
+    # An infinite value made the variance NaN without a word (NaN is a missing value).
+    with_inf = np.vstack([first, [np.inf, 0.1, 0.2, 0.3]])
+    with pytest.raises(ValueError, match="per_query must hold finite values or NaN; got inf"):
+        within_system_variance(with_inf)
+    with pytest.raises(ValueError, match=r"got -inf"):
+        within_system_variance([first, -with_inf])
 
 
 def test_anova_design_equals_statsmodels_and_the_spec():
