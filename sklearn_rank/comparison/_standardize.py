@@ -244,7 +244,8 @@ class ScoreStandardizer(TransformerMixin, BaseEstimator):
         ----------
         X : array-like of shape (n_queries, n_runs), or dict of str -> such arrays
             Reference runs' per-query values, one column per run (``result.per_query``
-            of a `compare`, or one of its metrics); NaN where a run has no value.
+            of a `compare`, or one of its metrics); NaN where a run has no value, never
+            infinite.
         y : None
             Ignored.
         query_ids : array-like of shape (n_queries,), default=None
@@ -260,7 +261,14 @@ class ScoreStandardizer(TransformerMixin, BaseEstimator):
         reference, means, scales = {}, {}, {}
         n_rows = None
         for metric, values in matrices.items():
-            matrix = _as_matrix(values, "X" if metric is None else f"X[{metric!r}]")
+            where = "X" if metric is None else f"X[{metric!r}]"
+            matrix = _as_matrix(values, where)
+            infinite = np.isinf(matrix)
+            if infinite.any():  # its query's mean would be inf, every value there NaN
+                raise ValueError(
+                    f"{where} must hold finite values or NaN (a run without a value); got "
+                    f"{float(matrix[infinite][0])!r}."
+                )
             if matrix.ndim == 1 or matrix.shape[1] < params["ddof"] + 1:
                 raise ValueError(
                     f"ScoreStandardizer needs at least {params['ddof'] + 1} reference runs "

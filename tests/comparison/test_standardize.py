@@ -136,6 +136,16 @@ def test_dict_of_metrics_and_scikit_learn_api():
             "query_ids is needed",
         ),
         (lambda: ScoreStandardizer().fit(SAKAI).transform({"map": SAKAI}), "exactly when"),
+        (
+            lambda: ScoreStandardizer().fit(np.where(SAKAI >= 0.7, np.inf, SAKAI)),
+            r"X must hold finite values or NaN \(a run without a value\); got inf",
+        ),
+        (
+            lambda: ScoreStandardizer().fit(
+                {"map": SAKAI, "P@5": np.where(SAKAI > 0.5, -np.inf, SAKAI)}
+            ),
+            r"X\['P@5'\] must hold finite values or NaN",
+        ),
     ],
 )
 def test_parameters_and_inputs_are_checked(call, message):
