@@ -12,7 +12,7 @@ import scipy.stats
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.base import clone
 
-from sklearn_rank import ScoreStandardizer, compare
+from sklearn_rank import ItemJudgments, ItemRanking, ScoreStandardizer, compare
 
 # Sakai's Table 5.1 (as in test_power.py): topic 17 is 0.1 for the three runs.
 SAKAI = np.array(
@@ -232,3 +232,20 @@ def test_compare_tests_the_standardized_values():
         compare(y_true, runs, "ndcg@5", standardize=ScoreStandardizer())
     with pytest.raises(ValueError, match="standardizes one metric"):
         compare(y_true, runs, ["ndcg@5", "map"], standardize=standardizer)
+
+
+def test_compare_refuses_a_standardizer_that_knows_none_of_its_queries():
+    # Fitted without query ids (rows 0, 1...), it matched none of the queries "q1"...:
+    # every value NaN, and compare returned NaN means and p-values without a word.
+    rng = np.random.default_rng(0)
+    queries = np.repeat(["q1", "q2", "q3", "q4"], 5)
+    items = np.tile([f"d{i}" for i in range(5)], 4)
+    truth = ItemJudgments(queries, items, rng.integers(0, 3, 20).astype(float))
+    runs = {name: ItemRanking(queries, items, rng.random(20)) for name in "ab"}
+    positional = ScoreStandardizer().fit(rng.random((4, 3)))
+    with pytest.raises(ValueError, match=r"standardize knows none of the 4 queries \('q1'"):
+        compare(truth, runs, "ndcg@3", standardize=positional, test="t")
+    by_id = ScoreStandardizer().fit(rng.random((4, 3)), query_ids=["q1", "q2", "q3", "q9"])
+    result = compare(truth, runs, "ndcg@3", standardize=by_id, test="t")
+    assert np.isnan(result.per_query["ndcg@3"][3]).all()  # q4: the reference lacks it
+    assert not np.isnan(result.per_query["ndcg@3"][:3]).any()
