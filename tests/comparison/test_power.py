@@ -217,6 +217,15 @@ def test_zero_sd_and_degenerate_targets():
             "no one-sided form",
         ),
         (lambda: topic_set_size(0.1, 1.0, design="bayes"), "design must be one of"),
+        # Given to another design, these were ignored: the paired t size came back.
+        (
+            lambda: topic_set_size(0.1, 1.0, max_width=0.1),
+            "max_width=0.1 is for design='ci'; got design='paired_t'",
+        ),
+        (
+            lambda: topic_set_size(None, 1.0, design="ci", max_width=0.1, n_systems=3),
+            "n_systems=3 is for design='anova'; got design='ci'",
+        ),
     ],
 )
 def test_parameters_are_checked_up_front(call, message):
