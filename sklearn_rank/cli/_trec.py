@@ -158,7 +158,7 @@ def _parser():
         dest="zscores",
         metavar="FILE",
         help="standardize every value by the topic's mean and stddev of FILE ('qid measure "
-        "mean stddev' lines, trec_eval's zscores file) and print Z lines",
+        "mean stddev' lines, trec_eval's zscores file) and print Z lines; -R qrels only",
     )
     parser.add_argument(
         "--convention",

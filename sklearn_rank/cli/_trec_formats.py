@@ -101,6 +101,13 @@ def run(argv, stdout=None, stderr=None, stdin=None):
     if args.rel_format == "qrels":
         _check_format_of_measures(args.measures or [])
         return _run_qrels(argv, stdout=stdout, stderr=stderr, stdin=stdin)
+    if args.zscores is not None:
+        # trec_eval standardizes these formats' values too: printing them raw would give
+        # other numbers than trec_eval's for the same command line.
+        raise ValueError(
+            f"-Z with -R {args.rel_format}: not implemented (trec_eval standardizes these "
+            "measures too); -Z is read with -R qrels only"
+        )
     args.run = _read_once(args.run, stdin)  # "-" (standard input) or a pipe
     return run_grouped(args, stdout or sys.stdout, stderr or sys.stderr)
 

@@ -21,6 +21,7 @@ from ._parameters import (
     _fill_declared,
 )
 from ._replicates import _replicate_matrices, _split_replicates
+from ._standardize import _rows_of
 
 
 def _check_baseline(baseline, names):
@@ -37,6 +38,14 @@ def _check_baseline(baseline, names):
 def _standardized(standardizer, values, query_ids):
     """Each metric's (n_queries, n_runs) values standardized by ``standardizer``: by the
     metric's own reference when it was fitted on a dict, else one metric only."""
+    if (_rows_of(standardizer.query_ids_, query_ids) < 0).all():
+        # Every value would be NaN: fitted on other queries, or without query ids.
+        shown = ", ".join(repr(q) for q in query_ids[:3].tolist())
+        raise ValueError(
+            f"standardize knows none of the {query_ids.size} queries ({shown}"
+            f"{', ...' if query_ids.size > 3 else ''}) compared: fit it on the reference "
+            "runs' values of these queries, with query_ids=result.query_ids."
+        )
     if standardizer.metrics_ is None:
         if len(values) != 1:
             raise ValueError(

@@ -213,10 +213,10 @@ def compare_per_query(
     Raises
     ------
     ValueError
-        For a table without the columns named, a query with two values for the same run
-        and metric, a run with some metrics of a query but not others, fewer than two
-        runs or two queries, a baseline that is not a run, or a parameter `compare`
-        refuses.
+        For a table without the columns named, an infinite value, a query with two
+        values for the same run and metric, a run with some metrics of a query but not
+        others, fewer than two runs or two queries, a baseline that is not a run, or a
+        parameter `compare` refuses.
 
     See Also
     --------
@@ -252,6 +252,14 @@ def compare_per_query(
     if not isinstance(query, str):
         raise ValueError(f"query must be the name of the query id column; got {_shown(query)}.")
     ids, runs, metrics, values = _long_rows(table, query)
+    infinite = np.flatnonzero(np.isinf(values))
+    if infinite.size:  # caught later only as a sum "too large", about judgments' gains
+        row = int(infinite[0])
+        raise ValueError(
+            f"table: the value of query {_python_value(ids[row])!r}, run {str(runs[row])!r}, "
+            f"metric {str(metrics[row])!r} is {float(values[row])!r}; values must be finite "
+            "numbers (NaN: a query the metric left out)."
+        )
     query_ids, run_names, matrices, lacking = _matrices(ids, runs, metrics, values)
     if len(run_names) < 2:
         raise ValueError(

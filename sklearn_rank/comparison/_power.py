@@ -230,10 +230,10 @@ def topic_set_size(
     Raises
     ------
     ValueError
-        For a parameter outside its range, a missing ``n_systems`` or ``max_width``, a
-        one-sided ``alternative`` with ``"anova"`` or ``"ci"``, or a target that no
-        number of queries reaches (``delta=0`` with ``power > alpha``, or a one-sided
-        alternative against the sign of ``delta``).
+        For a parameter outside its range, a missing ``n_systems`` or ``max_width``
+        (or one given to another design), a one-sided ``alternative`` with ``"anova"``
+        or ``"ci"``, or a target that no number of queries reaches (``delta=0`` with
+        ``power > alpha``, or a one-sided alternative against the sign of ``delta``).
 
     See Also
     --------
@@ -274,6 +274,15 @@ def topic_set_size(
     alternative = POWER_ALTERNATIVE.validate(alternative)
     n_systems = N_SYSTEMS.validate(n_systems)
     max_width = MAX_WIDTH.validate(max_width)
+    for name, value, its_design in (
+        ("max_width", max_width, "ci"),
+        ("n_systems", n_systems, "anova"),
+    ):
+        if value is not None and design != its_design:
+            raise ValueError(
+                f"{name}={value!r} is for design={its_design!r}; got design={design!r}, "
+                f"which does not read it."
+            )
     if design == "ci":
         _check_one_sided(alternative, design)
         if max_width is None:
@@ -419,8 +428,8 @@ def within_system_variance(per_query, *, method="two_way"):
     Raises
     ------
     ValueError
-        For an array that is not 2-D, fewer than 2 complete queries, or fewer than 2
-        systems with ``"two_way"``.
+        For an array that is not 2-D, an infinite value, fewer than 2 complete queries,
+        or fewer than 2 systems with ``"two_way"``.
 
     See Also
     --------
@@ -451,6 +460,11 @@ def within_system_variance(per_query, *, method="two_way"):
             raise ValueError(
                 "per_query must be a 2-D array of shape (n_queries, n_systems) or a list "
                 f"of them; got {matrix.ndim} dimension(s)."
+            )
+        infinite = np.isinf(matrix)
+        if infinite.any():  # would make the variance NaN; only NaN means "no value"
+            raise ValueError(
+                f"per_query must hold finite values or NaN; got {float(matrix[infinite][0])!r}."
             )
         complete = ~np.isnan(matrix).any(axis=1)
         dropped += int(matrix.shape[0] - complete.sum())

@@ -244,7 +244,8 @@ class ScoreStandardizer(TransformerMixin, BaseEstimator):
         ----------
         X : array-like of shape (n_queries, n_runs), or dict of str -> such arrays
             Reference runs' per-query values, one column per run (``result.per_query``
-            of a `compare`, or one of its metrics); NaN where a run has no value.
+            of a `compare`, or one of its metrics); NaN where a run has no value, never
+            infinite.
         y : None
             Ignored.
         query_ids : array-like of shape (n_queries,), default=None
@@ -260,7 +261,14 @@ class ScoreStandardizer(TransformerMixin, BaseEstimator):
         reference, means, scales = {}, {}, {}
         n_rows = None
         for metric, values in matrices.items():
-            matrix = _as_matrix(values, "X" if metric is None else f"X[{metric!r}]")
+            where = "X" if metric is None else f"X[{metric!r}]"
+            matrix = _as_matrix(values, where)
+            infinite = np.isinf(matrix)
+            if infinite.any():  # its query's mean would be inf, every value there NaN
+                raise ValueError(
+                    f"{where} must hold finite values or NaN (a run without a value); got "
+                    f"{float(matrix[infinite][0])!r}."
+                )
             if matrix.ndim == 1 or matrix.shape[1] < params["ddof"] + 1:
                 raise ValueError(
                     f"ScoreStandardizer needs at least {params['ddof'] + 1} reference runs "
@@ -396,6 +404,12 @@ class ScoreStandardizer(TransformerMixin, BaseEstimator):
             trec_eval's printed name of each metric (``map``, ``P_5``, ``ndcg_cut_10``):
             one name when fitted on one array, a list in ``metrics_`` order or a dict
             metric -> name when fitted on a dict; None: the metrics' own names.
+
+        Raises
+        ------
+        ValueError
+            For names that are not one distinct name without whitespace per metric, or
+            a query id holding whitespace: the file could not be read back.
         """
         check_is_fitted(self, "query_ids_")
         metrics = self.metrics_ if self.metrics_ is not None else [None]
@@ -411,7 +425,10 @@ class ScoreStandardizer(TransformerMixin, BaseEstimator):
         elif isinstance(measure_names, dict):
             names = {m: measure_names.get(m) for m in metrics}
         else:
-            names = dict(zip(metrics, list(measure_names)))
+            measure_names = list(measure_names)
+            names = dict(zip(metrics, measure_names))
+            if len(measure_names) != len(metrics):
+                names = {}
         if len(names) != len(metrics) or any(
             not isinstance(n, str) or not n or n.split() != [n] for n in names.values()
         ):
@@ -419,6 +436,18 @@ class ScoreStandardizer(TransformerMixin, BaseEstimator):
                 f"measure_names must give one name without whitespace to each of "
                 f"{len(metrics)} metric(s); got {measure_names!r}."
             )
+        if len(set(names.values())) != len(names):
+            raise ValueError(
+                f"measure_names must be distinct (a file has one line per query and "
+                f"measure); got {measure_names!r}."
+            )
+        # A line is split on whitespace: a query id holding some would give 5 fields.
+        for qid in self.query_ids_.tolist():
+            if str(qid).split() != [str(qid)]:
+                raise ValueError(
+                    f"The query id {qid!r} holds whitespace (or is empty): a zscores line "
+                    "is 'qid measure mean stddev', split on whitespace."
+                )
         lines = []
         for row, qid in enumerate(self.query_ids_.tolist()):
             for metric in metrics:

@@ -33,7 +33,7 @@ def evaluate_judgment_groups(
         From `read_trec_qrels_jg`: one grade per document and group.
     ranking : ItemRanking
         The run.
-    metrics : list of str
+    metrics : str or list of str
         Metric names as `evaluate` reads them (``"map"``, ``"precision@10"``...).
     convention : str, default="trec_eval"
         The conventions' preset, as in `evaluate`.
@@ -88,6 +88,7 @@ def evaluate_judgment_groups(
     from ._aggregate import _in_order
     from ._evaluate import evaluate
 
+    metrics = [metrics] if isinstance(metrics, str) else list(metrics)  # as evaluate
     truth, runs, pairs = _grouped_as_queries(judgments, ranking, _SEPARATOR)
     values = evaluate(
         truth,

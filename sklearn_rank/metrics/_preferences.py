@@ -278,7 +278,7 @@ def evaluate_preferences(judgments, ranking, metrics=None, *, per_query=False, m
         The run: each query's documents are ranked by score descending, then document
         id ascending (form_prefs_counts.c's order, the reverse of trec_eval's for qrels on
         tied scores); without scores, in the order of its rows (first best).
-    metrics : list of str, default=None
+    metrics : str or list of str, default=None
         trec_eval's names of the measures (``"prefs_simp"``...); default: all fourteen.
     per_query : bool, default=False
         Return each query's values (in the order of the sorted query ids) instead of the
@@ -337,6 +337,8 @@ def evaluate_preferences(judgments, ranking, metrics=None, *, per_query=False, m
     """
     from ._aggregate import _in_order
 
+    if isinstance(metrics, str):  # one name, as evaluate takes it
+        metrics = [metrics]
     names = list(PREFERENCE_MEASURES) if metrics is None else list(metrics)
     unknown = [name for name in names if name not in PREFERENCE_MEASURES]
     if unknown:

@@ -139,6 +139,27 @@ def test_measure_of_another_format_without_its_r_says_which(monkeypatch):
     assert "judgment-group measures read -R qrels_jg" in err
 
 
+@pytest.mark.parametrize(
+    "rel_format, judged, run",
+    [
+        ("prefs", "prefs.test", "prefs.results.test.gz"),
+        ("qrels_prefs", "qrels.test.gz", "results.test.gz"),
+        ("qrels_jg", "qrels.123.gz", "results.test.gz"),
+    ],
+)
+def test_zscores_with_another_format_is_refused_not_ignored(
+    rel_format, judged, run, tmp_path, monkeypatch
+):
+    # trec_eval standardizes these formats' values too (its -Z applies to every measure):
+    # printing the raw values without a Z would be a different number under the same name.
+    zscores = tmp_path / "zscores"
+    zscores.write_text("1.EC.AB prefs_simp 0.5 0.25\n")
+    args = ["-R", rel_format, "-Z", str(zscores), str(DATA / judged), str(DATA / run)]
+    status, out, err = _run(args, monkeypatch)
+    assert (status, out) == (2, "")
+    assert f"-Z with -R {rel_format}: not implemented" in err
+
+
 def test_run_on_standard_input(monkeypatch):
     run = gzip.decompress((DATA / "prefs.results.test.gz").read_bytes()).decode()
     monkeypatch.setattr(sys, "stdin", io.StringIO(run))

@@ -230,6 +230,20 @@ def test_another_tools_metric_is_averaged_and_greater_is_better():
         ),
         ({"a": {"query": [1, 2], "m": [1, 2]}, "b": {"q": [1, 2]}}, "no column 'query'"),
         ([1, 2, 3], "table must be a dict of arrays"),
+        (
+            {
+                "query": [1, 2, 1, 2],
+                "run": ["a", "a", "b", "b"],
+                "metric": ["m"] * 4,
+                "value": [0.1, np.inf, 0.3, 0.4],
+            },
+            r"table: the value of query 2, run 'a', metric 'm' is inf; values must be "
+            r"finite numbers \(NaN: a query the metric left out\)",
+        ),
+        (
+            {"a": {"query": [1, 2], "m": [0.1, 0.2]}, "b": {"query": [1, 2], "m": [0.3, -np.inf]}},
+            "the value of query 2, run 'b', metric 'm' is -inf",
+        ),
     ],
 )
 def test_checks(table, message):

@@ -217,6 +217,15 @@ def test_zero_sd_and_degenerate_targets():
             "no one-sided form",
         ),
         (lambda: topic_set_size(0.1, 1.0, design="bayes"), "design must be one of"),
+        # Given to another design, these were ignored: the paired t size came back.
+        (
+            lambda: topic_set_size(0.1, 1.0, max_width=0.1),
+            "max_width=0.1 is for design='ci'; got design='paired_t'",
+        ),
+        (
+            lambda: topic_set_size(None, 1.0, design="ci", max_width=0.1, n_systems=3),
+            "n_systems=3 is for design='anova'; got design='ci'",
+        ),
     ],
 )
 def test_parameters_are_checked_up_front(call, message):
@@ -262,6 +271,12 @@ def test_within_system_variance_pools_collections_and_drops_incomplete_queries()
         within_system_variance(first[:, :1])
     with pytest.raises(ValueError, match="2-D array"):
         within_system_variance(first[:, 0])
+    # An infinite value made the variance NaN without a word (NaN is a missing value).
+    with_inf = np.vstack([first, [np.inf, 0.1, 0.2, 0.3]])
+    with pytest.raises(ValueError, match="per_query must hold finite values or NaN; got inf"):
+        within_system_variance(with_inf)
+    with pytest.raises(ValueError, match=r"got -inf"):
+        within_system_variance([first, -with_inf])
 
 
 def test_anova_design_equals_statsmodels_and_the_spec():

@@ -12,7 +12,7 @@ import scipy.stats
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.base import clone
 
-from sklearn_rank import ScoreStandardizer, compare
+from sklearn_rank import ItemJudgments, ItemRanking, ScoreStandardizer, compare
 
 # Sakai's Table 5.1 (as in test_power.py): topic 17 is 0.1 for the three runs.
 SAKAI = np.array(
@@ -136,6 +136,16 @@ def test_dict_of_metrics_and_scikit_learn_api():
             "query_ids is needed",
         ),
         (lambda: ScoreStandardizer().fit(SAKAI).transform({"map": SAKAI}), "exactly when"),
+        (
+            lambda: ScoreStandardizer().fit(np.where(SAKAI >= 0.7, np.inf, SAKAI)),
+            r"X must hold finite values or NaN \(a run without a value\); got inf",
+        ),
+        (
+            lambda: ScoreStandardizer().fit(
+                {"map": SAKAI, "P@5": np.where(SAKAI > 0.5, -np.inf, SAKAI)}
+            ),
+            r"X\['P@5'\] must hold finite values or NaN",
+        ),
     ],
 )
 def test_parameters_and_inputs_are_checked(call, message):
@@ -161,6 +171,25 @@ def test_zscores_file_round_trip(tmp_path):
         read.transform({"P_5": new}, query_ids=["q1", "q2", "q3", "q4"])["P_5"],
         fitted.transform({"P@5": new}, query_ids=["q1", "q2", "q3", "q4"])["P@5"],
     )
+
+
+@pytest.mark.parametrize(
+    "query_ids, measure_names, message",
+    [
+        (["q1", "q2"], ["map", "P_5", "ndcg"], "one name without whitespace to each of 2"),
+        (["q1", "q2"], {"map": "map", "P@5": "map"}, "distinct"),
+        (["q 1", "q2"], ["map", "P_5"], "query id 'q 1' holds whitespace"),
+    ],
+)
+def test_zscores_file_refuses_what_it_cannot_write(tmp_path, query_ids, measure_names, message):
+    # Each of these wrote a file without an error: a name left out, lines that trec_eval
+    # and from_zscores_file read as one (qid, measure) given twice, or a line of 5 fields.
+    reference = {"map": SAKAI[:2], "P@5": SAKAI[2:4]}
+    fitted = ScoreStandardizer("z").fit(reference, query_ids=query_ids)
+    path = tmp_path / "zscores"
+    with pytest.raises(ValueError, match=message):
+        fitted.to_zscores_file(path, measure_names)
+    assert not path.exists()
 
 
 @pytest.mark.parametrize(
@@ -203,3 +232,20 @@ def test_compare_tests_the_standardized_values():
         compare(y_true, runs, "ndcg@5", standardize=ScoreStandardizer())
     with pytest.raises(ValueError, match="standardizes one metric"):
         compare(y_true, runs, ["ndcg@5", "map"], standardize=standardizer)
+
+
+def test_compare_refuses_a_standardizer_that_knows_none_of_its_queries():
+    # Fitted without query ids (rows 0, 1...), it matched none of the queries "q1"...:
+    # every value NaN, and compare returned NaN means and p-values without a word.
+    rng = np.random.default_rng(0)
+    queries = np.repeat(["q1", "q2", "q3", "q4"], 5)
+    items = np.tile([f"d{i}" for i in range(5)], 4)
+    truth = ItemJudgments(queries, items, rng.integers(0, 3, 20).astype(float))
+    runs = {name: ItemRanking(queries, items, rng.random(20)) for name in "ab"}
+    positional = ScoreStandardizer().fit(rng.random((4, 3)))
+    with pytest.raises(ValueError, match=r"standardize knows none of the 4 queries \('q1'"):
+        compare(truth, runs, "ndcg@3", standardize=positional, test="t")
+    by_id = ScoreStandardizer().fit(rng.random((4, 3)), query_ids=["q1", "q2", "q3", "q9"])
+    result = compare(truth, runs, "ndcg@3", standardize=by_id, test="t")
+    assert np.isnan(result.per_query["ndcg@3"][3]).all()  # q4: the reference lacks it
+    assert not np.isnan(result.per_query["ndcg@3"][:3]).any()

@@ -145,6 +145,19 @@ def test_ranking_without_scores_is_in_row_order():
     assert sr.evaluate_preferences(prefs, unscored) == sr.evaluate_preferences(prefs, _run(order))
 
 
+def test_one_metric_name_as_a_string_as_evaluate_takes_it():
+    # A string was iterated letter by letter: "unknown preference measure 'p'".
+    prefs = _prefs(THIRTEEN)
+    run = _run(["d3", "d4", "d1", "d2", "d6", "d5"])
+    assert sr.evaluate_preferences(prefs, run, "prefs_simp") == sr.evaluate_preferences(
+        prefs, run, ["prefs_simp"]
+    )
+    assert sr.evaluate_judgment_groups(prefs, run, "map") == sr.evaluate_judgment_groups(
+        prefs, run, ["map"]
+    )
+    assert list(sr.evaluate_judgment_groups(prefs, run, "map")) == ["map"]
+
+
 def test_judgment_groups_average_evaluate_on_each_group():
     rng = np.random.default_rng(0)
     rows, docs = [], [f"d{i}" for i in range(12)]
