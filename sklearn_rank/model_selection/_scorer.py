@@ -9,9 +9,9 @@ from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from ..conventions._declarations import QUIET_DEFAULTS, check_k, resolve
+from ..metrics._beyond_registry import BEYOND_METRICS
 from ..metrics._names import _parse_request, _parse_requests, _Request
 from ..metrics._plan import _Plan
-from ..metrics._beyond_registry import BEYOND_METRICS
 from ..metrics._registry import METRICS
 from ..metrics._signatures import _applicable
 from ..utils._ids import _concat_ids, _factorize
