@@ -220,7 +220,9 @@ def compare_per_query(
 
     See Also
     --------
-    compare : The same from judgments and runs; equal to the bit on the same values.
+    compare : The same from judgments and runs; equal to the bit on the same values under
+        the default conventions (a trec_eval preset's plain summation of the means is
+        `compare`'s alone: here the means are summed accurately, within 1e-15).
     evaluate : Per-query values with their ids (``per_query="table"``).
 
     Examples
