@@ -144,7 +144,7 @@ def _from_items(
         (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code) = _exclude_items(
             exclude, (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code)
         )
-    true_item, run_item, n_items = _item_codes(true_i, run_i)
+    true_item, run_item, n_items = _item_codes(true_i, run_i, n_threads)
     true_key = true_code * n_items + true_item
     run_key = run_code * n_items + run_item
     _refuse_duplicates(true_key, true_q, true_i, "y_true judges")
@@ -318,7 +318,7 @@ def _are_row_numbers(known_queries, *others):
     )
 
 
-def _item_codes(true_items, run_items):
+def _item_codes(true_items, run_items, n_threads=1):
     """Integer codes for the item ids of both sides; only equality matters, not order.
 
     Small non-negative integer ids (column numbers, top-N ids) are their own codes, which
@@ -334,7 +334,10 @@ def _item_codes(true_items, run_items):
                 np.int64(int(high) + 1),
             )
     codes, items = _factorize(
-        _concat_ids([true_items, run_items]), true_items.size + run_items.size, "item ids"
+        _concat_ids([true_items, run_items]),
+        true_items.size + run_items.size,
+        "item ids",
+        n_threads=n_threads,
     )
     return codes[: true_items.size], codes[true_items.size :], np.int64(max(len(items), 1))
 

@@ -1,0 +1,64 @@
+"""Query and item ids numbered by first appearance: strings through a hash of each give
+the codes and the distinct ids that sorting the strings themselves gives, to the bit, on
+any number of threads, and fall back to sorting when two strings share a hash."""
+
+import numpy as np
+import pytest
+
+from sklearn_rank.utils import _ids
+
+
+def _slow_factorize(values):
+    """Numbering by first appearance with a dict: the obvious reference."""
+    table = {}
+    codes = [table.setdefault(value, len(table)) for value in values.tolist()]
+    return np.array(codes, dtype=np.int64), list(table)
+
+
+def _random_strings(rng, n_rows, width, alphabet):
+    pool = np.array(
+        ["".join(rng.choice(alphabet, rng.integers(0, width + 1))) for _ in range(n_rows // 3)]
+    )
+    return pool[rng.integers(0, pool.size, n_rows)]
+
+
+@pytest.fixture
+def small_steps(monkeypatch):
+    monkeypatch.setattr(_ids, "_HASH_ROWS", 1)
+    monkeypatch.setattr(_ids, "_CHECK_ROWS", 7)
+    monkeypatch.setattr(_ids, "_SPLIT_ROWS", 16)
+
+
+@pytest.mark.parametrize("width", [1, 2, 3, 8, 9, 17])
+@pytest.mark.parametrize("n_threads", [1, 3])
+@pytest.mark.parametrize("alphabet", [list("ab"), list("xyz0123456789-"), list("aé€\U0001f600")])
+def test_hashed_strings_numbered_as_sorted_ones(small_steps, width, n_threads, alphabet):
+    rng = np.random.default_rng(width)
+    ids = _random_strings(rng, 500, width, alphabet)
+    assert _ids._factorize_by_hash(ids, n_threads) is not None  # the hash path ran
+    codes, distinct = _ids._factorize(ids, None, n_threads=n_threads)
+    sorted_codes, sorted_distinct = _ids._factorize_sorted(ids, 1)
+    expected_codes, expected_distinct = _slow_factorize(ids)
+    np.testing.assert_array_equal(codes, expected_codes)
+    assert distinct.tolist() == expected_distinct
+    assert distinct.dtype == ids.dtype == sorted_distinct.dtype
+    np.testing.assert_array_equal(codes, sorted_codes)
+
+
+def test_strided_strings_are_hashed_as_their_values(small_steps):
+    ids = np.array(["q1", "x", "q2", "x", "q1", "x", "q3"])[::2]
+    codes, distinct = _ids._factorize(ids, None)
+    assert codes.tolist() == [0, 1, 0, 2]
+    assert distinct.tolist() == ["q1", "q2", "q3"]
+
+
+def test_a_shared_hash_falls_back_to_sorting(small_steps, monkeypatch):
+    ids = np.array(["b", "a", "b", "c", "a", "d"])
+    # Every string the same hash: the check against each code's first id must see it.
+    monkeypatch.setattr(
+        _ids, "_string_hashes", lambda ids, n_threads=1: np.zeros(ids.size, dtype=np.uint64)
+    )
+    assert _ids._factorize_by_hash(ids) is None
+    codes, distinct = _ids._factorize(ids, None)
+    assert codes.tolist() == [0, 1, 0, 2, 1, 3]
+    assert distinct.tolist() == ["b", "a", "c", "d"]
