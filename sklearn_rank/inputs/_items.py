@@ -133,6 +133,7 @@ def _from_items(
             ranked = np.zeros(len(ids), dtype=bool)
             ranked[run_code] = True
             kept &= ranked
+    if query_set != "all" and not kept.all():  # (every query kept: nothing to copy)
         renumber = np.cumsum(kept) - 1
         keep_run, keep_true = kept[run_code], kept[true_code]
         run_q, run_i, score, run_code = (a[keep_run] for a in (run_q, run_i, score, run_code))
