@@ -62,3 +62,24 @@ def test_a_shared_hash_falls_back_to_sorting(small_steps, monkeypatch):
     codes, distinct = _ids._factorize(ids, None)
     assert codes.tolist() == [0, 1, 0, 2, 1, 3]
     assert distinct.tolist() == ["b", "a", "c", "d"]
+
+
+def test_object_ids_numbered_as_a_loop_numbers_them():
+    rng = np.random.default_rng(0)
+    pool = ["q1", "q2", 7, 7.5, ("a", 1), b"q1", "é"]
+    ids = np.empty(300, dtype=object)
+    ids[:] = [pool[i] for i in rng.integers(0, len(pool), ids.size)]
+    codes, distinct = _ids._factorize(ids, None)
+    expected_codes, expected_distinct = _slow_factorize(ids)
+    np.testing.assert_array_equal(codes, expected_codes)
+    assert distinct.tolist() == expected_distinct
+    # The first object of each id is kept, as a dict keeps its first key (1 and True).
+    codes, distinct = _ids._factorize(np.array([True, 1, 2, 1.0], dtype=object), None)
+    assert codes.tolist() == [0, 0, 1, 0]
+    assert distinct[0] is True
+
+
+def test_unhashable_object_id_named_with_its_row():
+    ids = np.array(["a", "b", {"c": 1}], dtype=object)
+    with pytest.raises(ValueError, match="hashable ids; got dict at row 2"):
+        _ids._factorize(ids, None, "queries")
