@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import scipy.sparse
 
-from ..utils._ids import _concat_ids, _factorize, _id_array
+from ..utils._ids import _concat_ids, _factorize, _factorize_strings, _id_array
 from ..utils._threads import _block_runner, _value_range
 from ..utils._validation import _is_bool, _python_value
 from ._queries import _Queries, _scores_as
@@ -341,12 +341,16 @@ def _item_codes(true_items, run_items, n_threads=1):
                 np.int64(int(high) + 1),
                 None,
             )
-    codes, items = _factorize(
-        _concat_ids([true_items, run_items]),
-        true_items.size + run_items.size,
-        "item ids",
-        n_threads=n_threads,
-    )
+    if true_items.dtype.kind == "U" and run_items.dtype.kind == "U":
+        # Strings (docnos): hashed side by side, never copied into one array.
+        codes, items = _factorize_strings([true_items, run_items], n_threads)
+    else:
+        codes, items = _factorize(
+            _concat_ids([true_items, run_items]),
+            true_items.size + run_items.size,
+            "item ids",
+            n_threads=n_threads,
+        )
     n_items = np.int64(max(len(items), 1))
     return codes[: true_items.size], codes[true_items.size :], n_items, items
 

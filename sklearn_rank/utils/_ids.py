@@ -251,10 +251,30 @@ def _factorize_by_hash(ids, n_threads=1):
     hash: every id is compared with the first id of its code to make sure, and the
     result is then the sorting path's, to the bit.
     """
-    ids = np.ascontiguousarray(ids)
-    if ids.dtype.itemsize == 0:
+    return _factorize_parts_by_hash([ids], n_threads)
+
+
+def _factorize_strings(parts, n_threads=1):
+    """`_factorize` of the fixed-width strings of ``parts`` end to end, without copying
+    them into one array (only a part narrower than the widest is widened)."""
+    found = None
+    if sum(part.size for part in parts) >= _HASH_ROWS:
+        found = _factorize_parts_by_hash(parts, n_threads)
+    if found is None:
+        found = _factorize(np.concatenate(parts), None, "item ids", n_threads=n_threads)
+    return found
+
+
+def _factorize_parts_by_hash(parts, n_threads=1):
+    """`_factorize_by_hash` of the fixed-width strings of ``parts`` end to end."""
+    dtype = max((part.dtype for part in parts), key=lambda dtype: dtype.itemsize)
+    if dtype.itemsize == 0:
         return None
-    codes, _distinct_hashes = _factorize_sorted(_string_hashes(ids, n_threads), n_threads)
+    parts = [np.ascontiguousarray(part, dtype=dtype) for part in parts]
+    starts = np.cumsum([0] + [part.size for part in parts])
+    hashes = np.concatenate([_string_hashes(part, n_threads) for part in parts])
+    codes, _distinct_hashes = _factorize_sorted(hashes, n_threads)
+    del hashes
     # Codes are numbered by first appearance: a row is its code's first exactly where the
     # running maximum of the codes grows.
     highest = np.maximum.accumulate(codes)
@@ -266,21 +286,41 @@ def _factorize_by_hash(ids, n_threads=1):
     del new
     # Strings are gathered as raw bytes: numpy copies those several times faster than it
     # takes str items.
-    raw = ids.view(np.dtype((np.void, ids.dtype.itemsize)))
+    raw = [part.view(np.dtype((np.void, dtype.itemsize))) for part in parts]
 
-    def same_as_first(start):
+    def gather(rows):
+        """The strings at ``rows`` of the parts end to end."""
+        if len(parts) == 1:
+            return raw[0][rows].view(dtype)
+        which = np.searchsorted(starts, rows, side="right") - 1
+        out = np.empty(rows.size, dtype=raw[0].dtype)
+        for index, part in enumerate(raw):
+            mine = which == index
+            out[mine] = part[rows[mine] - starts[index]]
+        return out.view(dtype)
+
+    def same_as_first(block):
+        index, start = block
         rows = slice(start, start + _CHECK_ROWS)
-        return bool(np.all(ids[rows] == raw[first_rows[codes[rows]]].view(ids.dtype)))
+        part_codes = codes[starts[index] : starts[index + 1]][rows]
+        return bool(np.all(parts[index][rows] == gather(first_rows[part_codes])))
 
-    with _block_runner(-(-ids.size // _CHECK_ROWS), n_threads) as run:
-        if not all(run(same_as_first, range(0, ids.size, _CHECK_ROWS))):
+    blocks = [
+        (index, start)
+        for index, part in enumerate(parts)
+        for start in range(0, part.size, _CHECK_ROWS)
+    ]
+    with _block_runner(len(blocks), n_threads) as run:
+        if not all(run(same_as_first, blocks)):
             return None
-    return codes, raw[first_rows].view(ids.dtype)
+    return codes, gather(first_rows)
 
 
 def _string_hashes(ids, n_threads=1):
     """A 64-bit hash of each of the contiguous fixed-width strings ``ids``, equal for
     equal strings (of their characters, zeros past the end included), on threads."""
+    if not ids.size:
+        return np.zeros(0, dtype=np.uint64)
     width = ids.dtype.itemsize // 4
     # Two characters per 64-bit word when the width is even, else one.
     words = ids.view(np.uint64 if width % 2 == 0 else np.uint32).reshape(ids.size, -1)

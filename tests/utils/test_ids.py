@@ -83,3 +83,20 @@ def test_unhashable_object_id_named_with_its_row():
     ids = np.array(["a", "b", {"c": 1}], dtype=object)
     with pytest.raises(ValueError, match="hashable ids; got dict at row 2"):
         _ids._factorize(ids, None, "queries")
+
+
+@pytest.mark.parametrize("widths", [(3, 3), (2, 9), (9, 2), (0, 5), (4, 0)])
+@pytest.mark.parametrize("n_threads", [1, 2])
+def test_parts_numbered_as_one_array(small_steps, widths, n_threads):
+    # The judgments' and the run's docnos, of other widths, hashed side by side.
+    rng = np.random.default_rng(sum(widths))
+    parts = [
+        _random_strings(rng, 90, width, list("ab0")) if width else np.array([], dtype="U1")
+        for width in widths
+    ]
+    whole = np.concatenate(parts)
+    codes, distinct = _ids._factorize_strings(parts, n_threads)
+    expected_codes, expected_distinct = _slow_factorize(whole)
+    np.testing.assert_array_equal(codes, expected_codes)
+    assert distinct.tolist() == expected_distinct
+    assert distinct.dtype == whole.dtype
