@@ -171,18 +171,16 @@ def _from_items(
         )
         found = found[found]
     if tie_break == "item_descending":
-        # trec_eval breaks score ties by document id, compared as strings, descending;
-        # the kernel's stable sort keeps this row order within ties. Only the distinct
-        # ids are turned into strings (and string ids, numbered already, are not
-        # numbered again: ranking every distinct id of both sides orders the run's alike).
-        if distinct_items is not None and distinct_items.dtype.kind == "U":
-            distinct, which = distinct_items, run_item
-        else:
-            distinct, which = np.unique(run_i, return_inverse=True)
-        text_rank = np.empty(distinct.size, dtype=np.int64)
-        text_rank[np.argsort(distinct.astype(str), kind="stable")] = np.arange(distinct.size)
-        rows = np.argsort(-text_rank[which.ravel()], kind="stable")
-        run_code, score, cand_rel, found = run_code[rows], score[rows], cand_rel[rows], found[rows]
+        rows = _docno_order(
+            run_code, _scores_as(score, score_dtype), run_i, run_item, distinct_items
+        )
+        if rows is not None:
+            run_code, score, cand_rel, found = (
+                run_code[rows],
+                score[rows],
+                cand_rel[rows],
+                found[rows],
+            )
     n_queries = len(ids)
     if n_queries == 0:
         raise ValueError(
@@ -208,6 +206,52 @@ def _from_items(
         ),
         ids,
     )
+
+
+def _docno_order(codes, kernel_score, items, item_codes, distinct_items):
+    """The row order that breaks score ties as trec_eval does, by document id compared as
+    strings, descending (the kernel's stable sort keeps it within ties); None when the
+    rows are in such an order already.
+
+    A run written as runs are, grouped by query and ranked, has its ties side by side:
+    only the ids of tied rows are put in order, in place (a run without ties keeps its
+    order). Any other run is put in descending id order whole. Both give the kernel the
+    same order within every tie, hence the same ranking.
+    """
+    same_query = codes[1:] == codes[:-1]
+    if np.all(codes[1:] >= codes[:-1]) and np.all(
+        kernel_score[1:][same_query] <= kernel_score[:-1][same_query]
+    ):
+        tied_to_previous = same_query & (kernel_score[1:] == kernel_score[:-1])
+        if not tied_to_previous.any():
+            return None
+        in_tie = np.zeros(codes.size, dtype=bool)
+        in_tie[1:] = tied_to_previous
+        in_tie[:-1] |= tied_to_previous
+        tied = np.flatnonzero(in_tie)
+        tie_group = np.cumsum(np.concatenate([[True], ~tied_to_previous]))[tied]
+        text_rank = _text_ranks(items[tied])
+        rows = np.arange(codes.size)
+        rows[tied] = tied[np.lexsort((-text_rank, tie_group))]
+        return rows
+    # Only the distinct ids are turned into strings (and string ids, numbered already, are
+    # not numbered again: ranking every distinct id of both sides orders the run's alike).
+    if distinct_items is not None and distinct_items.dtype.kind == "U":
+        text_rank = np.empty(distinct_items.size, dtype=np.int64)
+        order = np.argsort(distinct_items.astype(str), kind="stable")
+        text_rank[order] = np.arange(distinct_items.size)
+        text_rank = text_rank[item_codes]
+    else:
+        text_rank = _text_ranks(items)
+    return np.argsort(-text_rank, kind="stable")
+
+
+def _text_ranks(items):
+    """Each id's rank among the distinct ids compared as strings."""
+    distinct, which = np.unique(items, return_inverse=True)
+    text_rank = np.empty(distinct.size, dtype=np.int64)
+    text_rank[np.argsort(distinct.astype(str), kind="stable")] = np.arange(distinct.size)
+    return text_rank[which.ravel()]
 
 
 def _topn_applies(truth, run, known_queries, exclude, query_set, n_threads=1):
