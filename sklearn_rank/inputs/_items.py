@@ -236,10 +236,11 @@ def _docno_order(codes, kernel_score, items, item_codes, distinct_items):
         return rows
     # Only the distinct ids are turned into strings (and string ids, numbered already, are
     # not numbered again: ranking every distinct id of both sides orders the run's alike).
-    if distinct_items is not None and distinct_items.dtype.kind == "U":
-        text_rank = np.empty(distinct_items.size, dtype=np.int64)
-        order = np.argsort(distinct_items.astype(str), kind="stable")
-        text_rank[order] = np.arange(distinct_items.size)
+    distinct = None if distinct_items is None else distinct_items()
+    if distinct is not None and distinct.dtype.kind == "U":
+        text_rank = np.empty(distinct.size, dtype=np.int64)
+        order = np.argsort(distinct.astype(str), kind="stable")
+        text_rank[order] = np.arange(distinct.size)
         text_rank = text_rank[item_codes]
     else:
         text_rank = _text_ranks(items)
@@ -373,7 +374,8 @@ def _item_codes(true_items, run_items, n_threads=1):
 
     Small non-negative integer ids (column numbers, top-N ids) are their own codes, which
     spares a sort and its copies of every id. Returns the codes of each side, the number
-    of codes and the distinct ids in code order (None for ids that are their own codes).
+    of codes and a function that returns the distinct ids in code order (None for ids
+    that are their own codes).
     """
     if true_items.dtype.kind in "iu" and run_items.dtype.kind in "iu":
         low = min(true_items.min(initial=0), run_items.min(initial=0))
@@ -387,7 +389,7 @@ def _item_codes(true_items, run_items, n_threads=1):
             )
     if true_items.dtype.kind == "U" and run_items.dtype.kind == "U":
         # Strings (docnos): hashed side by side, never copied into one array.
-        codes, items = _factorize_strings([true_items, run_items], n_threads)
+        codes, n_items, distinct = _factorize_strings([true_items, run_items], n_threads)
     else:
         codes, items = _factorize(
             _concat_ids([true_items, run_items]),
@@ -395,8 +397,9 @@ def _item_codes(true_items, run_items, n_threads=1):
             "item ids",
             n_threads=n_threads,
         )
-    n_items = np.int64(max(len(items), 1))
-    return codes[: true_items.size], codes[true_items.size :], n_items, items
+        n_items, distinct = len(items), lambda: items
+    n_items = np.int64(max(n_items, 1))
+    return codes[: true_items.size], codes[true_items.size :], n_items, distinct
 
 
 def _refuse_duplicates(keys, queries, items, what):

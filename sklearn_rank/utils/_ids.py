@@ -251,22 +251,28 @@ def _factorize_by_hash(ids, n_threads=1):
     hash: every id is compared with the first id of its code to make sure, and the
     result is then the sorting path's, to the bit.
     """
-    return _factorize_parts_by_hash([ids], n_threads)
+    found = _factorize_parts_by_hash([ids], n_threads)
+    return None if found is None else (found[0], found[1]())
 
 
 def _factorize_strings(parts, n_threads=1):
     """`_factorize` of the fixed-width strings of ``parts`` end to end, without copying
-    them into one array (only a part narrower than the widest is widened)."""
+    them into one array (only a part narrower than the widest is widened): the codes,
+    the number of distinct ids, and a function that returns them (only then gathered:
+    they may be as large as the ids)."""
     found = None
     if sum(part.size for part in parts) >= _HASH_ROWS:
         found = _factorize_parts_by_hash(parts, n_threads)
     if found is None:
-        found = _factorize(np.concatenate(parts), None, "item ids", n_threads=n_threads)
-    return found
+        codes, distinct = _factorize(np.concatenate(parts), None, "item ids", n_threads=n_threads)
+        return codes, distinct.size, lambda: distinct
+    codes, distinct = found
+    return codes, int(codes.max(initial=-1)) + 1, distinct
 
 
 def _factorize_parts_by_hash(parts, n_threads=1):
-    """`_factorize_by_hash` of the fixed-width strings of ``parts`` end to end."""
+    """`_factorize_by_hash` of the fixed-width strings of ``parts`` end to end, the
+    distinct ids as a function that gathers them."""
     dtype = max((part.dtype for part in parts), key=lambda dtype: dtype.itemsize)
     if dtype.itemsize == 0:
         return None
@@ -313,7 +319,7 @@ def _factorize_parts_by_hash(parts, n_threads=1):
     with _block_runner(len(blocks), n_threads) as run:
         if not all(run(same_as_first, blocks)):
             return None
-    return codes, gather(first_rows)
+    return codes, lambda: gather(first_rows)
 
 
 def _string_hashes(ids, n_threads=1):

@@ -95,7 +95,9 @@ def test_parts_numbered_as_one_array(small_steps, widths, n_threads):
         for width in widths
     ]
     whole = np.concatenate(parts)
-    codes, distinct = _ids._factorize_strings(parts, n_threads)
+    codes, n_distinct, distinct = _ids._factorize_strings(parts, n_threads)
+    distinct = distinct()
+    assert n_distinct == distinct.size
     expected_codes, expected_distinct = _slow_factorize(whole)
     np.testing.assert_array_equal(codes, expected_codes)
     assert distinct.tolist() == expected_distinct
