@@ -148,8 +148,15 @@ def _from_items(
     true_item, run_item, n_items, distinct_items = _item_codes(true_i, run_i, n_threads)
     true_key = true_code * n_items + true_item
     run_key = run_code * n_items + run_item
-    _refuse_duplicates(true_key, true_q, true_i, "y_true judges")
-    _refuse_duplicates(run_key, run_q, run_i, "y_score ranks")
+
+    def keys_in_order():
+        # Item codes by first appearance: the pair a message names does not depend on how
+        # the codes of the join were numbered.
+        true_item, run_item, n_items, _ = _item_codes(true_i, run_i, n_threads, in_order=True)
+        return true_code * n_items + true_item, run_code * n_items + run_item
+
+    _refuse_duplicates(true_key, true_q, true_i, "y_true judges", lambda: keys_in_order()[0])
+    _refuse_duplicates(run_key, run_q, run_i, "y_score ranks", lambda: keys_in_order()[1])
 
     order = np.argsort(true_key)
     sorted_key = true_key[order]
@@ -369,13 +376,14 @@ def _are_row_numbers(known_queries, *others):
     )
 
 
-def _item_codes(true_items, run_items, n_threads=1):
+def _item_codes(true_items, run_items, n_threads=1, in_order=False):
     """Integer codes for the item ids of both sides; only equality matters, not order.
 
     Small non-negative integer ids (column numbers, top-N ids) are their own codes, which
     spares a sort and its copies of every id. Returns the codes of each side, the number
     of codes and a function that returns the distinct ids in code order (None for ids
-    that are their own codes).
+    that are their own codes). String ids are numbered by first appearance only
+    ``in_order``.
     """
     if true_items.dtype.kind in "iu" and run_items.dtype.kind in "iu":
         low = min(true_items.min(initial=0), run_items.min(initial=0))
@@ -389,7 +397,7 @@ def _item_codes(true_items, run_items, n_threads=1):
             )
     if true_items.dtype.kind == "U" and run_items.dtype.kind == "U":
         # Strings (docnos): hashed side by side, never copied into one array.
-        codes, n_items, distinct = _factorize_strings([true_items, run_items], n_threads)
+        codes, n_items, distinct = _factorize_strings([true_items, run_items], n_threads, in_order)
     else:
         codes, items = _factorize(
             _concat_ids([true_items, run_items]),
@@ -402,12 +410,16 @@ def _item_codes(true_items, run_items, n_threads=1):
     return codes[: true_items.size], codes[true_items.size :], n_items, distinct
 
 
-def _refuse_duplicates(keys, queries, items, what):
+def _refuse_duplicates(keys, queries, items, what, keys_for_message=None):
+    """Refuse a (query, item) key given twice, naming the first in the order of
+    ``keys_for_message()`` (the same keys, numbered otherwise), or of ``keys``."""
     # Sorting values is about 3x faster than argsort: rows are sought only for a message.
     in_order = np.sort(keys)
     if not np.any(in_order[1:] == in_order[:-1]):
         return
     del in_order
+    if keys_for_message is not None:
+        keys = keys_for_message()
     order = np.argsort(keys, kind="stable")
     same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
     if same.size:

@@ -255,14 +255,15 @@ def _factorize_by_hash(ids, n_threads=1):
     return None if found is None else (found[0], found[1]())
 
 
-def _factorize_strings(parts, n_threads=1):
+def _factorize_strings(parts, n_threads=1, in_order=True):
     """`_factorize` of the fixed-width strings of ``parts`` end to end, without copying
     them into one array (only a part narrower than the widest is widened): the codes,
     the number of distinct ids, and a function that returns them (only then gathered:
-    they may be as large as the ids)."""
+    they may be as large as the ids). ``in_order=False``: codes in any order, for callers
+    that only compare them (a sort fewer)."""
     found = None
     if sum(part.size for part in parts) >= _HASH_ROWS:
-        found = _factorize_parts_by_hash(parts, n_threads)
+        found = _factorize_parts_by_hash(parts, n_threads, in_order)
     if found is None:
         codes, distinct = _factorize(np.concatenate(parts), None, "item ids", n_threads=n_threads)
         return codes, distinct.size, lambda: distinct
@@ -270,25 +271,39 @@ def _factorize_strings(parts, n_threads=1):
     return codes, int(codes.max(initial=-1)) + 1, distinct
 
 
-def _factorize_parts_by_hash(parts, n_threads=1):
+def _factorize_parts_by_hash(parts, n_threads=1, in_order=True):
     """`_factorize_by_hash` of the fixed-width strings of ``parts`` end to end, the
-    distinct ids as a function that gathers them."""
+    distinct ids as a function that gathers them; with ``in_order=False`` the codes
+    number the hashes in sorted order instead of the ids by first appearance."""
     dtype = max((part.dtype for part in parts), key=lambda dtype: dtype.itemsize)
     if dtype.itemsize == 0:
         return None
     parts = [np.ascontiguousarray(part, dtype=dtype) for part in parts]
     starts = np.cumsum([0] + [part.size for part in parts])
     hashes = np.concatenate([_string_hashes(part, n_threads) for part in parts])
-    codes, _distinct_hashes = _factorize_sorted(hashes, n_threads)
-    del hashes
-    # Codes are numbered by first appearance: a row is its code's first exactly where the
-    # running maximum of the codes grows.
-    highest = np.maximum.accumulate(codes)
-    new = np.empty(codes.size, dtype=bool)
-    new[:1] = True
-    np.greater(highest[1:], highest[:-1], out=new[1:])
-    del highest
-    first_rows = np.flatnonzero(new)
+    if in_order:
+        codes, _distinct_hashes = _factorize_sorted(hashes, n_threads)
+        del hashes
+        # Codes are numbered by first appearance: a row is its code's first exactly where
+        # the running maximum of the codes grows.
+        highest = np.maximum.accumulate(codes)
+        new = np.empty(codes.size, dtype=bool)
+        new[:1] = True
+        np.greater(highest[1:], highest[:-1], out=new[1:])
+        del highest
+        first_rows = np.flatnonzero(new)
+    else:
+        by_hash = np.argsort(hashes)
+        in_hash_order = hashes[by_hash]
+        del hashes
+        new = np.empty(by_hash.size, dtype=bool)
+        new[:1] = True
+        np.not_equal(in_hash_order[1:], in_hash_order[:-1], out=new[1:])
+        del in_hash_order
+        codes = np.empty(by_hash.size, dtype=np.int64)
+        codes[by_hash] = np.cumsum(new) - 1
+        first_rows = by_hash[new]  # a row of each code (the check compares every other)
+        del by_hash
     del new
     # Strings are gathered as raw bytes: numpy copies those several times faster than it
     # takes str items.

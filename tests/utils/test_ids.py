@@ -102,3 +102,36 @@ def test_parts_numbered_as_one_array(small_steps, widths, n_threads):
     np.testing.assert_array_equal(codes, expected_codes)
     assert distinct.tolist() == expected_distinct
     assert distinct.dtype == whole.dtype
+
+
+@pytest.mark.parametrize("in_order", [True, False])
+def test_codes_in_any_order_still_tell_equal_strings(small_steps, in_order):
+    rng = np.random.default_rng(5)
+    parts = [_random_strings(rng, 200, 6, list("abc")), _random_strings(rng, 300, 4, list("abc"))]
+    codes, n_distinct, distinct = _ids._factorize_strings(parts, 2, in_order=in_order)
+    whole = np.concatenate(parts)
+    expected_codes, expected_distinct = _slow_factorize(whole)
+    # Same partition of the rows; the distinct ids in code order.
+    assert n_distinct == len(expected_distinct)
+    np.testing.assert_array_equal(distinct()[codes], whole)
+    if in_order:
+        np.testing.assert_array_equal(codes, expected_codes)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_repeated_pair_named_as_without_hashes(monkeypatch, seed):
+    # Several items given twice in one query: the message names the one it always named,
+    # whatever order the hashed codes of the join are in.
+    import sklearn_rank as sr
+
+    rng = np.random.default_rng(seed)
+    items = np.array([f"doc{i}" for i in rng.permutation(40)] * 2)[rng.permutation(80)[:60]]
+    queries = np.array(["q"] * items.size)
+    truth = sr.ItemJudgments(["q"], ["doc1"], [1])
+    messages = []
+    for hash_rows in (1 << 40, 1):
+        monkeypatch.setattr(_ids, "_HASH_ROWS", hash_rows)
+        with pytest.raises(ValueError, match="more than once") as error:
+            sr.evaluate(truth, sr.ItemRanking(queries, items, rng.random(items.size)), ["map"])
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
