@@ -200,6 +200,8 @@ def _report(cases, results, outputs, measured, have_binary, args):
             shared = [key for key in theirs if key in ours]
             differ = [key for key in shared if theirs[key] != ours[key]]
             line += f"; {len(shared)} values shared with trec_eval, {len(differ)} differ"
+            if differ:
+                line += f" ({', '.join(sorted({measure for measure, _query in differ}))})"
         print(line)
     print()
     for label, seconds in measured.items():
