@@ -365,7 +365,7 @@ def _string_hashes(ids, n_threads=1):
 def _factorize_objects(ids, name="groups"):
     # Object ids may mix types that numpy cannot sort, so number them with a dict. Two
     # passes in C (a dict of the ids in order of first appearance, then each id's number)
-    # are several times faster than a Python loop; an unhashable id is named by the loop.
+    # take about two thirds of a Python loop's time; an unhashable id is named by the loop.
     values = ids.tolist()
     try:
         table = dict.fromkeys(values)
