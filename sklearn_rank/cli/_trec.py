@@ -184,9 +184,15 @@ def _parser():
 def _run_tag(path):
     """trec_eval's runid: the run tag (sixth field) of the run's last line that is not
     blank or a comment (get_trec_results.c), whatever follows it on that line."""
-    from ..inputs._text_files import _source, _text_lines
+    from ..inputs._text_files import _is_gzip, _source, _text_lines
 
     last = None
+    with _source(path) as source:
+        if not _is_gzip(source):
+            tail = _last_line(source)
+            if tail is not None:
+                fields = tail.split()
+                return fields[5] if len(fields) > 5 else ""
     with _source(path) as source, _text_lines(source) as text:
         for line in text:
             stripped = line.lstrip()
@@ -194,6 +200,44 @@ def _run_tag(path):
                 last = stripped
     fields = last.split() if last is not None else []
     return fields[5] if len(fields) > 5 else ""
+
+
+_TAIL = 1 << 16  # bytes read from a run's end to find its last line
+
+
+def _last_line(source):
+    """The last line of a plain file that is not blank or a comment, stripped on the left,
+    read from the file's end (a run's whole text is millions of lines); None when there
+    is none, or the bytes read are not UTF-8 (the caller then reads every line)."""
+    source.seek(0, 2)
+    end = source.tell()
+    block = b""
+    while end > 0:
+        step = min(end, max(_TAIL, len(block)))
+        end -= step
+        source.seek(end)
+        block = source.read(step) + block
+        text = block
+        if end > 0:
+            # The first line may be cut: keep what follows its end (\n, \r or \r\n; none is
+            # ever part of a longer UTF-8 character).
+            breaks = [at for at in (text.find(b"\n"), text.find(b"\r")) if at >= 0]
+            if not breaks:
+                continue
+            at = min(breaks)
+            text = text[at + 1 + (text[at : at + 2] == b"\r\n") :]
+        elif text.startswith(b"\xef\xbb\xbf"):
+            text = text[3:]
+        try:
+            decoded = text.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        # Lines end as in Python's text files: at \n, \r or \r\n.
+        for line in reversed(decoded.replace("\r\n", "\n").replace("\r", "\n").split("\n")):
+            stripped = line.lstrip()
+            if stripped and not stripped.startswith("#"):
+                return stripped
+    return None
 
 
 def _top(run, n, score_dtype):
@@ -322,7 +366,7 @@ def run(argv, stdout=None, stderr=None, stdin=None):
             ranking,
             list(canonical.values()) + counts_needed,
             convention=args.convention,
-            per_query=True,
+            per_query="table",
             n_jobs=args.jobs,
             **options,
         )
@@ -330,7 +374,8 @@ def run(argv, stdout=None, stderr=None, stdin=None):
         message = re.sub(r"\by_true\b", f"the qrels ({args.qrels})", str(exc))
         raise ValueError(re.sub(r"\by_score\b", f"the run ({args.run})", message)) from None
     per_query = {label: values_by_name[name] for label, name in canonical.items()}
-    ids = [str(q) for q in _query_ids(truth, ranking, args.convention)]
+    # The table's ids: in the order of its values, without joining the inputs again.
+    ids = [str(q) for q in values_by_name["query"]]
     if not args.J and any(r.metric.name == "infap" for r in labels.values()):
         level = 1 if args.l is None else args.l
         _infap_with_pooled(labels, per_query, ids, qrels, ranking, level, conventions)
@@ -493,12 +538,6 @@ def _infap(docs, topic, grades, level, relevant):
                     (rel - 1 + nonrel + pooled) / fj
                 ) * ((rel - 1 + _INFAP_EPSILON) / (rel - 1 + nonrel + 2 * _INFAP_EPSILON))
     return total / relevant if relevant else 0.0
-
-
-def _query_ids(truth, ranking, convention):
-    from ..inputs import query_ids
-
-    return query_ids(truth, ranking, convention=convention)
 
 
 def _relevant_counts(truth, options):
