@@ -750,3 +750,12 @@ def test_per_user_metrics_in_a_paired_comparison():
     assert set(result.pairs["metric"]) == set(names)
     with pytest.raises(ValueError, match="corpus-level"):
         sr.compare(truth, runs, ["coverage@5"], baseline="a", n_resamples=200, **side)
+
+
+def test_exclude_removes_items_before_the_cut_in_every_form():
+    score, truth, train, exclude, _n = _random_case(5, n_users=60)
+    names = ["coverage@10", "novelty@10", "popularity@10", "gini@10"]
+    dense = sr.evaluate(truth, score, names, train=train, exclude=exclude)
+    full = sr.ItemRanking.from_topn(np.argsort(-score, axis=1, kind="stable"))
+    from_ids = sr.evaluate(truth, full, names, train=train, exclude=exclude)
+    assert from_ids == dense
