@@ -759,3 +759,19 @@ def test_exclude_removes_items_before_the_cut_in_every_form():
     full = sr.ItemRanking.from_topn(np.argsort(-score, axis=1, kind="stable"))
     from_ids = sr.evaluate(truth, full, names, train=train, exclude=exclude)
     assert from_ids == dense
+
+
+def test_rectools_serendipity_published_example():
+    reco = [(1, 1, 1), (1, 2, 2), (2, 2, 1), (2, 3, 2), (3, 3, 1), (4, 2, 1), (4, 3, 2)]
+    test = [(1, 1), (1, 2), (2, 2), (2, 3), (3, 2), (4, 2)]
+    prev = [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1)]
+    run = sr.ItemRanking([u for u, _, _ in reco], [i for _, i, _ in reco])
+    truth = sr.ItemJudgments([u for u, _ in test], [i for _, i in test])
+    train = (np.array([u for u, _ in prev]), np.array([i for _, i in prev]))
+    for k, expected in ((1, [0, 0.25, 0, 0.25]), (2, [0, 0.5, 0, 0.125])):
+        name = f"rank_serendipity@{k}"
+        got = sr.evaluate(
+            truth, run, [name], train=train, catalog=[1, 2, 3, 4], convention="rectools",
+            per_query=True,
+        )  # fmt: skip
+        np.testing.assert_allclose(got[name], expected, rtol=1e-14, atol=1e-15)
