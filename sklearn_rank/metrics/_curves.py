@@ -184,13 +184,19 @@ def _dcg_curve(p, *, gain, log_base=2.0):
     return _gain_curve(p, gain, log_base), p.r.has_nonzero()
 
 
-def _ndcg_curve(p, *, gain):
+def _ndcg_curve(p, *, gain, ideal_dcg="achievable"):
     r = p.r
     values = _gain_curve(p, gain, 2.0)
     ideal = _ideal_dcg_curve(r, p.k_max, gain)
     # The ideal DCG@k grows with k from its first term, the largest gain: a query has a
     # positive ideal at every k or at none.
     has = ideal[-1] > 0
+    if ideal_dcg == "k":  # RecTools: k items of gain 1, summed as `normalized_dcg` sums
+        full = [
+            float(np.sum(1.0 / np.log2(np.arange(k, dtype=np.float64) + 2.0)))
+            for k in range(1, p.k_max + 1)
+        ]
+        ideal = np.where(has[None, :], np.asarray(full)[:, None], 0.0)
     # As `_reductions.normalized_dcg`: a query whose top k holds a tie group, and whose
     # DCG is the ideal up to rounding, scores exactly 1.
     tied = np.flatnonzero(r.size > 1)

@@ -372,6 +372,8 @@ def make_ranking_scorer(metric, **params):
     conventions = {key: resolved[key] for key in keys}
     if conventions["score_dtype"] == "float64":
         del conventions["score_dtype"]  # the default; kept out of the repr
+    if conventions.get("ideal_dcg") == "achievable":
+        del conventions["ideal_dcg"]  # the default (RecTools' rule otherwise): out of the repr
     conventions["no_relevant"] = _Plan((), resolved).no_relevant_rule(entry)
     return RankingScorer(name, entry.name, k, conventions, sign, request.params, request.overrides)
 

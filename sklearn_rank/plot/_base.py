@@ -115,6 +115,8 @@ def _convention_label(conventions, applies=(), extra=()):
             value = resolved.get(name)
             if value is None or (name == "log_base" and value == 2 and name not in given):
                 continue
+            if name == "ideal_dcg" and value == "achievable" and name not in given:
+                continue  # the default, as log_base's
             shown.append(f"{name}={_format(value)}")
     shown += [f"{name}={_format(value)}" for name, value in extra]
     return ", ".join(shown)

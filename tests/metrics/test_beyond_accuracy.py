@@ -775,3 +775,11 @@ def test_rectools_serendipity_published_example():
             per_query=True,
         )  # fmt: skip
         np.testing.assert_allclose(got[name], expected, rtol=1e-14, atol=1e-15)
+
+
+def test_the_ndcg_curve_takes_the_rectools_ideal_dcg():
+    score, truth, _train, _exclude, _n = _random_case(6, n_users=40)
+    curve = sr.metric_at_k_curve(truth, score, "ndcg", k_max=6, ideal_dcg="k", ties="stable")
+    for k in range(1, 7):
+        at_k = sr.evaluate(truth, score, [f"ndcg@{k}"], ideal_dcg="k", ties="stable")
+        assert curve[1][k - 1] == pytest.approx(at_k[f"ndcg@{k}"], rel=1e-12)  # as test_curves
