@@ -191,12 +191,12 @@ def _ndcg_curve(p, *, gain, ideal_dcg="achievable"):
     # The ideal DCG@k grows with k from its first term, the largest gain: a query has a
     # positive ideal at every k or at none.
     has = ideal[-1] > 0
-    if ideal_dcg == "k":  # RecTools: k items of gain 1, summed as `normalized_dcg` sums
-        full = [
-            float(np.sum(1.0 / np.log2(np.arange(k, dtype=np.float64) + 2.0)))
-            for k in range(1, p.k_max + 1)
-        ]
-        ideal = np.where(has[None, :], np.asarray(full)[:, None], 0.0)
+    if ideal_dcg == "k":
+        # As `_reductions.normalized_dcg` (RecTools): k items of gain 1, each k's sum
+        # taken as that function takes it, so that every point equals its value.
+        terms = 1.0 / np.log2(np.arange(p.k_max, dtype=np.float64) + 2.0)
+        full = np.array([np.sum(terms[:k]) for k in range(1, p.k_max + 1)])
+        ideal = np.where(has[None, :], full[:, None], 0.0)
     # As `_reductions.normalized_dcg`: a query whose top k holds a tie group, and whose
     # DCG is the ideal up to rounding, scores exactly 1.
     tied = np.flatnonzero(r.size > 1)

@@ -94,6 +94,11 @@ def _format(value):
     return str(value)
 
 
+# Conventions whose default is not shown unless given: every tool's choice, or a rule one
+# preset changes (RecTools' ideal DCG), would otherwise fill every label.
+_QUIET = {"log_base": 2, "ideal_dcg": "achievable"}
+
+
 def _convention_label(conventions, applies=(), extra=()):
     """A short text of the conventions in force for a metric, for axis labels.
 
@@ -113,10 +118,8 @@ def _convention_label(conventions, applies=(), extra=()):
         shown = []
         for name in names:
             value = resolved.get(name)
-            if value is None or (name == "log_base" and value == 2 and name not in given):
+            if value is None or (_QUIET.get(name, None) == value and name not in given):
                 continue
-            if name == "ideal_dcg" and value == "achievable" and name not in given:
-                continue  # the default, as log_base's
             shown.append(f"{name}={_format(value)}")
     shown += [f"{name}={_format(value)}" for name, value in extra]
     return ", ".join(shown)

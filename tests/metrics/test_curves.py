@@ -65,6 +65,8 @@ def test_dense_with_ties_equals_evaluate_at_every_k(metric, ties):
         ("mrr", {"relevance_threshold": 2}),
         ("auc", {"relevance_threshold": 2}),
         ("ndcg", {"gain": "exponential"}),
+        ("ndcg", {"ideal_dcg": "k"}),
+        ("ndcg", {"convention": "rectools"}),
         ("dcg", {"gain": "exponential", "log_base": 10}),
         ("cg", {"gain": "exponential"}),
         ("ndcg", {"no_relevant": 1.0}),
