@@ -748,8 +748,6 @@ def test_per_user_metrics_in_a_paired_comparison():
         for name in names[:3]:  # every user has a list: no value is missing
             np.testing.assert_array_equal(result.per_query[name][:, column], alone[name])
     assert set(result.pairs["metric"]) == set(names)
-    with pytest.raises(ValueError, match="corpus-level"):
-        sr.compare(truth, runs, ["coverage@5"], baseline="a", n_resamples=200, **side)
 
 
 def test_exclude_removes_items_before_the_cut_in_every_form():
