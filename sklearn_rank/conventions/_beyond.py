@@ -273,6 +273,7 @@ BEYOND_PARAMETERS = {
     "pop_reo": (_LONG_TAIL, _HEAD_SHARE, _TAIL_TIES, _COLD_IN_TAIL),
     "diversity": (_SIMILARITY, _FORM, _SINGLE_ITEM),
     "serendipity": (_SERENDIPITY_SIMILARITY, _RELEVANCE),
+    "rank_serendipity": (),
 }
 
 
@@ -295,7 +296,8 @@ BEYOND_PRESETS = {
         "popularity": {},
         "diversity": {"similarity": "hamming", "single_item": 0.0},
         "serendipity": "RecTools' Serendipity is another measure (a list position against "
-        "the item's popularity rank), not reproduced by serendipity",
+        "the item's popularity rank): rank_serendipity",
+        "rank_serendipity": {},
     },
     "recbole": {
         "coverage": {},

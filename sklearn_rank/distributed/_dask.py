@@ -5,6 +5,7 @@ import functools
 
 import numpy as np
 
+from ._beyond import _corpus_partials, _side_on_driver
 from ._tables import (
     ORDER,
     ORDER_BITS,
@@ -16,7 +17,6 @@ from ._tables import (
     TRUTH_SIDE,
     WEIGHT,
     _apply_rules,
-    _corpus_partials,
     _empty_table,
     _make_spec,
     _mean_of_tables,
@@ -212,22 +212,10 @@ def evaluate_dask(
         spec = spec.with_statistics(
             {s.name: _statistic(run, truth, spec, s) for s in spec.statistics}
         )
-    n_items, popularity, order = None, None, list(spec.labels)
-    if spec.plan.reads_lists:
-        popularity, n_items = _popularity_on_driver(spec, train, catalog, query, item)
-        side_inputs = {"catalog": catalog if catalog is not None else n_items}
-        side_inputs.update(item_features=item_features, popularity=popularity)
-        spec = spec.with_side(side_inputs)
-    elif train is not None or item_features is not None or catalog is not None:
-        raise ValueError(
-            "train=, item_features= and catalog= are read by the beyond-accuracy metrics "
-            "only (coverage, novelty...); none of them is requested."
-        )
-    if spec.corpus is not None and per_query:
-        raise ValueError(
-            f"{spec.corpus.labels[0]} is corpus-level: one value for all users together, "
-            "no value per user. Compute it without per_query."
-        )
+    spec, n_items, popularity, order = _side_on_driver(
+        spec, train, item_features, catalog, per_query, "evaluate_dask",
+        functools.partial(_aggregated_training, query=query, item=item),
+    )  # fmt: skip
     compute = functools.partial(_per_query_table, spec=spec, query_dtype=query_dtype)
     if judgments is None:
         frame = run if _partitioned_by(data, query) else run.shuffle(on=QUERY)
@@ -262,49 +250,25 @@ def _with_corpus_values(frame, tables, spec, n_items, popularity, order):
     return {label: {**means, **values}[label] for label in order}
 
 
-# The beyond-accuracy measures that read each user's training items: engines would need
-# the training table shuffled with the queries, which they do not do.
-_NEEDS_HISTORY = ("serendipity", "pop_rsp", "pop_reo")
+def _aggregated_training(train, query, item):
+    """Per item id its training rows and distinct users, and the distinct users, of a Dask
+    training table in one computation (None: ``train`` is not a Dask DataFrame)."""
+    if not hasattr(train, "npartitions"):
+        return None
+    import dask
 
-
-def _popularity_on_driver(spec, train, catalog, query, item):
-    """The popularity of the whole training data, once: one aggregation over a Dask
-    training table (its ``query`` and ``item`` columns), or the in-memory forms of
-    `evaluate`'s ``train``; and the catalog size."""
-    every = list(spec.plan.requests)
-    for request in every:
-        name = request.metric.name
-        similarity = request.params.get("similarity")
-        if name in _NEEDS_HISTORY or (name == "diversity" and similarity == "cooccurrence"):
-            raise ValueError(
-                f"{request.label} reads each user's training items, which evaluate_dask does "
-                "not bring to the partitions: compute it with sklearn_rank.evaluate."
-            )
-    if catalog is None and train is None:
-        raise ValueError(
-            "these metrics need the catalog: pass catalog= (the number of items, or their ids)."
-        )
-    if train is None:
-        return None, (catalog if isinstance(catalog, (int, np.integer)) else len(catalog))
-    if hasattr(train, "npartitions"):  # a Dask DataFrame of (query, item) rows
-        import dask
-
-        if catalog is None:
-            raise ValueError("With a Dask training table, pass catalog= (its items' ids).")
-        rows = train[[query, item]]
-        per_item, distinct, n_users = dask.compute(
-            rows[item].value_counts(), rows.drop_duplicates()[item].value_counts(),
-            rows[query].nunique(),
-        )  # fmt: skip
-        distinct = distinct.reindex(per_item.index)
-        return spec.plan.popularity_of_counts(
-            per_item.index.to_numpy(),
-            per_item.to_numpy(dtype=np.float64),
-            distinct.to_numpy(dtype=np.float64),
-            int(n_users),
-            catalog,
-        )
-    return spec.plan.training_popularity(train, catalog)
+    rows = train[[query, item]]
+    per_item, distinct, n_users = dask.compute(
+        rows[item].value_counts(), rows.drop_duplicates()[item].value_counts(),
+        rows[query].nunique(),
+    )  # fmt: skip
+    distinct = distinct.reindex(per_item.index)
+    return (
+        per_item.index.to_numpy(),
+        per_item.to_numpy(dtype=np.float64),
+        distinct.to_numpy(dtype=np.float64),
+        int(n_users),
+    )
 
 
 _COLUMNS = {"relevance": RELEVANCE}  # a statistic's column role -> the frame's column

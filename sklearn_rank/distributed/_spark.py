@@ -3,9 +3,13 @@ the engine-free per-query computation (`_tables.py`) on every partition through
 ``mapInPandas`` (Arrow batches, concatenated first: a query may straddle two batches)."""
 
 import contextlib
+import functools
 import re
 import warnings
 
+import numpy as np
+
+from ._beyond import _corpus_partials, _side_on_driver
 from ._tables import (
     ORDER,
     QUERY,
@@ -203,6 +207,9 @@ def evaluate_spark(
     judgments=None,
     sample_weight=None,
     per_query=False,
+    train=None,
+    item_features=None,
+    catalog=None,
     **conventions,
 ):
     """Evaluate a ranking held in a Spark DataFrame, with the numbers of `evaluate`.
@@ -221,6 +228,20 @@ def evaluate_spark(
         without ``judgments``, the relevance column too (a null relevance means the item
         is ranked but not judged).
     {distributed_parameters}
+    train : tuple, array-like, scipy.sparse matrix or pyspark.sql.DataFrame, default=None
+        The training interactions of the beyond-accuracy metrics (``novelty``,
+        ``popularity``, ``aplt``...): any form `sklearn_rank.evaluate` takes, or a Spark
+        DataFrame of (query, item) rows with the ``query`` and ``item`` columns. Its item
+        popularity is computed once, by one aggregation, and handed to every partition.
+        Measures that read each user's training items (``serendipity``, ``pop_rsp``,
+        ``pop_reo``, co-occurrence ``diversity``) are refused: use `evaluate`.
+    item_features : array-like or scipy.sparse matrix of shape (n_items, n_features), default=None
+        Item feature vectors, one row per catalog item (``diversity``).
+    catalog : int or array-like of shape (n_items,), default=None
+        The catalog: a number of items (ids 0..n_items-1) or the item ids; needed by the
+        beyond-accuracy metrics unless ``train`` is a matrix. Corpus-level metrics
+        (``coverage``, ``entropy``, ``gini``) add each partition's item counts on the
+        driver: the values of `evaluate`, to the bit.
 
     Returns
     -------
@@ -272,6 +293,7 @@ def evaluate_spark(
             judgments=judgments,
             sample_weight=sample_weight,
             per_query=per_query,
+            side=(train, item_features, catalog),
         )
 
 
@@ -290,6 +312,7 @@ def _evaluate_spark(
     judgments,
     sample_weight,
     per_query,
+    side=(None, None, None),
 ):
     spec = _make_spec(
         metrics,
@@ -303,12 +326,11 @@ def _evaluate_spark(
         sample_weight=sample_weight,
         per_query=per_query,
     )
-    if spec.plan.reads_lists:
-        raise ValueError(
-            f"{next(r.label for r in spec.requests if r.metric.level != 'query')} is a "
-            "beyond-accuracy metric, which evaluate_spark does not compute yet: use "
-            "evaluate_dask or sklearn_rank.evaluate."
-        )
+    train, item_features, catalog = side
+    spec, n_items, popularity, order = _side_on_driver(
+        spec, train, item_features, catalog, per_query, "evaluate_spark",
+        functools.partial(_aggregated_training, query=query, item=item, functions=functions),
+    )  # fmt: skip
     frame, fields = _prepare(
         data, spec, "data", RUN_SIDE if spec.two_tables else None, functions, types
     )
@@ -350,10 +372,56 @@ def _evaluate_spark(
         table = _per_query_table(rows, spec, rows[QUERY].dtype)
         yield _apply_rules(table, spec) if per_query else table
 
-    tables = _by_query(frame).mapInPandas(per_partition, schema)
+    partitioned = _by_query(frame)
     if per_query:
-        return tables
-    return _mean_of_tables(_collect(tables), spec)
+        return partitioned.mapInPandas(per_partition, schema)
+    means = {}
+    if spec.requests:
+        means = _mean_of_tables(_collect(partitioned.mapInPandas(per_partition, schema)), spec)
+    if spec.corpus is None:
+        return means
+    values = _corpus_values(partitioned, spec, n_items, popularity, types)
+    return {label: {**means, **values}[label] for label in order}
+
+
+def _corpus_values(partitioned, spec, n_items, popularity, types):
+    """Each partition's partial counts of the corpus-level metrics (pickled, one row per
+    partition), added on the driver (integers: exact), then each value once."""
+    import pickle
+
+    schema = types.StructType([types.StructField("partial", types.BinaryType())])
+
+    def partials(batches):
+        import pandas as pd
+
+        parts = list(batches)
+        rows = pd.concat(parts, ignore_index=True) if parts else None
+        if rows is None or not len(rows):
+            return
+        yield pd.DataFrame({"partial": [pickle.dumps(_corpus_partials(rows, spec))]})
+
+    collected = _collect(partitioned.mapInPandas(partials, schema))
+    parts = [pickle.loads(blob) for blob in collected["partial"]]
+    return spec.corpus.corpus_values(parts, n_items, popularity)
+
+
+def _aggregated_training(train, query, item, functions):
+    """Per item id its training rows and distinct users, and the distinct users, of a
+    Spark training table (None: ``train`` is not a Spark DataFrame)."""
+    if not _is_spark_frame(train):
+        return None
+    per_item = (
+        train.groupBy(item)
+        .agg(functions.count("*").alias("rows"), functions.countDistinct(query).alias("users"))
+        .toPandas()
+    )
+    n_users = train.select(query).distinct().count()
+    return (
+        per_item[item].to_numpy(),
+        per_item["rows"].to_numpy(dtype=np.float64),
+        per_item["users"].to_numpy(dtype=np.float64),
+        int(n_users),
+    )
 
 
 def _collect(frame):

@@ -418,26 +418,6 @@ def _item_form(run, truth, score, spec, run_table, truth_table):
     return ids, kept, run_codes, compute
 
 
-def _corpus_partials(frame, spec):
-    """label -> partial counts of the corpus-level requests over one partition's lists
-    (an empty dict for a partition without rows)."""
-    run, truth, run_table, truth_table = _split(frame, spec)
-    if not len(run):
-        return {}
-    score = _scores(run, spec, run_table)
-    relevance = None
-    if not (spec.two_tables and spec.columns["relevance"] is None):
-        relevance = truth[RELEVANCE].to_numpy(dtype=np.float64)
-    try:
-        return spec.corpus.partials(
-            ItemJudgments(_ids(truth[QUERY].to_numpy()), _ids(truth[ITEM].to_numpy()), relevance),
-            ItemRanking(_ids(run[QUERY].to_numpy()), _ids(run[ITEM].to_numpy()), score),
-            spec.side_inputs,
-        )
-    except ValueError as error:
-        raise ValueError(_in_tables(str(error), run_table, truth_table)) from None
-
-
 def _in_tables(message, run_table, truth_table):
     """An error of the in-memory evaluation, told in terms of the user's tables."""
     if run_table == truth_table:  # one table: both sides are its rows

@@ -142,5 +142,12 @@ BEYOND_METRICS = {
             "list",
             "[0, inf)",
         ),
+        _entry(
+            "rank_serendipity",
+            _beyond_similarity.rank_serendipity,
+            "RecTools' serendipity: relevant items ranked above their popularity rank",
+            "list",
+            "[0, 1]",
+        ),
     )
 }

@@ -139,3 +139,30 @@ def serendipity(block, k, similarity="cosine", relevance="truth"):
         values = sums / lengths
     values[(lengths == 0) | (rows == 0)] = np.nan
     return values, ~np.isnan(values)
+
+
+def rank_serendipity(block, k):
+    """RecTools' Serendipity: at list position r (1-based), max(rho(i) - r, 0) / n x the
+    item's relevance, rho(i) the dense rank of its training rows (1: the most), n the
+    catalog size; a cold item (n + 1 - r) / n x relevance. Per user the mean over its
+    list; an empty list: NaN."""
+    from ._beyond import _lookup, _needs_training, _positions
+
+    stats = _needs_training(block, "rank_serendipity")
+    counts = stats.interactions
+    trained = counts > 0
+    distinct = np.unique(counts[trained])[::-1]  # descending
+    rho = np.zeros(counts.size)
+    rho[trained] = np.searchsorted(-distinct, -counts[trained]) + 1.0
+    query, items, lengths = block.lists.cut(k)
+    position = _positions(lengths) + 1.0
+    n = float(block.n_items)
+    unexpected = np.where(
+        trained[items], np.maximum(rho[items] - position, 0.0) / n, (n + 1.0 - position) / n
+    )
+    _found, relevance = _lookup(block.relevant, query, items, block.n_items)
+    sums = np.bincount(query, weights=unexpected * (relevance > 0), minlength=lengths.size)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = sums / lengths
+    values[lengths == 0] = np.nan
+    return values, lengths > 0

@@ -107,3 +107,53 @@ def test_refusals_name_the_reason():
         evaluate_dask(data, ["serendipity@5"], judgments=judgments, train=train, catalog=n_items)
     with pytest.raises(ValueError, match="need the catalog"):
         evaluate_dask(data, ["coverage@5"], judgments=judgments)
+
+
+# --- Spark: the same numbers, partial counts pickled per partition ----------------------
+
+
+@pytest.fixture(scope="module")
+def spark():
+    import os
+    import sys
+
+    pytest.importorskip("pyspark")
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("sklearn_rank beyond-accuracy tests")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.default.parallelism", "3")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+@pytest.mark.slow
+@pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
+def test_spark_equals_evaluate_to_the_bit(spark):
+    run, truth, train, features, n_items = _case(4)
+    side = dict(catalog=n_items, item_features=features)
+    expected = _in_memory(run, truth, NAMES, train=train, **side)
+    data, judgments = spark.createDataFrame(run), spark.createDataFrame(truth)
+    got = sr.evaluate_spark(
+        data, NAMES, judgments=judgments, train=train, ties="stable", no_relevant="skip", **side
+    )
+    assert list(got) == NAMES
+    assert got == expected
+    table = spark.createDataFrame(pd.DataFrame({"query": train[0], "item": train[1]}))
+    names = ["novelty@10", "coverage@10", "gini@10"]
+    from_table = sr.evaluate_spark(
+        data, names, judgments=judgments, train=table, catalog=n_items, ties="stable",
+        no_relevant="skip",
+    )  # fmt: skip
+    assert from_table == {name: expected[name] for name in names}

@@ -748,5 +748,36 @@ def test_per_user_metrics_in_a_paired_comparison():
         for name in names[:3]:  # every user has a list: no value is missing
             np.testing.assert_array_equal(result.per_query[name][:, column], alone[name])
     assert set(result.pairs["metric"]) == set(names)
-    with pytest.raises(ValueError, match="corpus-level"):
-        sr.compare(truth, runs, ["coverage@5"], baseline="a", n_resamples=200, **side)
+
+
+def test_exclude_removes_items_before_the_cut_in_every_form():
+    score, truth, train, exclude, _n = _random_case(5, n_users=60)
+    names = ["coverage@10", "novelty@10", "popularity@10", "gini@10"]
+    dense = sr.evaluate(truth, score, names, train=train, exclude=exclude)
+    full = sr.ItemRanking.from_topn(np.argsort(-score, axis=1, kind="stable"))
+    from_ids = sr.evaluate(truth, full, names, train=train, exclude=exclude)
+    assert from_ids == dense
+
+
+def test_rectools_serendipity_published_example():
+    reco = [(1, 1, 1), (1, 2, 2), (2, 2, 1), (2, 3, 2), (3, 3, 1), (4, 2, 1), (4, 3, 2)]
+    test = [(1, 1), (1, 2), (2, 2), (2, 3), (3, 2), (4, 2)]
+    prev = [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1)]
+    run = sr.ItemRanking([u for u, _, _ in reco], [i for _, i, _ in reco])
+    truth = sr.ItemJudgments([u for u, _ in test], [i for _, i in test])
+    train = (np.array([u for u, _ in prev]), np.array([i for _, i in prev]))
+    for k, expected in ((1, [0, 0.25, 0, 0.25]), (2, [0, 0.5, 0, 0.125])):
+        name = f"rank_serendipity@{k}"
+        got = sr.evaluate(
+            truth, run, [name], train=train, catalog=[1, 2, 3, 4], convention="rectools",
+            per_query=True,
+        )  # fmt: skip
+        np.testing.assert_allclose(got[name], expected, rtol=1e-14, atol=1e-15)
+
+
+def test_the_ndcg_curve_takes_the_rectools_ideal_dcg():
+    score, truth, _train, _exclude, _n = _random_case(6, n_users=40)
+    curve = sr.metric_at_k_curve(truth, score, "ndcg", k_max=6, ideal_dcg="k", ties="stable")
+    for k in range(1, 7):
+        at_k = sr.evaluate(truth, score, [f"ndcg@{k}"], ideal_dcg="k", ties="stable")
+        assert curve[1][k - 1] == pytest.approx(at_k[f"ndcg@{k}"], rel=1e-12)  # as test_curves
