@@ -19,6 +19,7 @@ from ._binary import (
     recall_at_k_score,
 )
 from ._cascade_functions import err_score, rbp_residual, rbp_score
+from ._click_functions import ips_dcg_score, ips_hits_score, ips_precision_score, ips_rank_sum
 from ._curves import metric_at_k_curve
 from ._evaluate import evaluate
 from ._graded import cg_score, dcg_score, kendall_tau_score, ndcg_score
@@ -56,6 +57,10 @@ __all__ = [
     "hit_rate_score",
     "inferred_average_precision_score",
     "interpolated_precision_score",
+    "ips_dcg_score",
+    "ips_hits_score",
+    "ips_precision_score",
+    "ips_rank_sum",
     "judged_at_k_score",
     "kendall_tau_score",
     "mean_average_precision_score",

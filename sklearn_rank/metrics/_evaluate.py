@@ -156,7 +156,17 @@ def _check_relevance(requests, queries, conventions, n_threads=1):
                 )
 
 
-def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads=1):
+def _prepare(
+    requests,
+    y_true,
+    y_score,
+    groups,
+    exclude,
+    sample_weight,
+    conventions,
+    n_threads=1,
+    side=None,
+):
     """Normalise the input once and check it for the requested metrics.
 
     requests : list of `_Request` (or (label, registry entry, k) tuples).
@@ -175,8 +185,12 @@ def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventi
         score_dtype=conventions["score_dtype"],
         judged_only=conventions["judged_only"],
         n_threads=n_threads,
+        side=side,
     )
     _check_relevance(requests, prepared.queries, conventions, n_threads)
+    for request in requests:
+        if request.metric.side_inputs is not None:
+            request.metric.side_inputs(request, prepared.queries)
     if exclude is not None and prepared.recommender_form:
         _warn_short_lists(requests, prepared.queries, prepared.ids)
     return prepared
@@ -215,6 +229,7 @@ def _compute(
     conventions,
     table=False,
     n_jobs=None,
+    side=None,
 ):
     """Compute several metrics on one input with one sort.
 
@@ -227,7 +242,7 @@ def _compute(
     per_query = _check_per_query(per_query)
     n_threads = _check_n_jobs(n_jobs)
     queries, ids, weights, recommender_form = _prepare(
-        requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads
+        requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads, side
     )
     return _compute_queries(
         requests,
@@ -372,11 +387,13 @@ def _score(
     per_query=False,
     convention=None,
     n_jobs=None,
+    side=None,
     **conventions,
 ):
     """One metric by registry name, as the public metric functions call it.
 
-    ``conventions`` also holds the metric's own parameters (``p`` of RBP...), checked here.
+    ``conventions`` also holds the metric's own parameters (``p`` of RBP...), checked here;
+    ``side``: the side inputs (name -> array, `conventions._side_inputs`).
     """
     metric = METRICS[name]
     params = {}
@@ -397,6 +414,7 @@ def _score(
         per_query=per_query,
         conventions=resolved,
         n_jobs=n_jobs,
+        side=side,
     )[name]
 
 
@@ -411,6 +429,8 @@ def evaluate(
     exclude=None,
     sample_weight=None,
     per_query=False,
+    propensity=None,
+    position=None,
     **conventions,
 ):
     """Compute several ranking metrics at once, sharing one sort of the input.
@@ -425,6 +445,8 @@ def evaluate(
     {groups}
     {exclude}
     {sample_weight}
+    {propensity}
+    {position}
     {conventions}
     per_query : bool or "table", default=False
         True: one value per query instead of the mean, in row order for 2-D input, list
@@ -477,6 +499,7 @@ def evaluate(
         conventions=conventions,
         table=table,
         n_jobs=n_jobs,
+        side={"propensity": propensity, "position": position},
     )
     if table:
         return {"query": computed.ids, **computed.values}

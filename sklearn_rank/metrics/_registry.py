@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..conventions._measures import MEASURE_PARAMETERS
-from . import _cascade, _reductions, _trec
+from . import _cascade, _clicks, _reductions, _trec
 from ._statistics import TOP_GRADE
 
 
@@ -38,6 +38,9 @@ class _Metric:
     # Statistics over the whole input that fill a measure parameter left at None
     # (`_statistics._Statistic`): computed once per call, never per block of queries.
     statistics: tuple = ()
+    # Checks a request against the prepared queries' side inputs (`_clicks`): None when
+    # the metric reads none.
+    side_inputs: Callable | None = None
 
     def __post_init__(self):
         if not isinstance(self.reduce, _Guarded):
@@ -104,6 +107,11 @@ _COUNT = "[0, inf)"
 _PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE = (
     MEASURE_PARAMETERS[name] for name in ("p", "gains", "recall", "x", "max_grade")
 )
+# The click-log estimators' parameters, in every one of them.
+_CLICKS = tuple(
+    MEASURE_PARAMETERS[name] for name in ("eta", "max_weight", "normalize", "eps_plus", "eps_minus")
+)
+_IPS_RANGE = "[0, inf); (-inf, inf) with eps_minus > 0"
 
 METRICS = {
     m.name: m
@@ -386,6 +394,59 @@ METRICS = {
             needs_judged=True,
             scores_without_relevant=True,
             family="trec",
+        ),
+        # --- click-log estimators (docs/clicks.md) -------------------------------------
+        _Metric(
+            "ips_dcg",
+            "ips_dcg_score",
+            _clicks.ips_dcg,
+            "IPS estimate of DCG@k from logged clicks: sum over clicked items of "
+            "1 / log2(position + 1) / propensity",
+            value_range=_IPS_RANGE,
+            no_relevant_default="skip",
+            parameters=_CLICKS,
+            family="clicks",
+            side_inputs=_clicks._check_request,
+        ),
+        _Metric(
+            "ips_precision",
+            "ips_precision_score",
+            _clicks.ips_precision,
+            "IPS estimate of Precision@k from logged clicks: sum over clicked items in the "
+            "top k of 1 / propensity, / k",
+            value_range=_IPS_RANGE,
+            ranks_without_k=False,
+            no_relevant_default="skip",
+            parameters=_CLICKS,
+            family="clicks",
+            side_inputs=_clicks._check_request,
+        ),
+        _Metric(
+            "ips_hits",
+            "ips_hits_score",
+            _clicks.ips_hits,
+            "IPS estimate of the number of relevant items in the top k from logged clicks: "
+            "sum over clicked items in the top k of 1 / propensity",
+            value_range=_IPS_RANGE,
+            ranks_without_k=False,
+            no_relevant_default="skip",
+            parameters=_CLICKS,
+            family="clicks",
+            side_inputs=_clicks._check_request,
+        ),
+        _Metric(
+            "ips_rank_sum",
+            "ips_rank_sum",
+            _clicks.ips_rank_sum,
+            "IPS estimate of the sum of the relevant items' positions from logged clicks: "
+            "sum over clicked items of position / propensity",
+            takes_k=False,
+            greater_is_better=False,
+            value_range=_IPS_RANGE,
+            no_relevant_default="skip",
+            parameters=_CLICKS,
+            family="clicks",
+            side_inputs=_clicks._check_request,
         ),
     )
 }
