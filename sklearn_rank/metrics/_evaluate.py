@@ -188,9 +188,7 @@ def _prepare(
         side=side,
     )
     _check_relevance(requests, prepared.queries, conventions, n_threads)
-    for request in requests:
-        if request.metric.side_inputs is not None:
-            request.metric.side_inputs(request, prepared.queries)
+    _check_side_inputs(requests, prepared.queries)
     if exclude is not None and prepared.recommender_form:
         _warn_short_lists(requests, prepared.queries, prepared.ids)
     return prepared
@@ -215,6 +213,14 @@ class _Table(NamedTuple):
     n_candidates: np.ndarray
     aggregates: dict
     summation: str = "accurate"
+
+
+def _check_side_inputs(requests, queries):
+    """Refuse requests whose side inputs (the click-log estimators' propensities) are
+    missing or cannot serve them, before anything is computed."""
+    for request in requests:
+        if request.metric.side_inputs is not None:
+            request.metric.side_inputs(request, queries)
 
 
 def _compute(
@@ -279,6 +285,7 @@ def _compute_queries(
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     if not checked:
         _check_relevance(requests, queries, conventions)
+        _check_side_inputs(requests, queries)
     # Statistics over the whole input (ERR's top grade) before it is cut into blocks.
     requests = _with_statistics_of(requests, queries, n_threads)
     threshold = conventions["relevance_threshold"]

@@ -71,9 +71,18 @@ class _Plan:
     # --- preparing and computing ------------------------------------------------------
 
     def prepare(
-        self, y_true, y_score, *, groups=None, exclude=None, sample_weight=None, n_threads=1
+        self,
+        y_true,
+        y_score,
+        *,
+        groups=None,
+        exclude=None,
+        sample_weight=None,
+        n_threads=1,
+        side=None,
     ):
-        """The input normalised once and checked for these requests: a `_Prepared`."""
+        """The input normalised once and checked for these requests: a `_Prepared`.
+        ``side``: the side inputs, name -> array (`conventions._side_inputs`), or None."""
         return _prepare(
             self.requests,
             y_true,
@@ -83,6 +92,7 @@ class _Plan:
             sample_weight,
             self.conventions,
             n_threads,
+            side,
         )
 
     def run(self, prepared, *, per_query=False, table=False, n_threads=1, checked=True):
@@ -114,6 +124,7 @@ class _Plan:
         per_query=False,
         table=False,
         n_jobs=None,
+        side=None,
     ):
         """`prepare` then `run`, as `evaluate` does (``n_jobs`` checked here)."""
         return _compute(
@@ -127,6 +138,7 @@ class _Plan:
             conventions=self.conventions,
             table=table,
             n_jobs=n_jobs,
+            side=side,
         )
 
     def no_relevant_rule(self, metric, recommender_form=False):

@@ -14,6 +14,7 @@ from numbers import Real
 import numpy as np
 
 from ..conventions._declarations import resolve
+from ..conventions._side_inputs import SIDE_INPUTS
 from ..metrics._names import _parse_request
 from ..metrics._signatures import _applicable
 from ._scorer import (
@@ -34,8 +35,10 @@ _PER_METRIC = ("no_relevant", "metric_no_relevant")
 
 
 def _requests(scorer):
-    """A scorer's metadata requests, comparable: ((param, alias), ...)."""
-    return tuple(sorted(scorer.get_metadata_routing().score.requests.items()))
+    """A scorer's metadata requests, comparable: ((param, alias), ...); the side inputs,
+    requested by the click-log estimators' scorers only, are not compared."""
+    requests = scorer.get_metadata_routing().score.requests.items()
+    return tuple(sorted((p, a) for p, a in requests if p not in SIDE_INPUTS))
 
 
 def _shared_conventions(scorers):
@@ -144,7 +147,7 @@ class MultimetricRankingScorer(_RoutedScorer):
             )
         self.scorers = scorers
         self.error_score = _checked_error_score(error_score)
-        self._new_request()
+        self._new_request(side=any(s._reads_side_inputs for s in scorers.values()))
         for param, alias in _requests(next(iter(scorers.values()))):
             self._request.score.add_request(param=param, alias=alias)
         self._groups = _shared_conventions(scorers)
@@ -165,7 +168,17 @@ class MultimetricRankingScorer(_RoutedScorer):
         )
         return dict.fromkeys(keys, self.error_score)
 
-    def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None):
+    def __call__(
+        self,
+        estimator,
+        X,
+        y_true,
+        *,
+        groups=None,
+        sample_weight=None,
+        propensity=None,
+        position=None,
+    ):
         try:
             n_rows = _checked_call(self._name, y_true, groups)
             if not getattr(self, "_warned_split", False):
@@ -192,6 +205,7 @@ class MultimetricRankingScorer(_RoutedScorer):
                 groups,
                 sample_weight,
                 recordings,
+                side={"propensity": propensity, "position": position},
             )
 
         result = {}

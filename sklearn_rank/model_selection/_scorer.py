@@ -9,6 +9,7 @@ from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from ..conventions._declarations import check_k, resolve
+from ..conventions._side_inputs import SIDE_INPUTS
 from ..metrics._names import _parse_request, _parse_requests, _Request
 from ..metrics._plan import _Plan
 from ..metrics._registry import METRICS
@@ -157,7 +158,7 @@ def _checked_call(name, y_true, groups):
 
 
 def _signed_scores(
-    members, conventions, estimator, y_true, y_pred, groups, sample_weight, recordings
+    members, conventions, estimator, y_true, y_pred, groups, sample_weight, recordings, side=None
 ):
     """The scores of ranking scorers that share ``conventions``, from one ranking.
 
@@ -165,6 +166,7 @@ def _signed_scores(
     conventions : as `resolve` returns them, for every member.
     recordings : None, or label -> the recording a grouped search set on that scorer
         (`_recording`): the scores then carry their per-query values.
+    side : the side inputs routed to the scorer (name -> array or None), or None.
     Returns label -> score, greater-is-better (negated for lower-is-better metrics).
     """
     plan = _Plan(
@@ -175,7 +177,7 @@ def _signed_scores(
         conventions,
     )
     computed = _compute_fold(
-        plan, y_true, y_pred, groups, sample_weight, table=recordings is not None
+        plan, y_true, y_pred, groups, sample_weight, table=recordings is not None, side=side
     )
     if recordings is None:
         return {label: scorer.sign * computed[label] for label, scorer in members}
@@ -194,12 +196,16 @@ def _signed_scores(
 
 class _RoutedScorer:
     """Metadata requests of a ranking scorer: ``groups`` by default, ``sample_weight`` when
-    asked, as scikit-learn's own scorers request theirs."""
+    asked, as scikit-learn's own scorers request theirs; the side inputs (``propensity``,
+    ``position``) by default where a metric reads them (the click-log estimators)."""
 
-    def _new_request(self):
+    def _new_request(self, side=False):
         self._request = MetadataRequest(owner=type(self).__name__)
         self._request.score.add_request(param="groups", alias=True)
         self._request.score.add_request(param="sample_weight", alias=None)
+        if side:
+            for name in SIDE_INPUTS:
+                self._request.score.add_request(param=name, alias=True)
 
     def get_metadata_routing(self):
         """Metadata this scorer requests: ``groups`` by default.
@@ -217,7 +223,8 @@ class _RoutedScorer:
         ----------
         **requests : dict
             ``sample_weight=True`` to use routed sample weights; ``groups`` is requested
-            already (set an alias string to read query ids from another name).
+            already (set an alias string to read query ids from another name), and so are
+            ``propensity`` and ``position`` by the click-log estimators' scorers.
 
         Returns
         -------
@@ -225,10 +232,10 @@ class _RoutedScorer:
             This scorer.
         """
         for param, alias in requests.items():
-            if param not in ("groups", "sample_weight"):
+            if param not in ("groups", "sample_weight", *SIDE_INPUTS):
                 raise ValueError(
-                    f"{type(self).__name__} takes metadata 'groups' and 'sample_weight'; "
-                    f"got {param!r}."
+                    f"{type(self).__name__} takes metadata 'groups', 'sample_weight', "
+                    f"'propensity' and 'position'; got {param!r}."
                 )
             self._request.score.add_request(param=param, alias=alias)
         return self
@@ -291,11 +298,21 @@ class RankingScorer(_RoutedScorer):
         self.sign = sign
         self.params = dict(params or {})  # the measure's own (RBP's p...)
         self.overrides = dict(overrides or {})  # conventions its name set (P(rel=2)@5)
-        self._new_request()
+        self._new_request(side=METRICS[metric].side_inputs is not None)
         self._warned_split = False  # warn about split queries once per scorer
         self._record = None  # set while a grouped search records per-query values
 
-    def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None):
+    def __call__(
+        self,
+        estimator,
+        X,
+        y_true,
+        *,
+        groups=None,
+        sample_weight=None,
+        propensity=None,
+        position=None,
+    ):
         n_rows = _checked_call(self.name, y_true, groups)
         if not getattr(self, "_warned_split", False):
             self._warned_split = _warn_split_queries(self.name, estimator, groups)
@@ -310,7 +327,12 @@ class RankingScorer(_RoutedScorer):
             groups,
             sample_weight,
             None if recording is None else {self.name: recording},
+            side={"propensity": propensity, "position": position},
         )[self.name]
+
+    @property
+    def _reads_side_inputs(self):
+        return METRICS[self.metric].side_inputs is not None
 
     def __repr__(self):
         params = "".join(
