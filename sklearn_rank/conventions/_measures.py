@@ -164,6 +164,40 @@ _EPS_MINUS = Parameter(
     type_text="float",
 )
 
+
+def _ps_normalization(name, value):
+    if value not in ("ratio_of_means", "mean_of_ratios", "none"):
+        raise ValueError(
+            f"{name} must be 'ratio_of_means', 'mean_of_ratios' or 'none'; got {value!r}."
+        )
+    return value
+
+
+def _ideal_mean(name, value):
+    return None if value is None else _positive(name, value)
+
+
+# The propensity-scored metrics' parameters (PSP@k, PSnDCG@k; docs/clicks.md).
+_PS_NORMALIZE = Parameter(
+    "ps_normalize",
+    _ps_normalization,
+    "ratio_of_means",
+    '"ratio_of_means" (pyxclib): the mean over instances of the value divided by the mean of\n'
+    "the propensity-ideal ranking's value (each instance's relevant labels sorted by\n"
+    'decreasing inverse propensity). "mean_of_ratios": the mean of each instance\'s ratio\n'
+    '(instances without a relevant label get ``no_relevant``). "none": unnormalised.',
+    type_text='{"ratio_of_means", "mean_of_ratios", "none"}',
+)
+_IDEAL_MEAN = Parameter(
+    "ideal_mean",
+    _ideal_mean,
+    None,
+    'With ``ps_normalize="ratio_of_means"``: the mean ideal value at this k that the values\n'
+    "are divided by. None: the mean over every instance of the input, as pyxclib computes\n"
+    "it; give the whole dataset's value to score it in batches.",
+    type_text="float or None",
+)
+
 #: Every measure parameter by name; registry entries take theirs from here.
 MEASURE_PARAMETERS = {
     p.name: p
@@ -178,5 +212,7 @@ MEASURE_PARAMETERS = {
         _NORMALIZE,
         _EPS_PLUS,
         _EPS_MINUS,
+        _PS_NORMALIZE,
+        _IDEAL_MEAN,
     )
 }

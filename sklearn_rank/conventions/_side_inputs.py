@@ -45,11 +45,13 @@ PROPENSITY = Parameter(
     "propensity",
     _propensities,
     None,
-    "Click-log estimators: the probability that each logged row was examined under the\n"
-    "logging ranker, in [0, 1] (0: never displayed; a click there is refused). Shaped like\n"
-    "``y_true`` (one per row in long format, one per cell for matrices). Routed to a\n"
-    "scorer as metadata, as ``groups`` is.",
-    type_text="array-like of y_true's shape",
+    "The probability that a relevant item is observed, in [0, 1], shaped like ``y_true``\n"
+    "(one per row in long format, one per cell for matrices) or, for matrices, one per\n"
+    "column (item). Click-log estimators: the probability that each logged row was\n"
+    "examined under the logging ranker (0: never displayed; a click there is refused).\n"
+    "PSP@k, PSnDCG@k: each label's propensity (`jain_propensity` gives Jain et al.'s).\n"
+    "Routed to a scorer as metadata, as ``groups`` is.",
+    type_text="array-like of y_true's shape, or (n_items,)",
 )
 POSITION = Parameter(
     "position",

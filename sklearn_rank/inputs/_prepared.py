@@ -113,7 +113,9 @@ def _with_side_inputs(queries, side, y_true, y_score):
                 "(1-D with groups): its values are aligned with y_true's cells or rows."
             )
         expected = np.shape(y_true)
-        if array.shape != expected:
+        if queries.width is not None and array.shape == (queries.width,):
+            array = np.broadcast_to(array, (queries.n_queries, queries.width))  # per item
+        elif array.shape != expected:
             raise ValueError(f"{name} must have y_true's shape {expected}; got {array.shape}.")
         checked[name] = np.ascontiguousarray(array).ravel()
     return dataclasses.replace(queries, side=checked)

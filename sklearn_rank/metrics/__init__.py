@@ -32,6 +32,8 @@ from ._judged_functions import (
     unjudged_at_k,
 )
 from ._judged_functions import unjudged_at_k_score as unjudged_at_k_score  # deprecated
+from ._propensity_functions import psndcg_score, psp_score
+from ._propensity_scored import jain_propensity
 from ._registry import get_metric_names
 from ._trec_functions import (
     geometric_mean_average_precision_score,
@@ -61,6 +63,7 @@ __all__ = [
     "ips_hits_score",
     "ips_precision_score",
     "ips_rank_sum",
+    "jain_propensity",
     "judged_at_k_score",
     "kendall_tau_score",
     "mean_average_precision_score",
@@ -72,6 +75,8 @@ __all__ = [
     "num_relevant_retrieved",
     "num_retrieved",
     "precision_at_k_score",
+    "psndcg_score",
+    "psp_score",
     "r_precision_mult_score",
     "r_precision_score",
     "ranking_auc_score",

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..conventions._measures import MEASURE_PARAMETERS
-from . import _cascade, _clicks, _reductions, _trec
+from . import _cascade, _clicks, _propensity_scored, _reductions, _trec
 from ._statistics import TOP_GRADE
 
 
@@ -112,6 +112,8 @@ _CLICKS = tuple(
     MEASURE_PARAMETERS[name] for name in ("eta", "max_weight", "normalize", "eps_plus", "eps_minus")
 )
 _IPS_RANGE = "[0, inf); (-inf, inf) with eps_minus > 0"
+_PROPENSITY_SCORED = tuple(MEASURE_PARAMETERS[name] for name in ("ps_normalize", "ideal_mean"))
+_PS_RANGE = "[0, inf); its mean in [0, 1]"
 
 METRICS = {
     m.name: m
@@ -447,6 +449,33 @@ METRICS = {
             parameters=_CLICKS,
             family="clicks",
             side_inputs=_clicks._check_request,
+        ),
+        # --- propensity-scored metrics of extreme multi-label ranking ------------------
+        _Metric(
+            "psp",
+            "psp_score",
+            _propensity_scored.psp,
+            "propensity-scored precision: sum of y / p over the top k, / k; over the "
+            "propensity-ideal ranking's (pyxclib's ratio of means)",
+            value_range=_PS_RANGE,
+            ranks_without_k=False,
+            parameters=_PROPENSITY_SCORED,
+            family="propensity",
+            statistics=(_propensity_scored.IDEAL_SUMS,),
+            side_inputs=_propensity_scored._check_request,
+        ),
+        _Metric(
+            "psndcg",
+            "psndcg_score",
+            _propensity_scored.psndcg,
+            "propensity-scored nDCG: sum of y / (p log2(rank + 1)) over the top k, / the "
+            "binary ideal DCG; over the propensity-ideal ranking's (pyxclib's ratio of means)",
+            value_range=_PS_RANGE,
+            ranks_without_k=False,  # a cut-off is required
+            parameters=_PROPENSITY_SCORED,
+            family="propensity",
+            statistics=(_propensity_scored.IDEAL_SUMS,),
+            side_inputs=_propensity_scored._check_request,
         ),
     )
 }

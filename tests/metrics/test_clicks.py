@@ -289,7 +289,7 @@ def test_side_inputs_are_checked_up_front():
     with pytest.raises(ValueError, match="needs position="):
         sr.ips_dcg_score(CLICKS, NEW, eta=1.0, propensity=PROPENSITY)
     with pytest.raises(ValueError, match=r"propensity must have y_true's shape \(1, 3\)"):
-        sr.ips_dcg_score(CLICKS, NEW, propensity=[1.0, 0.5, 0.2])
+        sr.ips_dcg_score(CLICKS, NEW, propensity=[1.0, 0.5])
     with pytest.raises(ValueError, match="propensity must hold examination probabilities"):
         sr.ips_dcg_score(CLICKS, NEW, propensity=[[1.0, 2.0, 0.5]])
     with pytest.raises(ValueError, match="clicked with propensity 0"):
