@@ -73,6 +73,7 @@ _EXPORTS = {
     "ips_hits_score": "metrics",
     "ips_rank_sum": "metrics",
     "jain_propensity": "metrics",
+    "popularity_propensity": "metrics",
     "psp_score": "metrics",
     "psndcg_score": "metrics",
     "rbp_score": "metrics",

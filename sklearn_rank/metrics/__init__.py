@@ -19,7 +19,13 @@ from ._binary import (
     recall_at_k_score,
 )
 from ._cascade_functions import err_score, rbp_residual, rbp_score
-from ._click_functions import ips_dcg_score, ips_hits_score, ips_precision_score, ips_rank_sum
+from ._click_functions import (
+    ips_dcg_score,
+    ips_hits_score,
+    ips_precision_score,
+    ips_rank_sum,
+    popularity_propensity,
+)
 from ._curves import metric_at_k_curve
 from ._evaluate import evaluate
 from ._graded import cg_score, dcg_score, kendall_tau_score, ndcg_score
@@ -74,6 +80,7 @@ __all__ = [
     "num_relevant",
     "num_relevant_retrieved",
     "num_retrieved",
+    "popularity_propensity",
     "precision_at_k_score",
     "psndcg_score",
     "psp_score",

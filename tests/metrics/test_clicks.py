@@ -304,3 +304,43 @@ def test_side_inputs_are_checked_up_front():
         sr.ips_dcg_score(CLICKS, NEW, propensity=PROPENSITY, normalize="pooled")
     with pytest.raises(ValueError, match="needs y_true as a dense matrix"):
         sr.evaluate([{1}], [[1, 2]], ["ips_dcg"], propensity=[[1.0, 1.0]])
+
+
+def _yang_eq12(y_true, y_score, counts, gamma, k):
+    """Yang et al.'s eq12_test written out (their notebook, per user): test positives with a
+    training count, p = N ** ((gamma + 1) / 2), Z = candidates scored strictly above; the
+    mean over users with such a positive of sum c(Z) / p / sum 1 / p."""
+    recall, dcg, dcg_k, users = 0.0, 0.0, 0.0, 0
+    for truth, score in zip(y_true, y_score):
+        positives = [i for i in np.flatnonzero(truth) if counts[i] > 0]
+        if not positives:
+            continue
+        users += 1
+        weights = [1.0 / counts[i] ** ((gamma + 1) / 2) for i in positives]
+        above = [int((score > score[i]).sum()) for i in positives]
+        total = sum(weights)
+        recall += sum(w * (z < k) for w, z in zip(weights, above)) / total
+        dcg += sum(w / np.log2(z + 2) for w, z in zip(weights, above)) / total
+        dcg_k += sum(w * (z < k) / np.log2(z + 2) for w, z in zip(weights, above)) / total
+    return recall / users, dcg / users, dcg_k / users
+
+
+@pytest.mark.parametrize("gamma", [-1.0, 0.5, 1.69])
+def test_popularity_snips_equals_yang_et_al(gamma):
+    rng = np.random.default_rng(8)
+    y_true = (rng.random((50, 20)) < 0.15).astype(int)
+    y_score = rng.random((50, 20))  # distinct: "strictly above" is the position
+    counts = rng.integers(0, 30, 20)
+    counts[:2] = 0  # never seen in training: their positives are left out
+    propensity = sr.popularity_propensity(counts, gamma)
+    seen = y_true * (counts > 0)
+    names = [
+        "ips_hits(normalize='per_query')@5",
+        "ips_dcg(normalize='per_query')",
+        "ips_dcg(normalize='per_query')@5",
+    ]
+    got = sr.evaluate(seen, y_score, names, propensity=propensity, no_relevant="skip")
+    expected = _yang_eq12(y_true, y_score, counts, gamma, 5)
+    assert [got[name] for name in names] == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(ValueError, match="clicked with propensity 0"):
+        sr.evaluate(y_true, y_score, names, propensity=propensity)
