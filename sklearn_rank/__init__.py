@@ -74,6 +74,7 @@ _EXPORTS = {
     "ips_rank_sum": "metrics",
     "jain_propensity": "metrics",
     "popularity_propensity": "metrics",
+    "slate_policy_value": "metrics",
     "psp_score": "metrics",
     "psndcg_score": "metrics",
     "rbp_score": "metrics",

@@ -41,6 +41,7 @@ from ._judged_functions import unjudged_at_k_score as unjudged_at_k_score  # dep
 from ._propensity_functions import psndcg_score, psp_score
 from ._propensity_scored import jain_propensity
 from ._registry import get_metric_names
+from ._slates import slate_policy_value
 from ._trec_functions import (
     geometric_mean_average_precision_score,
     num_nonrelevant_judged_retrieved,
@@ -90,5 +91,6 @@ __all__ = [
     "rbp_residual",
     "rbp_score",
     "recall_at_k_score",
+    "slate_policy_value",
     "unjudged_at_k",
 ]
