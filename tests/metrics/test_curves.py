@@ -229,6 +229,7 @@ def test_signature_holds_every_convention_of_evaluate():
         for name, parameter in evaluate.items()
         if parameter.kind == parameter.KEYWORD_ONLY
         and name not in ("groups", "exclude", "sample_weight", "per_query")
+        and name not in ("propensity", "position")  # side inputs of metrics without curves
     ]
     assert {"judged_only", "iprec_rounding", "n_jobs", "log_base"} <= set(conventions)
     for name in conventions:
