@@ -147,7 +147,10 @@ def _check_request(request, queries):
                 f"{request.label!r}: entry {row} is clicked with propensity 0 (never "
                 "displayed); a click needs a positive examination probability."
             )
-        if noisy and queries.excluded is None and (propensity == 0).any():
+        candidate = np.ones(propensity.size, dtype=bool)
+        if queries.excluded is not None:  # excluded cells are no candidates
+            candidate = ~queries.excluded
+        if noisy and (propensity[candidate] == 0).any():
             raise ValueError(
                 f"{request.label!r}: the de-noised estimator sums over every displayed "
                 "candidate; give only displayed candidates (propensity > 0)."

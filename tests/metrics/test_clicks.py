@@ -344,3 +344,17 @@ def test_popularity_snips_equals_yang_et_al(gamma):
     assert [got[name] for name in names] == pytest.approx(expected, rel=1e-12)
     with pytest.raises(ValueError, match="clicked with propensity 0"):
         sr.evaluate(y_true, y_score, names, propensity=propensity)
+
+
+def test_denoising_needs_every_candidate_displayed_but_excluded_cells_are_no_candidates():
+    clicks = [[0, 1, 1, 0]]
+    scores = [[2.0, 1.0, 3.0, 0.0]]
+    propensity = [[1.0, 0.5, 1 / 3, 0.0]]  # the last candidate was never displayed
+    with pytest.raises(ValueError, match="sums over every displayed candidate"):
+        sr.ips_dcg_score(clicks, scores, propensity=propensity, eps_minus=0.1)
+    excluded = [[0, 0, 0, 1]]  # not a candidate: the estimate is the three displayed ones'
+    got = sr.ips_dcg_score(clicks, scores, propensity=propensity, eps_minus=0.1, exclude=excluded)
+    expected = sr.ips_dcg_score(
+        [[0, 1, 1]], [[2.0, 1.0, 3.0]], propensity=[[1.0, 0.5, 1 / 3]], eps_minus=0.1
+    )
+    assert got == expected
