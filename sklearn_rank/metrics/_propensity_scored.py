@@ -140,7 +140,14 @@ def _binary_ideal(m):
 
 
 def _count_relevant(r):
-    return _relevant_weights(r.queries)[3]
+    """Per query: its number of relevant labels, inside the top k or not (no sort)."""
+    queries = r.queries
+    relevant = queries.rel != 0
+    if queries.excluded is not None:
+        relevant &= ~queries.excluded
+    entry = np.flatnonzero(relevant)
+    query = queries.codes[entry] if queries.codes is not None else entry // queries.width
+    return np.bincount(query, minlength=queries.n_queries)
 
 
 def psp(r, k, *, ps_normalize, ideal_mean):
