@@ -65,3 +65,31 @@ def test_grouped_cross_validate_routes_positions_fold_by_fold():
         )
         for name in names:
             assert result[f"test_{name}"][fold] == expected[name]
+
+
+def test_grouped_search_routes_positions_to_fit_and_score():
+    X, clicks, groups, position = _click_log(seed=2)
+    search = sr.GroupedGridSearchCV(
+        Ridge(), {"alpha": [0.1, 100.0]}, scoring="ips_dcg(eta=1)@3", cv=GroupKFold(3)
+    )
+    search.fit(X, clicks, groups=groups, position=position)
+    for number, (_train, test) in enumerate(GroupKFold(3).split(X, clicks, groups)):
+        model = Ridge(alpha=search.cv_results_["param_alpha"][0]).fit(
+            X[np.setdiff1d(np.arange(X.shape[0]), test)],
+            clicks[np.setdiff1d(np.arange(X.shape[0]), test)],
+        )
+        expected = sr.ips_dcg_score(
+            clicks[test],
+            model.predict(X[test]),
+            k=3,
+            groups=groups[test],
+            position=position[test],
+            eta=1.0,
+        )
+        assert search.cv_results_[f"split{number}_test_score"][0] == pytest.approx(
+            expected, rel=1e-12
+        )
+    expected = sr.ips_dcg_score(
+        clicks, search.predict(X), k=3, groups=groups, position=position, eta=1.0
+    )
+    assert search.score(X, clicks, groups=groups, position=position) == expected
