@@ -10,6 +10,7 @@ import textwrap
 
 from ._declarations import CONVENTION, CONVENTIONS
 from ._measures import MEASURE_PARAMETERS
+from ._side_inputs import SIDE_INPUTS
 
 _PARAMETERS = {
     "y_true": """\
@@ -97,6 +98,7 @@ def _texts():
     texts = {name: parameter.numpydoc() for name, parameter in CONVENTIONS.items()}
     texts["convention"] = CONVENTION.numpydoc()
     texts.update((name, parameter.numpydoc()) for name, parameter in MEASURE_PARAMETERS.items())
+    texts.update((name, parameter.numpydoc()) for name, parameter in SIDE_INPUTS.items())
     texts.update(_PARAMETERS, returns=_RETURNS)
     return texts
 

@@ -95,5 +95,124 @@ _MAX_GRADE = Parameter(
     type_text="float or None",
 )
 
+
+def _exponent(name, value):
+    return None if value is None else _positive(name, value)
+
+
+def _weight_cap(name, value):
+    return None if value is None else _positive(name, value)
+
+
+def _click_rate(name, value):
+    value = _finite_real(name, value)
+    if not 0 <= value <= 1:
+        raise ValueError(f"{name} must be a probability in [0, 1]; got {value!r}.")
+    return value
+
+
+def _normalization(name, value):
+    if value not in ("none", "per_query"):
+        raise ValueError(f"{name} must be 'none' or 'per_query'; got {value!r}.")
+    return value
+
+
+# The click-log (IPS) estimators' parameters (docs/clicks.md).
+_ETA = Parameter(
+    "eta",
+    _exponent,
+    None,
+    "Position-based model: the examination propensity of the item logged at position\n"
+    "``pos`` (1-based, the ``position`` argument) is ``(1 / pos) ** eta``. None: the\n"
+    "``propensity`` argument gives every row's propensity.",
+    type_text="float or None",
+)
+_MAX_WEIGHT = Parameter(
+    "max_weight",
+    _weight_cap,
+    None,
+    "Clip every inverse-propensity weight at this value (``min(1 / propensity,\n"
+    "max_weight)``): less variance, biased downwards. None: no clipping.",
+    type_text="float or None",
+)
+_NORMALIZE = Parameter(
+    "normalize",
+    _normalization,
+    "none",
+    '"none": the inverse-propensity sum, unbiased. "per_query": divided by the query\'s\n'
+    "estimated number of relevant items (the sum of its clicks' weights), Yang et al.'s\n"
+    "self-normalised form: biased (upwards, strongly with few clicks per query). Queries\n"
+    "without a click have no value then (``no_relevant``).",
+    type_text='{"none", "per_query"}',
+)
+_EPS_PLUS = Parameter(
+    "eps_plus",
+    _click_rate,
+    1.0,
+    "Click noise: the probability that an examined relevant item is clicked. With\n"
+    "``eps_plus`` < 1 or ``eps_minus`` > 0 the de-noised estimator sums\n"
+    "``(click / propensity - eps_minus) / (eps_plus - eps_minus)`` over every displayed\n"
+    "item (every candidate must then have a positive propensity).",
+    type_text="float",
+)
+_EPS_MINUS = Parameter(
+    "eps_minus",
+    _click_rate,
+    0.0,
+    "Click noise: the probability that an examined non-relevant item is clicked (less\n"
+    "than ``eps_plus``).",
+    type_text="float",
+)
+
+
+def _ps_normalization(name, value):
+    if value not in ("ratio_of_means", "mean_of_ratios", "none"):
+        raise ValueError(
+            f"{name} must be 'ratio_of_means', 'mean_of_ratios' or 'none'; got {value!r}."
+        )
+    return value
+
+
+def _ideal_mean(name, value):
+    return None if value is None else _positive(name, value)
+
+
+# The propensity-scored metrics' parameters (PSP@k, PSnDCG@k; docs/clicks.md).
+_PS_NORMALIZE = Parameter(
+    "ps_normalize",
+    _ps_normalization,
+    "ratio_of_means",
+    '"ratio_of_means" (pyxclib): the mean over instances of the value divided by the mean of\n'
+    "the propensity-ideal ranking's value (each instance's relevant labels sorted by\n"
+    'decreasing inverse propensity). "mean_of_ratios": the mean of each instance\'s ratio\n'
+    '(instances without a relevant label get ``no_relevant``). "none": unnormalised.',
+    type_text='{"ratio_of_means", "mean_of_ratios", "none"}',
+)
+_IDEAL_MEAN = Parameter(
+    "ideal_mean",
+    _ideal_mean,
+    None,
+    'With ``ps_normalize="ratio_of_means"``: the mean ideal value at this k that the values\n'
+    "are divided by. None: the mean over every instance of the input, as pyxclib computes\n"
+    "it; give the whole dataset's value to score it in batches.",
+    type_text="float or None",
+)
+
 #: Every measure parameter by name; registry entries take theirs from here.
-MEASURE_PARAMETERS = {p.name: p for p in (_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE)}
+MEASURE_PARAMETERS = {
+    p.name: p
+    for p in (
+        _PERSISTENCE,
+        _GAINS,
+        _RECALL,
+        _X,
+        _MAX_GRADE,
+        _ETA,
+        _MAX_WEIGHT,
+        _NORMALIZE,
+        _EPS_PLUS,
+        _EPS_MINUS,
+        _PS_NORMALIZE,
+        _IDEAL_MEAN,
+    )
+}

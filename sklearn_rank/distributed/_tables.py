@@ -172,6 +172,12 @@ def _make_spec(
         raise ValueError(
             f"The query column {query!r} has the name of a requested metric; rename it."
         )
+    for request in requests:
+        if request.metric.side_inputs is not None:
+            raise ValueError(
+                f"{request.label!r} reads propensities, a side input the engines do not take "
+                "yet: compute it with evaluate on the collected rows."
+            )
     return _Spec(
         plan=plan,
         columns=columns,

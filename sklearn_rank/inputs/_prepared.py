@@ -8,11 +8,13 @@ builds the queries of consecutive rows from their group sizes (the training-time
 eval sets). Nothing outside `inputs` builds a `_Queries`.
 """
 
+import dataclasses
 from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse
 
+from ..conventions._side_inputs import SIDE_INPUTS
 from ..utils._validation import _as_float_array, _as_score_array, _check_finite, _python_value
 from ._normalise import _is_list_form, _normalise
 from ._queries import _Queries, _scores_as
@@ -78,8 +80,12 @@ def _prepare_input(
     score_dtype="float64",
     judged_only=False,
     n_threads=1,
+    side=None,
 ):
-    """Normalise the input once (`_normalise`) and weigh its queries: a `_Prepared`."""
+    """Normalise the input once (`_normalise`) and weigh its queries: a `_Prepared`.
+
+    side : name -> array-like shaped like ``y_true`` (`conventions._side_inputs`), or None.
+    """
     queries, ids = _normalise(
         y_true,
         y_score,
@@ -91,6 +97,7 @@ def _prepare_input(
         judged_only=judged_only,
         n_threads=n_threads,
     )
+    queries = _with_side_inputs(queries, side, y_true, y_score)
     weights = _query_weights(sample_weight, queries, ids)
     return _Prepared(queries, ids, weights, _is_recommender_form(y_true, y_score))
 
@@ -111,6 +118,30 @@ def _with_side(prepared, y_true, y_score, *, exclude=None, side_inputs=None, k=N
         **(side_inputs or {}),
     )
     return prepared._replace(side=side)
+
+
+def _with_side_inputs(queries, side, y_true, y_score):
+    """``queries`` carrying the side inputs given (checked by their declarations), each
+    aligned with the entries: matrices and long format only, whose entries are the cells
+    (row-major) and the rows of ``y_true``."""
+    given = {name: values for name, values in (side or {}).items() if values is not None}
+    if not given:
+        return queries
+    checked = {}
+    for name, values in given.items():
+        array = SIDE_INPUTS[name].validate(values)
+        if _has_item_ids(y_true, y_score) or queries.rel is None:
+            raise ValueError(
+                f"{name} needs y_true as a dense matrix (n_queries, n_items) or long format "
+                "(1-D with groups): its values are aligned with y_true's cells or rows."
+            )
+        expected = np.shape(y_true)
+        if queries.width is not None and array.shape == (queries.width,):
+            array = np.broadcast_to(array, (queries.n_queries, queries.width))  # per item
+        elif array.shape != expected:
+            raise ValueError(f"{name} must have y_true's shape {expected}; got {array.shape}.")
+        checked[name] = np.ascontiguousarray(array).ravel()
+    return dataclasses.replace(queries, side=checked)
 
 
 def _with_scores(queries, y_score, shape, *, score_dtype, what="y_score", shape_error=None):

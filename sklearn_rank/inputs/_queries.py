@@ -42,6 +42,8 @@ class _Queries:
     n_cand_unexcluded : (n_queries,) item forms with ``exclude``: the candidates of each
         query before exclusion (a top-N list cut before the training items were removed
         is warned about); None otherwise, and in blocks of queries.
+    side : side inputs (``conventions._side_inputs``), name -> (n_entries,) float64 aligned
+        with the entries (matrices and long format only); None: none given.
 
     Judged non-relevant (judged 0) and unjudged (absent from the truth) candidates both
     have relevance 0; only bpref, infAP, Judged@k and the like tell them apart, through
@@ -66,6 +68,7 @@ class _Queries:
     judged_mask: np.ndarray | None = None
     zero_keys: np.ndarray | None = None
     n_cand_unexcluded: np.ndarray | None = None
+    side: dict | None = None
 
     def with_scores(self, score):
         """These queries with other scores: ``score`` float64, one per entry, checked by

@@ -19,6 +19,13 @@ from ._binary import (
     recall_at_k_score,
 )
 from ._cascade_functions import err_score, rbp_residual, rbp_score
+from ._click_functions import (
+    ips_dcg_score,
+    ips_hits_score,
+    ips_precision_score,
+    ips_rank_sum,
+    popularity_propensity,
+)
 from ._curves import metric_at_k_curve
 from ._evaluate import evaluate
 from ._graded import cg_score, dcg_score, kendall_tau_score, ndcg_score
@@ -33,7 +40,10 @@ from ._judged_functions import (
 from ._judged_functions import unjudged_at_k_score as unjudged_at_k_score  # deprecated
 from ._judgment_groups import evaluate_judgment_groups
 from ._preferences import evaluate_preferences
+from ._propensity_functions import psndcg_score, psp_score
+from ._propensity_scored import jain_propensity
 from ._registry import get_metric_names
+from ._slates import slate_policy_value
 from ._trec_functions import (
     geometric_mean_average_precision_score,
     num_nonrelevant_judged_retrieved,
@@ -60,6 +70,11 @@ __all__ = [
     "hit_rate_score",
     "inferred_average_precision_score",
     "interpolated_precision_score",
+    "ips_dcg_score",
+    "ips_hits_score",
+    "ips_precision_score",
+    "ips_rank_sum",
+    "jain_propensity",
     "judged_at_k_score",
     "kendall_tau_score",
     "mean_average_precision_score",
@@ -70,12 +85,16 @@ __all__ = [
     "num_relevant",
     "num_relevant_retrieved",
     "num_retrieved",
+    "popularity_propensity",
     "precision_at_k_score",
+    "psndcg_score",
+    "psp_score",
     "r_precision_mult_score",
     "r_precision_score",
     "ranking_auc_score",
     "rbp_residual",
     "rbp_score",
     "recall_at_k_score",
+    "slate_policy_value",
     "unjudged_at_k",
 ]

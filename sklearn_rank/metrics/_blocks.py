@@ -113,6 +113,7 @@ def _matrix_block(queries, extra, lo, hi):
         judged_mask=None if queries.judged_mask is None else queries.judged_mask[rows],
         zero_keys=zero_keys,
         n_cand_unexcluded=None,
+        side=_side_part(queries.side, rows),
     )
 
 
@@ -140,4 +141,10 @@ def _long_block(queries, extra, grouped, offsets, lo, hi):
         extra_rel=extra_rel,
         judged_mask=take(queries.judged_mask),
         n_cand_unexcluded=None,
+        side=_side_part(queries.side, index),
     )
+
+
+def _side_part(side, index):
+    """The side inputs of a block's entries (``index``: their positions)."""
+    return None if side is None else {name: values[index] for name, values in side.items()}

@@ -167,12 +167,15 @@ def _prepare(
     conventions,
     n_threads=1,
     side_inputs=None,
+    side=None,
 ):
     """Normalise the input once and check it for the requested metrics.
 
     requests : list of `_Request` (or (label, registry entry, k) tuples).
     side_inputs : dict of ``train``, ``item_features``, ``catalog``, read when a
         beyond-accuracy measure is requested.
+    side : dict of the click-log estimators' per-entry arrays (``propensity``,
+        ``position``), or None.
     Returns a `_Prepared`: the `_Queries`, the query ids (None for matrices and lists),
     the per-query weights, whether the input names its items, and the side inputs.
     """
@@ -188,8 +191,10 @@ def _prepare(
         score_dtype=conventions["score_dtype"],
         judged_only=conventions["judged_only"],
         n_threads=n_threads,
+        side=side,
     )
     _check_relevance(requests, prepared.queries, conventions, n_threads)
+    _check_side_inputs(requests, prepared.queries)
     if exclude is not None and prepared.recommender_form:
         _warn_short_lists(requests, prepared.queries, prepared.ids)
     on_lists = [r for r in requests if r.metric.level != "query"]
@@ -229,6 +234,14 @@ class _Table(NamedTuple):
     summation: str = "accurate"
 
 
+def _check_side_inputs(requests, queries):
+    """Refuse requests whose side inputs (the click-log estimators' propensities) are
+    missing or cannot serve them, before anything is computed."""
+    for request in requests:
+        if request.metric.side_inputs is not None:
+            request.metric.side_inputs(request, queries)
+
+
 def _compute(
     requests,
     y_true,
@@ -242,6 +255,7 @@ def _compute(
     table=False,
     n_jobs=None,
     side_inputs=None,
+    side=None,
 ):
     """Compute several metrics on one input with one sort.
 
@@ -250,11 +264,12 @@ def _compute(
     table : return a `_Table` (per-query values with their ids) instead of a dict.
     n_jobs : threads, as scikit-learn's ``n_jobs`` (checked here).
     side_inputs : ``train``, ``item_features``, ``catalog`` (`_prepare`).
+    side : ``propensity``, ``position`` (`_prepare`).
     """
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     per_query = _check_per_query(per_query)
     n_threads = _check_n_jobs(n_jobs)
-    queries, ids, weights, recommender_form, side = _prepare(
+    queries, ids, weights, recommender_form, lists_side = _prepare(
         requests,
         y_true,
         y_score,
@@ -264,6 +279,7 @@ def _compute(
         conventions,
         n_threads,
         side_inputs,
+        side,
     )
     return _compute_queries(
         requests,
@@ -276,7 +292,7 @@ def _compute(
         ids=ids,
         table=table,
         n_threads=n_threads,
-        side=side,
+        side=lists_side,
     )
 
 
@@ -330,6 +346,7 @@ def _compute_queries(
         return {label: {**ranked, **lists}[label] for label in order}
     if not checked:
         _check_relevance(requests, queries, conventions)
+        _check_side_inputs(requests, queries)
     # Statistics over the whole input (ERR's top grade) before it is cut into blocks.
     requests = _with_statistics_of(requests, queries, n_threads)
     threshold = conventions["relevance_threshold"]
@@ -449,11 +466,13 @@ def _score(
     per_query=False,
     convention=None,
     n_jobs=None,
+    side=None,
     **conventions,
 ):
     """One metric by registry name, as the public metric functions call it.
 
-    ``conventions`` also holds the metric's own parameters (``p`` of RBP...), checked here.
+    ``conventions`` also holds the metric's own parameters (``p`` of RBP...), checked here;
+    ``side``: the side inputs (name -> array, `conventions._side_inputs`).
     """
     metric = METRICS[name]
     params = {}
@@ -474,6 +493,7 @@ def _score(
         per_query=per_query,
         conventions=resolved,
         n_jobs=n_jobs,
+        side=side,
     )[name]
 
 
@@ -491,6 +511,8 @@ def evaluate(
     train=None,
     item_features=None,
     catalog=None,
+    propensity=None,
+    position=None,
     **conventions,
 ):
     """Compute several ranking metrics at once, sharing one sort of the input.
@@ -505,6 +527,8 @@ def evaluate(
     {groups}
     {exclude}
     {sample_weight}
+    {propensity}
+    {position}
     {conventions}
     per_query : bool or "table", default=False
         True: one value per query instead of the mean, in row order for 2-D input, list
@@ -563,6 +587,7 @@ def evaluate(
         table=table,
         n_jobs=n_jobs,
         side_inputs={"train": train, "item_features": item_features, "catalog": catalog},
+        side={"propensity": propensity, "position": position},
     )
     if table:
         return {"query": computed.ids, **computed.values}

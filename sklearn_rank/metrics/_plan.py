@@ -83,10 +83,12 @@ class _Plan:
         sample_weight=None,
         n_threads=1,
         side_inputs=None,
+        side=None,
     ):
-        """The input normalised once and checked for these requests: a `_Prepared`
-        (``side_inputs``: ``train``, ``item_features``, ``catalog`` of the
-        beyond-accuracy measures)."""
+        """The input normalised once and checked for these requests: a `_Prepared`.
+        ``side_inputs``: the whole-data inputs of the beyond-accuracy measures (``train``,
+        ``item_features``, ``catalog``); ``side``: the per-entry arrays of the click-log
+        estimators (``propensity``, ``position``: `conventions._side_inputs`), or None."""
         return _prepare(
             self.requests,
             y_true,
@@ -97,6 +99,7 @@ class _Plan:
             self.conventions,
             n_threads,
             side_inputs,
+            side,
         )
 
     def run(self, prepared, *, per_query=False, table=False, n_threads=1, checked=True):
@@ -130,6 +133,7 @@ class _Plan:
         table=False,
         n_jobs=None,
         side_inputs=None,
+        side=None,
     ):
         """`prepare` then `run`, as `evaluate` does (``n_jobs`` checked here)."""
         return _compute(
@@ -144,6 +148,7 @@ class _Plan:
             table=table,
             n_jobs=n_jobs,
             side_inputs=side_inputs,
+            side=side,
         )
 
     def no_relevant_rule(self, metric, recommender_form=False):

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..conventions._measures import MEASURE_PARAMETERS
-from . import _cascade, _reductions, _trec
+from . import _cascade, _clicks, _propensity_scored, _reductions, _trec
 from ._statistics import TOP_GRADE
 
 
@@ -45,6 +45,9 @@ class _Metric:
     # (`_beyond_registry`).
     level: str = "query"
     corpus_value: Callable | None = None
+    # Checks a request against the prepared queries' side inputs (`_clicks`): None when
+    # the metric reads none.
+    side_inputs: Callable | None = None
 
     def __post_init__(self):
         if self.level != "corpus" and not isinstance(self.reduce, _Guarded):
@@ -114,6 +117,13 @@ _COUNT = "[0, inf)"
 _PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE = (
     MEASURE_PARAMETERS[name] for name in ("p", "gains", "recall", "x", "max_grade")
 )
+# The click-log estimators' parameters, in every one of them.
+_CLICKS = tuple(
+    MEASURE_PARAMETERS[name] for name in ("eta", "max_weight", "normalize", "eps_plus", "eps_minus")
+)
+_IPS_RANGE = "[0, inf); (-inf, inf) with eps_minus > 0"
+_PROPENSITY_SCORED = tuple(MEASURE_PARAMETERS[name] for name in ("ps_normalize", "ideal_mean"))
+_PS_RANGE = "[0, inf); its mean in [0, 1]"
 
 METRICS = {
     m.name: m
@@ -396,6 +406,86 @@ METRICS = {
             needs_judged=True,
             scores_without_relevant=True,
             family="trec",
+        ),
+        # --- click-log estimators (docs/clicks.md) -------------------------------------
+        _Metric(
+            "ips_dcg",
+            "ips_dcg_score",
+            _clicks.ips_dcg,
+            "IPS estimate of DCG@k from logged clicks: sum over clicked items of "
+            "1 / log2(position + 1) / propensity",
+            value_range=_IPS_RANGE,
+            no_relevant_default="skip",
+            parameters=_CLICKS,
+            family="clicks",
+            side_inputs=_clicks._check_request,
+        ),
+        _Metric(
+            "ips_precision",
+            "ips_precision_score",
+            _clicks.ips_precision,
+            "IPS estimate of Precision@k from logged clicks: sum over clicked items in the "
+            "top k of 1 / propensity, / k",
+            value_range=_IPS_RANGE,
+            ranks_without_k=False,
+            no_relevant_default="skip",
+            parameters=_CLICKS,
+            family="clicks",
+            side_inputs=_clicks._check_request,
+        ),
+        _Metric(
+            "ips_hits",
+            "ips_hits_score",
+            _clicks.ips_hits,
+            "IPS estimate of the number of relevant items in the top k from logged clicks: "
+            "sum over clicked items in the top k of 1 / propensity",
+            value_range=_IPS_RANGE,
+            ranks_without_k=False,
+            no_relevant_default="skip",
+            parameters=_CLICKS,
+            family="clicks",
+            side_inputs=_clicks._check_request,
+        ),
+        _Metric(
+            "ips_rank_sum",
+            "ips_rank_sum",
+            _clicks.ips_rank_sum,
+            "IPS estimate of the sum of the relevant items' positions from logged clicks: "
+            "sum over clicked items of position / propensity",
+            takes_k=False,
+            greater_is_better=False,
+            value_range=_IPS_RANGE,
+            no_relevant_default="skip",
+            parameters=_CLICKS,
+            family="clicks",
+            side_inputs=_clicks._check_request,
+        ),
+        # --- propensity-scored metrics of extreme multi-label ranking ------------------
+        _Metric(
+            "psp",
+            "psp_score",
+            _propensity_scored.psp,
+            "propensity-scored precision: sum of y / p over the top k, / k; over the "
+            "propensity-ideal ranking's (pyxclib's ratio of means)",
+            value_range=_PS_RANGE,
+            ranks_without_k=False,
+            parameters=_PROPENSITY_SCORED,
+            family="propensity",
+            statistics=(_propensity_scored.IDEAL_SUMS,),
+            side_inputs=_propensity_scored._check_request,
+        ),
+        _Metric(
+            "psndcg",
+            "psndcg_score",
+            _propensity_scored.psndcg,
+            "propensity-scored nDCG: sum of y / (p log2(rank + 1)) over the top k, / the "
+            "binary ideal DCG; over the propensity-ideal ranking's (pyxclib's ratio of means)",
+            value_range=_PS_RANGE,
+            ranks_without_k=False,  # a cut-off is required
+            parameters=_PROPENSITY_SCORED,
+            family="propensity",
+            statistics=(_propensity_scored.IDEAL_SUMS,),
+            side_inputs=_propensity_scored._check_request,
         ),
     )
 }

@@ -14,6 +14,7 @@ from numbers import Real
 import numpy as np
 
 from ..conventions._declarations import resolve
+from ..conventions._side_inputs import SIDE_INPUTS
 from ..metrics._names import _parse_request
 from ..metrics._signatures import _applicable
 from ._beyond_scoring import _beyond_scores
@@ -36,10 +37,12 @@ _PER_METRIC = ("no_relevant", "metric_no_relevant")
 
 
 def _requests(scorer):
-    """A scorer's metadata requests, comparable: ((param, alias), ...); ``item_ids``,
-    which the beyond-accuracy scorers alone request, left out."""
+    """A scorer's metadata requests, comparable: ((param, alias), ...); the side inputs
+    (``propensity``, ``position``, requested by the click-log estimators' scorers only)
+    and ``item_ids`` (by the beyond-accuracy scorers only) are not compared."""
     requests = scorer.get_metadata_routing().score.requests.items()
-    return tuple(sorted((param, alias) for param, alias in requests if param != "item_ids"))
+    own = (*SIDE_INPUTS, "item_ids")
+    return tuple(sorted((p, a) for p, a in requests if p not in own))
 
 
 def _shared_conventions(scorers):
@@ -159,7 +162,7 @@ class MultimetricRankingScorer(_RoutedScorer):
             )
         self.scorers = scorers
         self.error_score = _checked_error_score(error_score)
-        self._new_request()
+        self._new_request(side=any(s._reads_side_inputs for s in scorers.values()))
         for param, alias in _requests(next(iter(scorers.values()))):
             self._request.score.add_request(param=param, alias=alias)
         if any(scorer.reads_items for scorer in scorers.values()):
@@ -183,7 +186,18 @@ class MultimetricRankingScorer(_RoutedScorer):
         )
         return dict.fromkeys(keys, self.error_score)
 
-    def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None, item_ids=None):
+    def __call__(
+        self,
+        estimator,
+        X,
+        y_true,
+        *,
+        groups=None,
+        sample_weight=None,
+        item_ids=None,
+        propensity=None,
+        position=None,
+    ):
         try:
             n_rows = _checked_call(self._name, y_true, groups)
             if not getattr(self, "_warned_split", False):
@@ -231,6 +245,7 @@ class MultimetricRankingScorer(_RoutedScorer):
                     groups,
                     sample_weight,
                     recordings,
+                    side={"propensity": propensity, "position": position},
                 )
             )
             return result

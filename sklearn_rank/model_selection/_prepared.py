@@ -97,8 +97,14 @@ def _forget():
         _FOLDS.clear()
 
 
-def _compute_fold(plan, y_true, y_pred, groups, sample_weight, *, table):
-    """``plan.evaluate`` of one scorer call, its fold prepared once per process."""
+def _compute_fold(plan, y_true, y_pred, groups, sample_weight, *, table, side=None):
+    """``plan.evaluate`` of one scorer call, its fold prepared once per process (not with
+    side inputs, ``side``: name -> array or None, which the kept folds do not carry)."""
+    side = {name: values for name, values in (side or {}).items() if values is not None}
+    if side:
+        return plan.evaluate(
+            y_true, y_pred, groups=groups, sample_weight=sample_weight, table=table, side=side
+        )
     truth, ids = _plain(y_true), _plain(groups)
     weights = None if sample_weight is None else _plain(sample_weight)
     usable = (

@@ -9,6 +9,7 @@ from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
 from ..conventions._declarations import QUIET_DEFAULTS, check_k, resolve
+from ..conventions._side_inputs import SIDE_INPUTS
 from ..metrics._beyond_registry import BEYOND_METRICS
 from ..metrics._names import _parse_request, _parse_requests, _Request
 from ..metrics._plan import _Plan
@@ -165,7 +166,7 @@ def _checked_call(name, y_true, groups):
 
 
 def _signed_scores(
-    members, conventions, estimator, y_true, y_pred, groups, sample_weight, recordings
+    members, conventions, estimator, y_true, y_pred, groups, sample_weight, recordings, side=None
 ):
     """The scores of ranking scorers that share ``conventions``, from one ranking.
 
@@ -173,6 +174,7 @@ def _signed_scores(
     conventions : as `resolve` returns them, for every member.
     recordings : None, or label -> the recording a grouped search set on that scorer
         (`_recording`): the scores then carry their per-query values.
+    side : the side inputs routed to the scorer (name -> array or None), or None.
     Returns label -> score, greater-is-better (negated for lower-is-better metrics).
     """
     plan = _Plan(
@@ -183,7 +185,7 @@ def _signed_scores(
         conventions,
     )
     computed = _compute_fold(
-        plan, y_true, y_pred, groups, sample_weight, table=recordings is not None
+        plan, y_true, y_pred, groups, sample_weight, table=recordings is not None, side=side
     )
     if recordings is None:
         return {label: scorer.sign * computed[label] for label, scorer in members}
@@ -202,12 +204,16 @@ def _signed_scores(
 
 class _RoutedScorer:
     """Metadata requests of a ranking scorer: ``groups`` by default, ``sample_weight`` when
-    asked, as scikit-learn's own scorers request theirs."""
+    asked, as scikit-learn's own scorers request theirs; the side inputs (``propensity``,
+    ``position``) by default where a metric reads them (the click-log estimators)."""
 
-    def _new_request(self, reads_items=False):
+    def _new_request(self, side=False, reads_items=False):
         self._request = MetadataRequest(owner=type(self).__name__)
         self._request.score.add_request(param="groups", alias=True)
         self._request.score.add_request(param="sample_weight", alias=None)
+        if side:
+            for name in SIDE_INPUTS:
+                self._request.score.add_request(param=name, alias=True)
         if reads_items:  # beyond-accuracy metrics read each row's item
             self._request.score.add_request(param="item_ids", alias=True)
 
@@ -227,7 +233,8 @@ class _RoutedScorer:
         ----------
         **requests : dict
             ``sample_weight=True`` to use routed sample weights; ``groups`` is requested
-            already (set an alias string to read query ids from another name).
+            already (set an alias string to read query ids from another name), and so are
+            ``propensity`` and ``position`` by the click-log estimators' scorers.
 
         Returns
         -------
@@ -235,10 +242,10 @@ class _RoutedScorer:
             This scorer.
         """
         for param, alias in requests.items():
-            if param not in ("groups", "sample_weight", "item_ids"):
+            if param not in ("groups", "sample_weight", "item_ids", *SIDE_INPUTS):
                 raise ValueError(
-                    f"{type(self).__name__} takes metadata 'groups', 'sample_weight' and "
-                    f"'item_ids'; got {param!r}."
+                    f"{type(self).__name__} takes metadata 'groups', 'sample_weight', "
+                    f"'item_ids', 'propensity' and 'position'; got {param!r}."
                 )
             self._request.score.add_request(param=param, alias=alias)
         return self
@@ -304,7 +311,7 @@ class RankingScorer(_RoutedScorer):
         self.params = dict(params or {})  # the measure's own (RBP's p...)
         self.overrides = dict(overrides or {})  # conventions its name set (P(rel=2)@5)
         self.side_inputs = dict(side_inputs or {})  # a beyond-accuracy scorer's train, catalog
-        self._new_request(self.reads_items)
+        self._new_request(side=self._reads_side_inputs, reads_items=self.reads_items)
         self._warned_split = False  # warn about split queries once per scorer
         self._record = None  # set while a grouped search records per-query values
         self._training = None  # set while a grouped call hands over its training folds
@@ -314,7 +321,18 @@ class RankingScorer(_RoutedScorer):
         """Whether the metric reads each row's item (beyond-accuracy: ``item_ids``)."""
         return _is_beyond(_entry(self.metric))
 
-    def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None, item_ids=None):
+    def __call__(
+        self,
+        estimator,
+        X,
+        y_true,
+        *,
+        groups=None,
+        sample_weight=None,
+        item_ids=None,
+        propensity=None,
+        position=None,
+    ):
         n_rows = _checked_call(self.name, y_true, groups)
         if not getattr(self, "_warned_split", False):
             self._warned_split = _warn_split_queries(self.name, estimator, groups)
@@ -340,7 +358,13 @@ class RankingScorer(_RoutedScorer):
             groups,
             sample_weight,
             None if recording is None else {self.name: recording},
+            side={"propensity": propensity, "position": position},
         )[self.name]
+
+    @property
+    def _reads_side_inputs(self):
+        """Whether the metric reads per-row propensities or positions (click logs)."""
+        return getattr(_entry(self.metric), "side_inputs", None) is not None
 
     def __repr__(self):
         params = "".join(

@@ -728,6 +728,8 @@ def test_convention_options_are_the_parameters_of_evaluate():
         "train",
         "item_features",
         "catalog",
+        "propensity",  # side inputs (arrays), not conventions: no option yet
+        "position",
     }
     dests = {dest for _flag, dest, _kind, _text in _convention_options()}
     assert dests <= parameters

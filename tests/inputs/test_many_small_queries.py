@@ -16,6 +16,7 @@ import pytest
 from reference import METRICS, reference_per_query
 
 import sklearn_rank as sr
+from sklearn_rank.metrics._registry import METRICS as REGISTRY
 
 NAMES = [name if name in ("auc", "arp", "kendall_tau") else f"{name}@2" for name in METRICS]
 NAMES += ["ndcg", "map", "mrr", "precision", "dcg"]
@@ -162,7 +163,13 @@ def test_every_metric_in_one_call_frees_per_query_arrays(form):
     blocks of a fixed size). Every value is checked against the same call made metric
     by metric."""
     rel, arrays, kwargs = _one_item_queries(form, seed=1)
-    names = [name.replace("@K", "@10") for name in sr.get_metric_names()]
+    # The metrics that read propensities need a side input these inputs do not carry
+    # (tests/metrics/test_clicks.py and test_propensity_scored.py check them).
+    names = [
+        n.replace("@K", "@10")
+        for n in sr.get_metric_names()
+        if REGISTRY[n.split("@")[0]].side_inputs is None
+    ]
     input_bytes = sum(a.nbytes for a in arrays) + sum(a.nbytes for a in kwargs.values())
     sr.evaluate(*(a[:10] for a in arrays), names, **{k: v[:10] for k, v in kwargs.items()})
     got, peak = _traced_peak(lambda: sr.evaluate(*arrays, names, **kwargs))

@@ -233,6 +233,7 @@ def test_signature_holds_every_convention_of_evaluate():
         and name not in ("groups", "exclude", "sample_weight", "per_query")
         # the side inputs of the beyond-accuracy metrics, which have no curve here
         and name not in ("train", "item_features", "catalog")
+        and name not in ("propensity", "position")  # side inputs of metrics without curves
     ]
     assert {"judged_only", "iprec_rounding", "n_jobs", "log_base"} <= set(conventions)
     for name in conventions:

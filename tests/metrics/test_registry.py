@@ -10,6 +10,7 @@ import pytest
 import sklearn_rank as sr
 from sklearn_rank.conventions._declarations import CONVENTION, CONVENTIONS, PRESETS
 from sklearn_rank.conventions._measures import MEASURE_PARAMETERS
+from sklearn_rank.conventions._side_inputs import SIDE_INPUTS
 from sklearn_rank.metrics._registry import METRICS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -25,6 +26,15 @@ KEYWORD_ONLY = inspect.Parameter.KEYWORD_ONLY
 
 def _applicable(metric):
     return [name for name in CONVENTIONS if name in EVERY_METRIC or name in metric.conventions]
+
+
+def _side_inputs(metric, y_true):
+    """The side inputs a metric needs (the click-log estimators' propensities), shaped like
+    ``y_true``; none for the others."""
+    if metric.side_inputs is None:
+        return {}
+    shape = np.shape(y_true)
+    return {"propensity": np.linspace(0.2, 1.0, int(np.prod(shape))).reshape(shape)}
 
 
 @pytest.mark.parametrize("name", sorted(METRICS))
@@ -100,8 +110,12 @@ def test_evaluate_takes_every_declared_convention():
         "train",
         "item_features",
         "catalog",
+        *SIDE_INPUTS,
     ]
-    assert all(parameters[name].default is None for name in ["convention", *CONVENTIONS, "n_jobs"])
+    assert all(
+        parameters[name].default is None
+        for name in ["convention", *CONVENTIONS, "n_jobs", *SIDE_INPUTS]
+    )
     assert "n_jobs : int, default=None" in sr.evaluate.__doc__
 
 
@@ -118,6 +132,7 @@ def test_defaults_are_the_declared_defaults(name):
     explicit = {p: CONVENTIONS[p].default for p in _applicable(metric)}
     explicit["no_relevant"] = metric.no_relevant_default
     kwargs = {"k": 3} if metric.takes_k else {}
+    kwargs.update(_side_inputs(metric, y_true))
     np.testing.assert_array_equal(
         function(y_true, y_score, per_query=True, **kwargs),
         function(y_true, y_score, per_query=True, **kwargs, **explicit),
@@ -144,19 +159,25 @@ def test_function_equals_evaluate(name):
     y_score = rng.integers(0, 3, (6, 5)).astype(float)
     metric = METRICS[name]
     function = getattr(sr, metric.function)
+    side = _side_inputs(metric, y_true)
     for ties in ("average", "stable"):
         kwargs = {"k": 3} if metric.takes_k else {}
         label = f"{name}@3" if metric.takes_k else name
-        direct = function(y_true, y_score, ties=ties, per_query=True, **kwargs)
-        shared = sr.evaluate(y_true, y_score, [label, "ndcg@2", "map"], ties=ties, per_query=True)[
-            label
-        ]
+        direct = function(y_true, y_score, ties=ties, per_query=True, **kwargs, **side)
+        shared = sr.evaluate(
+            y_true, y_score, [label, "ndcg@2", "map"], ties=ties, per_query=True, **side
+        )[label]
         np.testing.assert_array_equal(direct, shared)
     # A tool's preset, as evaluate applies it (XGBoost's default cut-off included).
+    # PSP and PSnDCG refuse to go without a cut-off: they get one.
+    needs_k = metric.family == "propensity"
+    kwargs, label = ({"k": 3}, f"{name}@3") if needs_k else ({}, name)
     for convention in PRESETS:
-        direct = function(y_true, y_score, convention=convention, per_query=True)
-        shared = sr.evaluate(y_true, y_score, [name], convention=convention, per_query=True)
-        np.testing.assert_array_equal(direct, shared[name])
+        direct = function(y_true, y_score, convention=convention, per_query=True, **kwargs, **side)
+        shared = sr.evaluate(
+            y_true, y_score, [label], convention=convention, per_query=True, **side
+        )
+        np.testing.assert_array_equal(direct, shared[label])
 
 
 @pytest.mark.parametrize("function_name", sr.__all__)
