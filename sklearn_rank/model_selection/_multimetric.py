@@ -23,7 +23,6 @@ from ._scorer import (
     RankingScorer,
     _checked_call,
     _checked_predictions,
-    _is_ranking_name,
     _ranking_scores,
     _RoutedScorer,
     _scorer_conventions,
@@ -31,6 +30,7 @@ from ._scorer import (
     _warn_split_queries,
     make_ranking_scorer,
 )
+from ._scoring import _is_ranking_name
 
 # Conventions that `_compute` applies per request rather than to the whole call.
 _PER_METRIC = ("no_relevant", "metric_no_relevant")

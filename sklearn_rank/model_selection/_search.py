@@ -26,7 +26,8 @@ from ._per_query import (
     _test_keys,
 )
 from ._ranker import QueryGroupRanker, _fit_parameters
-from ._scorer import RankingScorer, _resolve_scoring
+from ._scorer import RankingScorer
+from ._scoring import _resolve_scoring
 
 
 def _routing():
