@@ -51,6 +51,13 @@ def _checked_metrics(metrics, metric, labels, search):
         return labels if refit is None else [refit, *(label for label in labels if label != refit)]
     metrics = [metrics] if isinstance(metrics, str) else list(metrics)
     for name in metrics:
+        if name not in labels and f"mean_test_{name}" in getattr(search, "cv_results_", {}):
+            raise ValueError(
+                f"{name!r} has no per-query values to pair: a corpus-level measure (one value "
+                "for all users of a fold, such as coverage or Gini) or scikit-learn's own "
+                "scorer. Compare its fold scores in cv_results_, or the refitted candidates' "
+                f"lists with compare(); the per-query scorers are {', '.join(labels)}."
+            )
         if name not in labels:
             raise ValueError(
                 f"metrics must be one of the search's ranking scorers ({', '.join(labels)}) "

@@ -15,16 +15,18 @@ is the distinct item ids of the rows scored.
 
 import contextlib
 import copy
+import dataclasses
 
 import numpy as np
 
 from ..conventions._declarations import resolve
 from ..inputs import ItemJudgments, ItemRanking
 from ..metrics._beyond_registry import BEYOND_METRICS
+from ..metrics._lists import _corpus_requests
 from ..metrics._plan import _Plan
 from ..metrics._registry import METRICS
 from ..utils._ids import _factorize
-from ._per_query import _query_set_key
+from ._per_query import _query_set_key, _recorded
 
 # What a beyond-accuracy scorer may be given once, outside the grouped helpers.
 _SIDE_INPUTS = ("train", "item_features", "catalog")
@@ -110,11 +112,25 @@ def _reads_items(scoring):
     return any(getattr(s, "reads_items", False) for s in found)
 
 
-def _beyond_scores(members, conventions, y_true, y_pred, groups, item_ids, training, fixed):
+def _beyond_scores(
+    members,
+    conventions,
+    y_true,
+    y_pred,
+    groups,
+    item_ids,
+    training,
+    fixed,
+    estimator=None,
+    recordings=None,
+):
     """label -> greater-is-better score of beyond-accuracy scorers on one fold's rows.
 
     members : list of (label, RankingScorer) sharing ``conventions``.
     training : `_FoldTraining` or None; fixed : the scorers' own ``train``/``catalog``.
+    recordings : None, or label -> the recording a grouped search set (`_recording`): the
+        per-user measures' scores then carry their per-user values; a corpus-level one has
+        none to carry.
     """
     from ..metrics._names import _Request
 
@@ -141,8 +157,33 @@ def _beyond_scores(members, conventions, y_true, y_pred, groups, item_ids, train
     truth = ItemJudgments(groups, item_ids, y_true)
     ranking = ItemRanking(groups, item_ids, y_pred)
     side_inputs = {key: side.get(key) for key in ("train", "item_features", "catalog")}
+    signs = {label: scorer.sign for label, scorer in members}
+    corpus = {r.label for r in _corpus_requests(plan.requests, conventions.get("convention"))}
+    recorded = [r for r in plan.requests if recordings is not None and r.label not in corpus]
+    scores = {}
     try:
-        computed = plan.evaluate(truth, ranking, side_inputs=side_inputs)
+        if recorded:
+            per_user = dataclasses.replace(plan, requests=tuple(recorded))
+            table = per_user.evaluate(truth, ranking, side_inputs=side_inputs, table=True)
+            means = _Plan.means(table)
+            key = _query_set_key(table.ids, len(y_pred))
+            for request in recorded:
+                sign = signs[request.label]
+                scores[request.label] = _recorded(
+                    recordings[request.label],
+                    estimator,
+                    key,
+                    table.ids,
+                    sign * table.values[request.label],
+                    sign * means[request.label],
+                    table.weights,
+                )
+            plan = dataclasses.replace(
+                plan, requests=tuple(r for r in plan.requests if r.label not in scores)
+            )
+        if plan.requests:
+            computed = plan.evaluate(truth, ranking, side_inputs=side_inputs)
+            scores.update({label: signs[label] * value for label, value in computed.items()})
     except ValueError as error:
         if side.get("train") is not None or "pass train=" not in str(error):
             raise
@@ -151,4 +192,4 @@ def _beyond_scores(members, conventions, y_true, y_pred, groups, item_ids, train
             "grouped_cross_validate and the grouped searches given item_ids; elsewhere "
             "make it with make_ranking_scorer(name, train=...)."
         ) from None
-    return {label: scorer.sign * computed[label] for label, scorer in members}
+    return {label: scores[label] for label, _scorer in members}

@@ -218,6 +218,10 @@ class MultimetricRankingScorer(_RoutedScorer):
                     result.update(scores([one], conventions))
                 items = []
             if items:  # beyond-accuracy metrics: each row's item, the training folds
+                recorded = None
+                if record is not None:
+                    token, _label, names, test_keys = record
+                    recorded = {key: (token, key, names, test_keys) for key, _ in items}
                 result = _beyond_scores(
                     items,
                     _scorer_conventions(items[0][1].conventions),
@@ -227,6 +231,8 @@ class MultimetricRankingScorer(_RoutedScorer):
                     item_ids,
                     getattr(self, "_training", None),
                     items[0][1].side_inputs,
+                    estimator,
+                    recorded,
                 )
                 members = [(key, scorer) for key, scorer in members if not scorer.reads_items]
                 if not members:

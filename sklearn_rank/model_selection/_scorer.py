@@ -336,6 +336,7 @@ class RankingScorer(_RoutedScorer):
         if not getattr(self, "_warned_split", False):
             self._warned_split = _warn_split_queries(self.name, estimator, groups)
         y_pred = _checked_predictions(self.name, estimator, _ranking_scores(estimator, X), n_rows)
+        recording = getattr(self, "_record", None)
         if self.reads_items:
             return _beyond_scores(
                 [(self.name, self)],
@@ -346,8 +347,9 @@ class RankingScorer(_RoutedScorer):
                 item_ids,
                 getattr(self, "_training", None),
                 self.side_inputs,
+                estimator,
+                None if recording is None else {self.name: recording},
             )[self.name]
-        recording = getattr(self, "_record", None)
         return _signed_scores(
             [(self.name, self)],
             resolve(None, self.conventions),

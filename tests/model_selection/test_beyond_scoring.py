@@ -181,3 +181,27 @@ def test_lower_is_better_beyond_names_are_negated():
     with pytest.raises(ValueError, match=r"'popularity@5' is lower-is-better.*neg_popularity@5"):
         sr.get_scorer("popularity@5")
     assert sr.get_scorer("neg_gini@5").sign == -1
+
+
+@pytest.mark.filterwarnings("ignore:.*no relevant item")
+def test_compare_search_pairs_the_per_user_measures_and_names_the_corpus_ones():
+    X, y, users, items = _data(7)
+    search = sr.GroupedGridSearchCV(
+        Ridge(),
+        {"alpha": [0.1, 1e4]},
+        scoring=["ndcg@5", "novelty@5", "coverage@5"],
+        refit="ndcg@5",
+        cv=3,
+    ).fit(X, y, groups=users, item_ids=items)
+    # Each candidate's out-of-fold novelty of every user averages to its fold scores.
+    values = search.per_query_results_["novelty@5"]
+    assert values.shape == (np.unique(users).size, 2)
+    folds = [search.cv_results_[f"split{i}_test_novelty@5"] for i in range(3)]
+    codes = np.unique(users, return_inverse=True)[1]
+    for split, (_train, test) in enumerate(GroupKFold(3).split(X, y, users)):
+        kept = np.unique(codes[test])
+        np.testing.assert_allclose(np.nanmean(values[kept], axis=0), folds[split], rtol=1e-12)
+    result = sr.compare_search(search, metrics=["novelty@5"])
+    np.testing.assert_array_equal(result.per_query["novelty@5"], values)
+    with pytest.raises(ValueError, match=r"'coverage@5' has no per-query values to pair"):
+        sr.compare_search(search, metrics=["coverage@5"])
