@@ -73,6 +73,7 @@ _EXPORTS = {
     "read_trec_qrels": "inputs",
     "read_trec_run": "inputs",
     "recall_at_k_score": "metrics",
+    "sample_negatives": "inputs",
     "unjudged_at_k": "metrics",
     "xgboost_metric": "integrations",
 }

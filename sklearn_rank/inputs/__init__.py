@@ -6,6 +6,7 @@ ranks. Imports `sklearn_rank.utils` and `sklearn_rank.conventions` only.
 
 from ._files import read_table, read_trec_qrels, read_trec_run
 from ._normalise import query_ids
+from ._sampling import sample_negatives
 from ._tables import ItemJudgments, ItemRanking
 
 __all__ = [
@@ -15,4 +16,5 @@ __all__ = [
     "read_table",
     "read_trec_qrels",
     "read_trec_run",
+    "sample_negatives",
 ]

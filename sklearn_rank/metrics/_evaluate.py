@@ -8,8 +8,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..conventions import _fill_doc
 from ..conventions._declarations import check_k, resolve
+from ..conventions._docs import _with_declarations
+from ..conventions._sampling import EVALUATE_SAMPLING
 from ..inputs._prepared import _prepare_input
 from ..utils._threads import _block_runner, _check_n_jobs
 from ..utils._validation import _check_per_query, _python_value
@@ -18,6 +19,8 @@ from ._blocks import _split_queries
 from ._kernel import _rank
 from ._names import _Request, _requests
 from ._registry import METRICS
+from ._sampled import _check_requests as _check_sampled_requests
+from ._sampled import _corrected_values, _joined_positives, _plain_message, _Sampling
 from ._signatures import _with_conventions
 from ._statistics import _relevance_range, _with_statistics_of
 
@@ -215,6 +218,7 @@ def _compute(
     conventions,
     table=False,
     n_jobs=None,
+    sampling=None,
 ):
     """Compute several metrics on one input with one sort.
 
@@ -222,9 +226,12 @@ def _compute(
     conventions : as `conventions._declarations.resolve` returns them (validated).
     table : return a `_Table` (per-query values with their ids) instead of a dict.
     n_jobs : threads, as scikit-learn's ``n_jobs`` (checked here).
+    sampling : a `_sampled._Sampling` when the input holds sampled negatives, else None.
     """
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     per_query = _check_per_query(per_query)
+    if sampling is not None:
+        _check_sampled_requests(requests, conventions, sampling)
     n_threads = _check_n_jobs(n_jobs)
     queries, ids, weights, recommender_form = _prepare(
         requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads
@@ -240,6 +247,7 @@ def _compute(
         ids=ids,
         table=table,
         n_threads=n_threads,
+        sampling=sampling,
     )
 
 
@@ -255,12 +263,14 @@ def _compute_queries(
     ids=None,
     table=False,
     n_threads=1,
+    sampling=None,
 ):
     """`_compute` on input normalised already: a `_Queries` and per-query weights (or
     None). Training-time adapters keep one `_Queries` per eval set and change its scores;
     ``checked``: the relevance was checked for these requests already (`_prepare`);
     ``table``: per-query values with their query ids (``ids``), as a `_Table`;
-    ``n_threads``: blocks of queries are ranked and reduced on that many threads."""
+    ``n_threads``: blocks of queries are ranked and reduced on that many threads;
+    ``sampling``: the input holds sampled negatives (`_sampled._Sampling`)."""
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     if not checked:
         _check_relevance(requests, queries, conventions)
@@ -271,6 +281,9 @@ def _compute_queries(
     cut_offs = [r.k for r in requests]
     prefix = None if None in cut_offs else max(cut_offs)
     first_relevant = all(r.metric.first_relevant_only for r in requests)
+    corrected = sampling is not None and sampling.correction is not None
+    if corrected:  # a correction reads every positive's position
+        prefix, first_relevant = None, False
     if len({r.overrides.get("relevance_threshold", threshold) for r in requests}) > 1:
         first_relevant = False  # the kernel's shortcut reads one threshold
 
@@ -293,10 +306,17 @@ def _compute_queries(
         rankings = run(rank, blocks)
         del blocks
         results, skipped = {}, []
+        # Every block's positives joined first: a correction is computed over the whole.
+        positives = _joined_positives(rankings) if corrected else None
         for request in requests:
             label, metric = request.label, request.metric
-            reduce = functools.partial(_reduce, request, conventions)
-            values, has_relevant = _joined(run(reduce, rankings))
+            if corrected:
+                values, has_relevant = _corrected_values(
+                    request, conventions, sampling, positives, queries.n_cand
+                )
+            else:
+                reduce = functools.partial(_reduce, request, conventions)
+                values, has_relevant = _joined(run(reduce, rankings))
             rule = _no_relevant_rule(conventions, metric, recommender_form)
             if _default_decides(conventions) and not has_relevant.all():
                 skipped.append((label, int((~has_relevant).sum()), rule))
@@ -313,6 +333,12 @@ def _compute_queries(
             del values, has_relevant  # a mean needs them no longer: free them before the next
     if skipped:
         _warn_skipped(skipped, queries.n_queries)
+    if sampling is not None and not corrected:
+        warnings.warn(
+            _plain_message([r.label for r in requests]),
+            UserWarning,
+            stacklevel=_outside_stacklevel(),
+        )
     if table:
         ids = np.arange(queries.n_queries) if ids is None else ids
         aggregates = {r.label: r.metric.aggregate for r in requests}
@@ -360,6 +386,26 @@ def _table_means(table):
     }
 
 
+def _sampling_of(catalog_size, correction, gamma, replacement, rank_estimate_rounding):
+    """The checked `_Sampling` of `evaluate`'s keywords, or None (the input is not sampled)."""
+    given = dict(
+        catalog_size=catalog_size,
+        correction=correction,
+        gamma=gamma,
+        replacement=replacement,
+        rank_estimate_rounding=rank_estimate_rounding,
+    )
+    checked = {name: EVALUATE_SAMPLING[name].validate(value) for name, value in given.items()}
+    if checked["catalog_size"] is None:
+        if checked["correction"] is not None:
+            raise ValueError(
+                f"correction={correction!r} needs catalog_size: the number of items each "
+                "user's negatives were sampled from."
+            )
+        return None
+    return _Sampling(**checked)
+
+
 def _score(
     name,
     y_true,
@@ -401,7 +447,7 @@ def _score(
 
 
 @_with_conventions()
-@_fill_doc
+@_with_declarations(EVALUATE_SAMPLING.values())
 def evaluate(
     y_true,
     y_score,
@@ -411,6 +457,11 @@ def evaluate(
     exclude=None,
     sample_weight=None,
     per_query=False,
+    catalog_size=None,
+    correction=None,
+    gamma=0.1,
+    replacement=False,
+    rank_estimate_rounding="floor",
     **conventions,
 ):
     """Compute several ranking metrics at once, sharing one sort of the input.
@@ -433,6 +484,11 @@ def evaluate(
         arrays like scikit-learn's ``cv_results_`` (``pandas.DataFrame(results)`` makes a
         table of it): ``"query"`` holds the ids (row or list numbers for matrices and
         lists), then one column per metric.
+    {catalog_size}
+    {correction}
+    {gamma}
+    {replacement}
+    {rank_estimate_rounding}
 
     Returns
     -------
@@ -440,12 +496,15 @@ def evaluate(
         Metric name -> mean over queries (float), or -> ndarray of shape (n_queries,)
         with ``per_query=True``; with ``per_query="table"``, ``"query"`` -> ndarray of
         shape (n_queries,) first. Conventions that do not apply to a metric are ignored
-        for it. A query left out by ``no_relevant="skip"`` has the value NaN.
+        for it. A query left out by ``no_relevant="skip"`` has the value NaN. With
+        ``catalog_size`` and a ``correction``: the estimates of the catalogue's metrics.
 
     References
     ----------
     .. [1] F. McSherry and M. Najork, "Computing Information Retrieval Performance
        Measures Efficiently in the Presence of Tied Scores", ECIR 2008.
+    .. [2] W. Krichene and S. Rendle, "On Sampled Metrics for Item Recommendation",
+       KDD 2020.
 
     Examples
     --------
@@ -465,6 +524,7 @@ def evaluate(
     if isinstance(per_query, str) and not table:
         raise ValueError(f"per_query must be True, False or 'table'; got {per_query!r}.")
     n_jobs = conventions.pop("n_jobs", None)
+    sampling = _sampling_of(catalog_size, correction, gamma, replacement, rank_estimate_rounding)
     requests, conventions = _requests(metrics, conventions)
     computed = _compute(
         requests,
@@ -477,6 +537,7 @@ def evaluate(
         conventions=conventions,
         table=table,
         n_jobs=n_jobs,
+        sampling=sampling,
     )
     if table:
         return {"query": computed.ids, **computed.values}

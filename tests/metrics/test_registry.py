@@ -10,6 +10,7 @@ import pytest
 import sklearn_rank as sr
 from sklearn_rank.conventions._declarations import CONVENTION, CONVENTIONS, PRESETS
 from sklearn_rank.conventions._measures import MEASURE_PARAMETERS
+from sklearn_rank.conventions._sampling import EVALUATE_SAMPLING
 from sklearn_rank.metrics._registry import METRICS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -96,8 +97,11 @@ def test_evaluate_takes_every_declared_convention():
         *CONVENTIONS,
         "n_jobs",
         "per_query",
+        *EVALUATE_SAMPLING,
     ]
     assert all(parameters[name].default is None for name in ["convention", *CONVENTIONS, "n_jobs"])
+    # sampled-negative evaluation: one declaration each (conventions/_sampling.py)
+    assert all(parameters[name].default == p.default for name, p in EVALUATE_SAMPLING.items())
     assert "n_jobs : int, default=None" in sr.evaluate.__doc__
 
 
