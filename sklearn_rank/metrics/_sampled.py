@@ -22,11 +22,7 @@ import dataclasses
 
 import numpy as np
 
-from ._sampled_corrections import (
-    _bias_variance_weights,
-    _em_prior,
-    _sampled_rank_matrix,
-)
+from ._sampled_corrections import _bias_variance_solver, _em_prior, _sampled_rank_matrix
 
 #: Metrics with a corrected estimate: sums over positives of a function of the exact rank.
 _CORRECTED = ("hit_rate", "recall", "precision", "ndcg", "mrr", "map", "auc")
@@ -103,6 +99,20 @@ def _positives_of(ranking):
     return query, start - earlier, size - 1, earlier + 1, n_positives
 
 
+@dataclasses.dataclass
+class _Positives:
+    """Every positive of the input (see `_positives_of`), and what the corrections of
+    the requests share: per (catalogue negatives, sampled negatives) the matrix of the
+    sampled rank and its solver, built once for every metric."""
+
+    query: np.ndarray
+    above: np.ndarray
+    tied: np.ndarray
+    place: np.ndarray
+    n_positives: np.ndarray
+    solvers: dict = dataclasses.field(default_factory=dict)
+
+
 def _joined_positives(rankings):
     """`_positives_of` over every block, query numbers counted over the whole input."""
     parts, offset = [], 0
@@ -110,7 +120,7 @@ def _joined_positives(rankings):
         query, above, tied, place, n_positives = _positives_of(ranking)
         parts.append((query + offset, above, tied, place, n_positives))
         offset += ranking.n_queries
-    return tuple(np.concatenate(columns) for columns in zip(*parts))
+    return _Positives(*(np.concatenate(columns) for columns in zip(*parts)))
 
 
 def _catalog_sizes(catalog_size, n_queries):
@@ -163,7 +173,8 @@ def _target(request, log_base):
 def _corrected_values(request, conventions, sampling, positives, n_cand):
     """Per query: the corrected estimate of the catalogue's metric, and whether the query
     has a positive."""
-    query, above, tied, place, n_positives = positives
+    query, above, tied, place = positives.query, positives.above, positives.tied, positives.place
+    n_positives = positives.n_positives
     n_queries = n_cand.size
     catalog = _catalog_sizes(sampling.catalog_size, n_queries)
     sampled = n_cand - n_positives  # negatives drawn per query
@@ -176,7 +187,16 @@ def _corrected_values(request, conventions, sampling, positives, n_cand):
             target, above, tied, users, negatives[query], sampled[query], sampling
         )
     else:
-        share = _by_matrix(target, above, tied, users, negatives[query], sampled[query], sampling)
+        share = _by_matrix(
+            target,
+            above,
+            tied,
+            users,
+            negatives[query],
+            sampled[query],
+            sampling,
+            positives.solvers,
+        )
     values = np.bincount(query, weights=share, minlength=n_queries)
     return values, n_positives > 0
 
@@ -226,30 +246,30 @@ def _rank_estimate(target, above, tied, users, negatives, sampled, sampling):
     return np.bincount(each, weights=values, minlength=above.size) / count
 
 
-def _by_matrix(target, above, tied, users, negatives, sampled, sampling):
+def _by_matrix(target, above, tied, users, negatives, sampled, sampling, solvers):
     """Bias/variance corrections (the posterior mean at gamma = 1, with the EM's rank
-    distribution as prior for "em"), one vector per (catalogue, sample, place, positives)."""
+    distribution as prior for "em"), one vector per (catalogue, sample, place, positives);
+    ``solvers`` keeps each list size's solver for the other requests."""
+    from threadpoolctl import threadpool_limits  # scikit-learn's own dependency
+
+    # The products are small (m + 1 columns): BLAS threads cost far more than they save,
+    # and more so on a loaded machine (ten times, measured).
+    with threadpool_limits(limits=1, user_api="blas"):
+        return _by_matrix_here(target, above, tied, users, negatives, sampled, sampling, solvers)
+
+
+def _by_matrix_here(target, above, tied, users, negatives, sampled, sampling, solvers):
     place, n_positives, catalog = users
     share = np.empty(above.size)
     sizes = np.stack([negatives, sampled])
     kinds, kind_of = np.unique(sizes, axis=1, return_inverse=True)
     kind_of = kind_of.ravel()
-    gamma = 1.0 if sampling.correction in ("posterior_mean", "em") else sampling.gamma
     for kind in range(kinds.shape[1]):  # a loop over distinct list sizes, not over users
         n_negatives, m = (int(v) for v in kinds[:, kind])
         members = np.flatnonzero(kind_of == kind)
-        matrix = _sampled_rank_matrix(n_negatives, m, sampling.replacement)
-        tied_sums = np.concatenate([np.zeros((matrix.shape[0], 1)), np.cumsum(matrix, 1)], 1)
         low, high = above[members], above[members] + tied[members] + 1
-        if sampling.correction == "em":
-            seen, seen_of, counts = np.unique(
-                np.stack([low, high]), axis=1, return_inverse=True, return_counts=True
-            )
-            likelihood = (tied_sums[:, seen[1]] - tied_sums[:, seen[0]]) / (seen[1] - seen[0])
-            prior = _em_prior(matrix, likelihood.T, counts)
-        else:
-            prior = np.full(matrix.shape[0], 1.0 / matrix.shape[0])
-        weights = _bias_variance_weights(matrix, prior, gamma)
+        if (n_negatives, m) not in solvers:
+            solvers[n_negatives, m] = _solver(n_negatives, m, low, high, sampling)
         columns, column_of = np.unique(
             np.stack([place[members], n_positives[members], catalog[members]]),
             axis=1,
@@ -257,13 +277,25 @@ def _by_matrix(target, above, tied, users, negatives, sampled, sampling):
         )
         column_of = column_of.ravel()
         exact = np.arange(1, n_negatives + 2, dtype=np.float64)[:, None]  # rank among negatives
-        targets = target(
-            exact + columns[0][None, :] - 1.0,
-            columns[0][None, :],
-            columns[1][None, :],
-            columns[2][None, :],
-        )
-        corrections = weights @ targets  # (m + 1, columns)
+        place_of, positives_of, catalog_of = (row[None, :] for row in columns)
+        targets = target(exact + place_of - 1.0, place_of, positives_of, catalog_of)
+        corrections = solvers[n_negatives, m](targets)  # (m + 1, columns)
         summed = np.concatenate([np.zeros((1, corrections.shape[1])), np.cumsum(corrections, 0)])
         share[members] = (summed[high, column_of] - summed[low, column_of]) / (high - low)
     return share
+
+
+def _solver(n_negatives, m, low, high, sampling):
+    """The correction solver of one list size; for "em" its prior is fitted to the
+    positives observed with that size (sampled negatives above: low .. high - 1)."""
+    matrix = _sampled_rank_matrix(n_negatives, m, sampling.replacement)
+    if sampling.correction == "em":
+        # An observation tied with sampled negatives: the mean likelihood of its positions.
+        seen, counts = np.unique(np.stack([low, high]), axis=1, return_counts=True)
+        tied_sums = np.concatenate([np.zeros((matrix.shape[0], 1)), np.cumsum(matrix, 1)], 1)
+        likelihood = (tied_sums[:, seen[1]] - tied_sums[:, seen[0]]) / (seen[1] - seen[0])
+        prior = _em_prior(matrix, likelihood.T, counts)
+    else:
+        prior = np.full(matrix.shape[0], 1.0 / matrix.shape[0])
+    gamma = 1.0 if sampling.correction in ("posterior_mean", "em") else sampling.gamma
+    return _bias_variance_solver(matrix, prior, gamma)

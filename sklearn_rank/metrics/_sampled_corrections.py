@@ -13,7 +13,7 @@ the forms (Krichene & Rendle, KDD 2020; Li et al., AAAI 2023's code for the EM).
 """
 
 import numpy as np
-from scipy import stats
+from scipy import special
 
 # EM steps from the uniform start (the maximum-likelihood rank distribution is not unique:
 # the result depends on both; Li et al.'s code takes 100).
@@ -22,34 +22,60 @@ _EM_STEPS = 100
 
 def _sampled_rank_matrix(n_negatives, m, replacement):
     """``A[above, x] = P(x sampled negatives above | above catalogue negatives above)``,
-    shape (n_negatives + 1, m + 1)."""
+    shape (n_negatives + 1, m + 1).
+
+    Written with a table of log-factorials over the whole matrix at once: scipy.stats'
+    pmfs take a second for a catalogue of thousands, and a call builds one matrix per
+    distinct catalogue size.
+    """
     above = np.arange(n_negatives + 1)[:, None]
     x = np.arange(m + 1)[None, :]
+    log_factorial = special.gammaln(np.arange(max(n_negatives, m) + 1, dtype=np.float64) + 1.0)
+    log_choose_m = log_factorial[m] - log_factorial[x] - log_factorial[m - x]
     if replacement:
         if n_negatives == 0:
-            return np.ones((1, m + 1)) * (x == 0)
-        return stats.binom.pmf(x, m, above / n_negatives)
-    return stats.hypergeom.pmf(x, n_negatives, above, m)
+            return (x == 0).astype(np.float64)
+        p = above / n_negatives
+        with np.errstate(divide="ignore", invalid="ignore"):  # 0 log 0 is 0: set below
+            log_p, log_q = np.log(p), np.log1p(-p)
+            log_pmf = log_choose_m + np.where(x > 0, x * log_p, 0.0)
+            log_pmf += np.where(m - x > 0, (m - x) * log_q, 0.0)
+        return np.exp(log_pmf)
+    below = n_negatives - above
+    possible = (x <= above) & (m - x <= below) & (m <= n_negatives)
+    # C(above, x) C(below, m - x) / C(N, m), as factorials: entries that cannot happen
+    # read index 0 and are set to 0 after.
+    top, rest = np.where(possible, above - x, 0), np.where(possible, below - m + x, 0)
+    log_pmf = (
+        log_factorial[above]
+        - log_factorial[top]
+        + log_factorial[below]
+        - log_factorial[rest]
+        + log_choose_m
+        - (log_factorial[n_negatives] - log_factorial[max(n_negatives - m, 0)])
+    )
+    return np.where(possible, np.exp(np.where(possible, log_pmf, -np.inf)), 0.0)
 
 
-def _bias_variance_weights(matrix, prior, gamma):
-    """``W`` with ``v = W @ b`` the correction of the exact metric ``b`` (per exact rank)
-    that minimises ``sum_R prior(R) [(E[v_x | R] - b(R))^2 + gamma Var[v_x | R]]``: the
-    closed form ``((1 - gamma) A^T D A + gamma diag(A^T prior))^-1 A^T D``, D = diag(prior).
-    ``gamma = 1`` is the posterior mean ``E[b(R) | x]`` under the prior."""
+def _bias_variance_solver(matrix, prior, gamma):
+    """A function of the exact metric ``b`` (per exact rank, one column per target) that
+    returns the correction ``v`` minimising ``sum_R prior(R) [(E[v_x | R] - b(R))^2 +
+    gamma Var[v_x | R]]``: ``v = ((1 - gamma) A^T D A + gamma diag(A^T prior))^-1 A^T D b``,
+    D = diag(prior). ``gamma = 1`` is the posterior mean ``E[b(R) | x]`` under the prior;
+    ``gamma = 0`` the least-squares minimal-bias correction (solved on sqrt(D) A, as
+    A^T D A is ill-conditioned)."""
     weighted = matrix * prior[:, None]  # D A
-    observed = weighted.sum(axis=0)  # marginal probability of each sampled rank
+    observed = weighted.sum(axis=0)  # the marginal probability of each sampled rank
     if gamma == 1.0:
-        # The posterior mean, written out: no system to solve. A sampled rank the prior
-        # never gives has no posterior: 0 there (it is never observed under that prior).
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(observed[:, None] > 0, weighted.T / observed[:, None], 0.0)
-    system = (1.0 - gamma) * (matrix.T @ weighted) + gamma * np.diag(observed)
+        # A sampled rank the prior never gives has no posterior: 0 there (never observed).
+        seen = observed > 0
+        scale = np.divide(1.0, observed, out=np.zeros_like(observed), where=seen)
+        return lambda targets: (weighted.T @ targets) * scale[:, None]
     if gamma == 0.0:
-        # The minimal-bias solution: least squares on sqrt(D) A (A^T D A is ill-conditioned).
         root = np.sqrt(prior)[:, None]
-        return np.linalg.pinv(matrix * root) * root.T
-    return np.linalg.solve(system, weighted.T)
+        return lambda targets: np.linalg.lstsq(matrix * root, targets * root, rcond=None)[0]
+    system = (1.0 - gamma) * (matrix.T @ weighted) + gamma * np.diag(observed)
+    return lambda targets: np.linalg.solve(system, weighted.T @ targets)
 
 
 def _em_prior(matrix, observations, counts, steps=_EM_STEPS):
