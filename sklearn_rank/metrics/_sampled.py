@@ -75,10 +75,10 @@ def _plain_message(labels):
     )
 
 
-def _positives_of(ranking):
+def _positives_of(ranking, offset=0):
     """Per positive of one block's ranking: (query, sampled negatives above, sampled
     negatives tied, place among its query's positives, 1-based), and per query the
-    number of positives."""
+    number of positives. ``offset``: the number of the block's first query, in messages."""
     if ranking.rel.size and not np.all(ranking.rel == 1):
         raise ValueError(
             "Corrected sampled metrics need binary relevance (1 for a positive, 0 for a "
@@ -96,6 +96,14 @@ def _positives_of(ranking):
     size = np.asarray(ranking.size, dtype=np.int64)
     query = np.asarray(ranking.query, dtype=np.int64)
     n_positives = np.bincount(query, minlength=ranking.n_queries)
+    unscored = ranking.relevant_count(None) != n_positives
+    if unscored.any():
+        raise ValueError(
+            "Corrected sampled metrics need every positive scored: query number "
+            f"{offset + int(np.flatnonzero(unscored)[0])} has a judged positive that is not "
+            "among its scored items (or was excluded). Score every positive of the sampled "
+            "lists."
+        )
     return query, start - earlier, size - 1, earlier + 1, n_positives
 
 
@@ -117,7 +125,7 @@ def _joined_positives(rankings):
     """`_positives_of` over every block, query numbers counted over the whole input."""
     parts, offset = [], 0
     for ranking in rankings:
-        query, above, tied, place, n_positives = _positives_of(ranking)
+        query, above, tied, place, n_positives = _positives_of(ranking, offset)
         parts.append((query + offset, above, tied, place, n_positives))
         offset += ranking.n_queries
     return _Positives(*(np.concatenate(columns) for columns in zip(*parts)))
@@ -180,7 +188,7 @@ def _corrected_values(request, conventions, sampling, positives, n_cand):
     sampled = n_cand - n_positives  # negatives drawn per query
     negatives = catalog - n_positives  # negatives of the catalogue per query
     _check_sizes(sampled, negatives, n_positives, sampling)
-    target = _target(request, conventions["log_base"])
+    target = _target(request, request.overrides.get("log_base", conventions["log_base"]))
     users = (place, n_positives[query], catalog[query])
     if sampling.correction == "rank_estimate":
         share = _rank_estimate(

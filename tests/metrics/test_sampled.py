@@ -303,3 +303,12 @@ def test_plain_sampled_metric_warns_and_bad_parameters_are_refused():
     tied = np.ones((1, 4))
     with pytest.raises(ValueError, match="positives of a user tie with each other"):
         evaluate([[1, 1, 0, 0]], tied, ["ndcg"], catalog_size=10, correction="bv")
+
+
+def test_a_positive_never_scored_is_refused():
+    from sklearn_rank import ItemJudgments, ItemRanking
+
+    truth = ItemJudgments(["u", "u"], ["a", "c"], [1, 1])
+    run = ItemRanking(["u"] * 3, ["a", "x", "y"], [0.9, 0.5, 0.1])
+    with pytest.raises(ValueError, match="query number 0 has a judged positive that is not"):
+        evaluate(truth, run, ["ndcg"], catalog_size=10, correction="bv")
