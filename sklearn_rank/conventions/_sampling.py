@@ -80,7 +80,7 @@ GAMMA = Parameter(
     0.1,
     'Weight of the variance against the squared bias in ``correction="bv"``: 0 the\n'
     "least-squares minimal-bias correction, 1 the posterior mean; 0.1 ordered pairs of\n"
-    "recommenders best in Krichene & Rendle's experiments.",
+    "recommenders best in Krichene & Rendle's experiments (as a secondary account reports).",
     type_text="float",
 )
 REPLACEMENT = Parameter(

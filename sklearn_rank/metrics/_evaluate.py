@@ -519,6 +519,14 @@ def evaluate(
     >>> evaluate([1, 0, 0, 1], [0.9, 0.1, 0.8, 0.2], ["mrr"], groups=["b", "b", "a", "a"],
     ...          per_query="table")
     {'query': array(['b', 'a'], dtype='<U1'), 'mrr': array([1. , 0.5])}
+
+    One user's positive ranked second among 3 sampled negatives of a catalogue of 10: the
+    sampled NDCG, and Krichene & Rendle's estimate of the catalogue's (docs/sampled.md):
+
+    >>> kwargs = dict(groups=[0, 0, 0, 0], catalog_size=10, replacement=True)
+    >>> y_true, y_score = [1, 0, 0, 0], [0.5, 0.9, 0.1, 0.2]
+    >>> round(evaluate(y_true, y_score, ["ndcg"], correction="bv", **kwargs)["ndcg"], 4)
+    0.2521
     """
     table = isinstance(per_query, str) and per_query == "table"
     if isinstance(per_query, str) and not table:

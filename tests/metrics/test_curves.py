@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sklearn_rank as sr
+from sklearn_rank.conventions._sampling import EVALUATE_SAMPLING
 from sklearn_rank.metrics import _blocks, _curves
 from sklearn_rank.metrics._curves import _CURVES
 
@@ -229,6 +230,7 @@ def test_signature_holds_every_convention_of_evaluate():
         for name, parameter in evaluate.items()
         if parameter.kind == parameter.KEYWORD_ONLY
         and name not in ("groups", "exclude", "sample_weight", "per_query")
+        and name not in EVALUATE_SAMPLING  # sampled input: evaluate only
     ]
     assert {"judged_only", "iprec_rounding", "n_jobs", "log_base"} <= set(conventions)
     for name in conventions:

@@ -312,3 +312,17 @@ def test_a_positive_never_scored_is_refused():
     run = ItemRanking(["u"] * 3, ["a", "x", "y"], [0.9, 0.5, 0.1])
     with pytest.raises(ValueError, match="query number 0 has a judged positive that is not"):
         evaluate(truth, run, ["ndcg"], catalog_size=10, correction="bv")
+
+
+@pytest.mark.parametrize("n_negatives, m", [(9, 3), (5, 5), (300, 40), (20_000, 100)])
+def test_sampled_rank_matrices_are_scipys_distributions(n_negatives, m):
+    from scipy import stats
+
+    above = np.arange(n_negatives + 1)[:, None]
+    x = np.arange(m + 1)[None, :]
+    without = _sampled_rank_matrix(n_negatives, m, False)
+    np.testing.assert_allclose(without, stats.hypergeom.pmf(x, n_negatives, above, m), atol=1e-10)
+    np.testing.assert_allclose(without.sum(axis=1), 1.0, atol=1e-10)
+    with_replacement = _sampled_rank_matrix(n_negatives, m, True)
+    expected = stats.binom.pmf(x, m, above / n_negatives)
+    np.testing.assert_allclose(with_replacement, expected, atol=1e-13)
