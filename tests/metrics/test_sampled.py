@@ -314,7 +314,7 @@ def test_a_positive_never_scored_is_refused():
         evaluate(truth, run, ["ndcg"], catalog_size=10, correction="bv")
 
 
-@pytest.mark.parametrize("n_negatives, m", [(9, 3), (5, 5), (300, 40), (20_000, 100)])
+@pytest.mark.parametrize("n_negatives, m", [(9, 3), (5, 5), (300, 40), (1000, 30)])
 def test_sampled_rank_matrices_are_scipys_distributions(n_negatives, m):
     from scipy import stats
 
