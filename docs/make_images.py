@@ -65,7 +65,51 @@ def main():
         baseline_name="ridge",
     )
     _save(display, "per_query_difference.png")
+    _exposure_images()
     plt.close("all")
+
+
+def _exposure_images():
+    """The long-tail plot and the Lorenz curves of docs/plots.md's two recommenders."""
+    import numpy as np
+    import scipy.sparse
+
+    rng = np.random.default_rng(0)
+    n_users, n_items = 500, 300
+    weight = 1.0 / np.arange(1, n_items + 1) ** 0.9
+    weight /= weight.sum()
+    users = np.repeat(np.arange(n_users), 20)
+    train = scipy.sparse.csr_matrix(
+        (np.ones(users.size), (users, rng.choice(n_items, users.size, p=weight))),
+        shape=(n_users, n_items),
+    )
+    test = scipy.sparse.csr_matrix(
+        (np.ones(n_users), (np.arange(n_users), rng.choice(n_items, n_users, p=weight))),
+        shape=(n_users, n_items),
+    )
+    most_popular = np.tile(np.asarray(train.sum(axis=0)).ravel(), (n_users, 1))
+    systems = {"most popular": most_popular, "random": rng.random((n_users, n_items))}
+    tail = lorenz = None
+    for name, scores in systems.items():
+        tail = sr.LongTailDisplay.from_predictions(
+            test,
+            scores,
+            k=10,
+            train=train,
+            exclude=train,
+            name=name,
+            ax=None if tail is None else tail.ax_,
+        )
+        lorenz = sr.LorenzCurveDisplay.from_predictions(
+            test,
+            scores,
+            k=10,
+            exclude=train,
+            name=name,
+            ax=None if lorenz is None else lorenz.ax_,
+        )
+    _save(tail, "long_tail.png")
+    _save(lorenz, "lorenz_curve.png")
 
 
 if __name__ == "__main__":

@@ -21,8 +21,10 @@ examples:
   sklearn-rank compare qrels.txt a.run b.run c.run --test tukey_hsd --format markdown
   sklearn-rank compare qrels.txt bm25.run dense.run --baseline bm25.run --alternative greater
   sklearn-rank compare qrels.txt bm25.run dense.run --baseline bm25.run --plot diff.png
+  sklearn-rank compare --per-query values.tsv --baseline bm25 --test t
 
-The runs are named by their file names (the paths as given when two share a name).
+The runs are named by their file names (the paths as given when two share a name); with
+--per-query, by the table's run column.
 exit status: 0 on success, 2 on a usage error or on input that cannot be read or compared.
 """
 
@@ -52,9 +54,18 @@ def add_parser(commands, options=None):
 def _add_options(parser, convention_options, precision):
     from ..metrics import get_metric_names
 
-    parser.add_argument("qrels", metavar="QRELS", help="TREC qrels: lines 'qid iter docno rel'")
     parser.add_argument(
-        "runs", metavar="RUN", nargs="+", help="TREC runs: lines 'qid Q0 docno rank score tag'"
+        "qrels", metavar="QRELS", nargs="?", help="TREC qrels: lines 'qid iter docno rel'"
+    )
+    parser.add_argument(
+        "runs", metavar="RUN", nargs="*", help="TREC runs: lines 'qid Q0 docno rank score tag'"
+    )
+    parser.add_argument(
+        "--per-query",
+        metavar="TABLE",
+        help="compare per-query values already computed instead of QRELS and RUNs: a CSV "
+        "or TSV file with the columns query, run, metric, value (sklearn_rank."
+        "compare_per_query); -m keeps the metrics named",
     )
     parser.add_argument(
         "-m",
@@ -161,6 +172,13 @@ def run(args, stdout, helpers):
     from ._trec import rules_for_names
 
     usage_error, _metric_names, _conventions, warn = helpers
+    if args.per_query is not None:
+        if args.qrels is not None:
+            raise usage_error("give either QRELS and RUNs or --per-query TABLE, not both")
+        _run_per_query(args, stdout, usage_error, warn)
+        return
+    if args.qrels is None:
+        raise usage_error("give QRELS and at least two RUNs, or --per-query TABLE")
     if len(args.runs) < 2:
         raise usage_error("give at least two runs to compare")
     names = _run_names(args.runs, usage_error)
@@ -200,6 +218,87 @@ def run(args, stdout, helpers):
             missing=args.missing,
             random_state=args.random_state,
             **rules_for_names(metrics, _conventions(args), args.quiet),
+        )
+    for message in dict.fromkeys(str(w.message) for w in caught):
+        warn(_as_options(message))
+    if args.plot:
+        _save_plot(result, args.plot)
+    _print(result, args, stdout)
+
+
+def _read_per_query(path):
+    """The columns query, run, metric, value of a CSV or TSV file, as a dict of arrays
+    (the delimiter is the header line's: a tab if it has one, else a comma)."""
+    import numpy as np
+
+    with open(path, newline="", encoding="utf-8") as handle:
+        header = handle.readline()
+        delimiter = "\t" if "\t" in header else ","
+        handle.seek(0)
+        rows = list(csv.reader(handle, delimiter=delimiter))
+    names = [name.strip() for name in rows[0]] if rows else []
+    wanted = ("query", "run", "metric", "value")
+    absent = [name for name in wanted if name not in names]
+    if absent:
+        raise ValueError(
+            f"{path}: the per-query table needs the columns {', '.join(wanted)}; its header "
+            f"has {', '.join(names) or 'nothing'}."
+        )
+    columns = {name: [] for name in wanted}
+    for number, row in enumerate(rows[1:], 2):
+        if not row:
+            continue
+        if len(row) != len(names):
+            raise ValueError(
+                f"{path}, line {number}: {len(row)} fields, the header has {len(names)}."
+            )
+        for name in wanted:
+            columns[name].append(row[names.index(name)].strip())
+    try:
+        values = np.array([float(v) if v else np.nan for v in columns["value"]])
+    except ValueError as exc:
+        raise ValueError(f"{path}: a value is not a number ({exc}).") from None
+    table = {name: np.array(columns[name], dtype=object) for name in wanted[:3]}
+    table["value"] = values
+    return table
+
+
+def _run_per_query(args, stdout, usage_error, warn):
+    """``sklearn-rank compare --per-query TABLE``: `compare_per_query` on the file's table."""
+    import numpy as np
+
+    from ..comparison import compare_per_query
+    from ._output import _as_options
+
+    if args.runs:
+        raise usage_error("give either QRELS and RUNs or --per-query TABLE, not both")
+    if args.plot:
+        from ..plot._base import _check_matplotlib
+
+        try:
+            _check_matplotlib("--plot")
+        except ImportError as exc:
+            raise ValueError(str(exc)) from None
+    table = _read_per_query(args.per_query)
+    if args.metrics:
+        kept = np.isin(table["metric"], np.array(args.metrics, dtype=object))
+        unknown = sorted(set(args.metrics) - set(table["metric"].tolist()))
+        if unknown:
+            raise usage_error(f"-m: {', '.join(unknown)} not in the table's metric column")
+        table = {name: column[kept] for name, column in table.items()}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = _compared(
+            compare_per_query,
+            table,
+            baseline=args.baseline,
+            test=args.test,
+            alternative=args.alternative,
+            correction=None if args.correction == "none" else args.correction,
+            confidence=args.confidence,
+            n_resamples=args.n_resamples,
+            missing=args.missing,
+            random_state=args.random_state,
         )
     for message in dict.fromkeys(str(w.message) for w in caught):
         warn(_as_options(message))

@@ -206,6 +206,9 @@ def _add_evaluate_options(evaluate):
         metrics.add_argument(flag, dest=dest, metavar="VALUE", type=kind, help=text)
     jobs_help = "threads, blocks of queries on each (-1: every core; default 1); same values"
     metrics.add_argument("-j", "--jobs", metavar="N", type=_jobs, help=jobs_help)
+    from ._side import add_options
+
+    add_options(evaluate)
     output = evaluate.add_argument_group("output")
     output.add_argument(
         "--format",
@@ -260,6 +263,8 @@ def _check_inputs(args):
                 ("--run", args.run),
                 ("--truth", args.truth),
                 ("--predictions", args.predictions),
+                ("--train", args.train),
+                ("--item-features", args.item_features),
             )
             if value
         ]
@@ -377,6 +382,7 @@ def _evaluate(args, stdout, progress):
     from ..metrics import evaluate
     from ..metrics._plan import _Plan
     from ._example import HIVEMALL_RANKINGS, HIVEMALL_TRUTH
+    from ._side import read_side_inputs
     from ._trec import rules_for_names, trec_eval_grades
 
     names = _metric_names(args.metrics)
@@ -390,12 +396,13 @@ def _evaluate(args, stdout, progress):
             raise ValueError(str(exc)) from None
     if args.example:
         truth, run = HIVEMALL_TRUTH, HIVEMALL_RANKINGS
-        query_header = "query"
+        query_header, side = "query", {}
     else:
         truth = trec_eval_grades(_read_truth(args, progress), names, conventions)
         run = _read_run(args, progress)
         _check_overlap(args, truth, run)
         query_header = args.query_column or "query"
+        side = read_side_inputs(args, truth, run)
         if len(run.queries) > 100_000:
             metrics = f"{len(names)} metric{'s' if len(names) > 1 else ''}"
             progress.note(f"evaluating {metrics} on {len(run.queries):,} rows...")
@@ -405,10 +412,12 @@ def _evaluate(args, stdout, progress):
                 warnings.simplefilter("always")
                 if args.per_query:  # the means and the per-query values of one computation
                     plan = _Plan.from_names(names, conventions)
-                    table = plan.evaluate(truth, run, table=True, n_jobs=args.jobs)
+                    table = plan.evaluate(
+                        truth, run, table=True, n_jobs=args.jobs, side_inputs=side or None
+                    )
                     results, per_query = _Plan.means(table), table.values
                 else:
-                    results = evaluate(truth, run, names, n_jobs=args.jobs, **conventions)
+                    results = evaluate(truth, run, names, n_jobs=args.jobs, **side, **conventions)
                     per_query = None
         except (ValueError, TypeError) as exc:
             raise ValueError(_name_inputs(str(exc), args)) from None
@@ -560,7 +569,7 @@ def _main(argv):
 
 
 def _trec_eval_form(argv):
-    from ._trec import run
+    from ._trec_formats import run
 
     try:
         status = run(argv)

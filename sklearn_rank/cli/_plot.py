@@ -21,11 +21,12 @@ def save_curves(args, truth, run, names, conventions):
     metrics = list(dict.fromkeys(m.name for m, _k in parsed if m.name in _CURVES))
     if not metrics:
         raise ValueError(
-            f"--plot draws metrics at every cut-off; none of {', '.join(names)} has one"
+            f"--plot draws metrics at every cut-off k = 1..K; none of {', '.join(names)} "
+            "has such a curve"
         )
     left_out = [name for name, (m, _k) in zip(names, parsed) if m.name not in _CURVES]
     if left_out:
-        _warn(f"--plot leaves out {', '.join(left_out)}: no cut-off")
+        _warn(f"--plot leaves out {', '.join(left_out)}: no curve over the cut-off")
     k_max = max((k for _m, k in parsed if k is not None), default=20)
     curves = _metric_curves(
         metrics,

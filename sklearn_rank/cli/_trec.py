@@ -1,7 +1,7 @@
 """``sklearn-rank evaluate QRELS RUN``: the command line speaking trec_eval.
 
 Positional qrels and run files (``-`` for the run: standard input), trec_eval's options
-(``-m``, ``-q``, ``-c``, ``-l``, ``-M``, ``-J``, ``-n``) with trec_eval's meanings, and its
+(``-m``, ``-q``, ``-c``, ``-l``, ``-M``, ``-J``, ``-n``, ``-Z``) with trec_eval's meanings, and its
 three-column output (``measure  query value``, ``%6.4f``, counts as integers, topics in
 trec_eval's order, ``all`` lines added up as trec_eval adds them). Negative grades are
 trec_eval's "pooled, not judged". The numbers are those of ``convention="trec_eval"``
@@ -33,7 +33,10 @@ def wants_trec_eval(argv):
     named = {"--qrels", "--run", "--truth", "--predictions", "--example"}
     if any(a.split("=")[0] in named for a in argv):
         return False
-    takes_value = {"-m", "-l", "-M", "--convention", "--ties", "-j", "--jobs"}
+    takes_value = {
+        *("-m", "-l", "-M", "-R", "-Z", "--Zscore"),
+        *("--convention", "--ties", "-j", "--jobs"),
+    }
     positional, skip = 0, False
     for token in argv:
         if skip:
@@ -142,6 +145,22 @@ def _parser():
     )
     parser.add_argument("-n", action="store_true", help="no summary (the 'all' lines)")
     parser.add_argument(
+        "-R",
+        dest="rel_format",
+        default="qrels",
+        choices=("qrels", "prefs", "qrels_prefs", "qrels_jg"),
+        help="the relevance file's format: qrels (default), prefs or qrels_prefs "
+        "(preferences: -m all_prefs), qrels_jg (judgment groups: -m qrels_jg)",
+    )
+    parser.add_argument(
+        "-Z",
+        "--Zscore",
+        dest="zscores",
+        metavar="FILE",
+        help="standardize every value by the topic's mean and stddev of FILE ('qid measure "
+        "mean stddev' lines, trec_eval's zscores file) and print Z lines; -R qrels only",
+    )
+    parser.add_argument(
         "--convention",
         default="trec_eval",
         choices=("trec_eval", "trec_eval9"),
@@ -165,9 +184,15 @@ def _parser():
 def _run_tag(path):
     """trec_eval's runid: the run tag (sixth field) of the run's last line that is not
     blank or a comment (get_trec_results.c), whatever follows it on that line."""
-    from ..inputs._text_files import _source, _text_lines
+    from ..inputs._text_files import _is_gzip, _source, _text_lines
 
     last = None
+    with _source(path) as source:
+        if not _is_gzip(source):
+            tail = _last_line(source)
+            if tail is not None:
+                fields = tail.split()
+                return fields[5] if len(fields) > 5 else ""
     with _source(path) as source, _text_lines(source) as text:
         for line in text:
             stripped = line.lstrip()
@@ -175,6 +200,44 @@ def _run_tag(path):
                 last = stripped
     fields = last.split() if last is not None else []
     return fields[5] if len(fields) > 5 else ""
+
+
+_TAIL = 1 << 16  # bytes read from a run's end to find its last line
+
+
+def _last_line(source):
+    """The last line of a plain file that is not blank or a comment, stripped on the left,
+    read from the file's end (a run's whole text is millions of lines); None when there
+    is none, or the bytes read are not UTF-8 (the caller then reads every line)."""
+    source.seek(0, 2)
+    end = source.tell()
+    block = b""
+    while end > 0:
+        step = min(end, max(_TAIL, len(block)))
+        end -= step
+        source.seek(end)
+        block = source.read(step) + block
+        text = block
+        if end > 0:
+            # The first line may be cut: keep what follows its end (\n, \r or \r\n; none is
+            # ever part of a longer UTF-8 character).
+            breaks = [at for at in (text.find(b"\n"), text.find(b"\r")) if at >= 0]
+            if not breaks:
+                continue
+            at = min(breaks)
+            text = text[at + 1 + (text[at : at + 2] == b"\r\n") :]
+        elif text.startswith(b"\xef\xbb\xbf"):
+            text = text[3:]
+        try:
+            decoded = text.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+        # Lines end as in Python's text files: at \n, \r or \r\n.
+        for line in reversed(decoded.replace("\r\n", "\n").replace("\r", "\n").split("\n")):
+            stripped = line.lstrip()
+            if stripped and not stripped.startswith("#"):
+                return stripped
+    return None
 
 
 def _top(run, n, score_dtype):
@@ -267,12 +330,20 @@ def run(argv, stdout=None, stderr=None, stdin=None):
     from ..inputs._tables import ItemJudgments, ItemRanking
     from ..inputs._text_files import _read_once
     from ..metrics import evaluate
+    from ..metrics._aggregate import _in_order
     from ..metrics._names import _label
 
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     args = _parser().parse_args(argv)
     conventions = resolve(args.convention, {})
+    if args.rel_format != "qrels":  # cli._trec_formats.run reads the other formats
+        raise ValueError(f"-R {args.rel_format}: not read here (cli._trec_formats.run)")
+    zscores = None
+    if args.zscores is not None:  # read first, as trec_eval reads it
+        from ..comparison._standardize import ScoreStandardizer
+
+        zscores = ScoreStandardizer.from_zscores_file(args.zscores)
     qrels = ItemJudgments._from_file(*_parse_trec_qrels(args.qrels))
     truth = _judged(qrels)
     args.run = _read_once(args.run, stdin)  # "-" (standard input) or a pipe: read twice
@@ -295,7 +366,7 @@ def run(argv, stdout=None, stderr=None, stdin=None):
             ranking,
             list(canonical.values()) + counts_needed,
             convention=args.convention,
-            per_query=True,
+            per_query="table",
             n_jobs=args.jobs,
             **options,
         )
@@ -303,7 +374,8 @@ def run(argv, stdout=None, stderr=None, stdin=None):
         message = re.sub(r"\by_true\b", f"the qrels ({args.qrels})", str(exc))
         raise ValueError(re.sub(r"\by_score\b", f"the run ({args.run})", message)) from None
     per_query = {label: values_by_name[name] for label, name in canonical.items()}
-    ids = [str(q) for q in _query_ids(truth, ranking, args.convention)]
+    # The table's ids: in the order of its values, without joining the inputs again.
+    ids = [str(q) for q in values_by_name["query"]]
     if not args.J and any(r.metric.name == "infap" for r in labels.values()):
         level = 1 if args.l is None else args.l
         _infap_with_pooled(labels, per_query, ids, qrels, ranking, level, conventions)
@@ -325,10 +397,16 @@ def run(argv, stdout=None, stderr=None, stdin=None):
             else:  # -c: a topic missing from the run scores 0 on everything but num_rel
                 value = _missing_value(labels[label], relevant[q], options, conventions)
                 values[label].append(value)
+    if zscores is not None:
+        values = _standardized(zscores, labels, values, topics)
     note = _VERSION_NOTE.get(args.convention, args.convention)
     if not args.quiet:
         stderr.write(f"sklearn-rank: {note} (--convention {args.convention})\n")
-    integer = {label: r.metric.aggregate == "sum" for label, r in labels.items()}
+    # Under -Z every value is a z, printed %6.4f, with a Z before the measure's name.
+    integer = {
+        label: r.metric.aggregate == "sum" and zscores is None for label, r in labels.items()
+    }
+    z = "Z" if zscores is not None else ""
     if args.q:
         for row, q in enumerate(topics):
             if missing and not args.c and args.convention == "trec_eval" and q > missing[0]:
@@ -336,7 +414,7 @@ def run(argv, stdout=None, stderr=None, stdin=None):
             for label, request in labels.items():
                 if request.metric.name == "gm_map":
                     continue  # trec_eval prints gm_map on the all line only
-                stdout.write(_line(label, q, values[label][row], integer[label]))
+                stdout.write(z + _line(label, q, values[label][row], integer[label]))
     if missing and not args.c and args.convention == "trec_eval":
         stderr.write(
             f"sklearn-rank: judged topic {missing[0]!r} is not in the run: trec_eval 10.0 "
@@ -348,12 +426,32 @@ def run(argv, stdout=None, stderr=None, stdin=None):
         if _shows(args.measures, "runid"):
             stdout.write(f"{'runid':<22}\tall\t{_run_tag(args.run)}\n")
         if _shows(args.measures, "num_q"):
-            stdout.write(f"{'num_q':<22}\tall\t{len(topics)}\n")
+            stdout.write(z + _line("num_q", "all", len(topics), integer=zscores is None))
         for label, request in labels.items():
             column = np.asarray(values[label], dtype=np.float64)
-            total = _all_line(request, column, truth, args.c)
-            stdout.write(_line(label, "all", total, integer[label]))
+            if zscores is not None and request.metric.name == "gm_map":
+                total = math.exp(_in_order(column)) if column.size else 0.0  # z of logs
+            else:
+                total = _all_line(request, column, truth, args.c)
+            stdout.write(z + _line(label, "all", total, integer[label]))
     return 0
+
+
+def _standardized(zscores, labels, values, topics):
+    """trec_eval -Z: each topic's values replaced by their z from the zscores file, by
+    the measure's printed name (convert_zscores.c), before printing and adding up.
+    gm_map's per-topic values are trec_eval's logs (m_gm_map.c), its all line exp of
+    their mean."""
+    from ..comparison._standardize import _trec_eval_zscores
+    from ..metrics._aggregate import _GEOMETRIC_FLOOR
+
+    standardized = {}
+    for label, request in labels.items():
+        column = np.asarray(values[label], dtype=np.float64)
+        if request.metric.name == "gm_map":
+            column = np.array([math.log(max(v, _GEOMETRIC_FLOOR)) for v in column.tolist()])
+        standardized[label] = _trec_eval_zscores(zscores, label, column, topics).tolist()
+    return standardized
 
 
 # Stands for a qrels topic whose every line has a negative grade: trec_eval still
@@ -440,12 +538,6 @@ def _infap(docs, topic, grades, level, relevant):
                     (rel - 1 + nonrel + pooled) / fj
                 ) * ((rel - 1 + _INFAP_EPSILON) / (rel - 1 + nonrel + 2 * _INFAP_EPSILON))
     return total / relevant if relevant else 0.0
-
-
-def _query_ids(truth, ranking, convention):
-    from ..inputs import query_ids
-
-    return query_ids(truth, ranking, convention=convention)
 
 
 def _relevant_counts(truth, options):

@@ -38,16 +38,18 @@ def _check_runs(runs):
     return dict(zip(names, runs.values()))
 
 
-def _prepared_runs(plan, y_true, runs, groups, n_threads=1):
+def _prepared_runs(plan, y_true, runs, groups, n_threads=1, side_inputs=None):
     """Each run's prepared input, as (name, `_Prepared`) pairs, made when asked for: the
     judgments are prepared once where the runs differ only by their scores.
 
     Errors name the run: ``runs['bm25']: y_score must contain only finite numbers...``.
     """
     first, shape = None, None
+    # A run's recommended items depend on its scores: such runs are prepared whole.
+    reads_lists = any(r.metric.level != "query" for r in plan.requests)
     for name, y_score in runs.items():
         try:
-            if first is not None and _scores_swappable(y_true, y_score):
+            if first is not None and _scores_swappable(y_true, y_score) and not reads_lists:
                 queries = _with_scores(
                     first.queries,
                     y_score,
@@ -59,7 +61,9 @@ def _prepared_runs(plan, y_true, runs, groups, n_threads=1):
                 )
                 current = first._replace(queries=queries)
             else:
-                current = plan.prepare(y_true, y_score, groups=groups, n_threads=n_threads)
+                current = plan.prepare(
+                    y_true, y_score, groups=groups, n_threads=n_threads, side_inputs=side_inputs
+                )
                 if first is None and _scores_swappable(y_true, y_score):
                     first, shape = current, np.shape(y_score)
         except (ValueError, TypeError) as exc:
@@ -67,7 +71,7 @@ def _prepared_runs(plan, y_true, runs, groups, n_threads=1):
         yield name, current
 
 
-def _run_tables(y_true, runs, plan, groups, n_threads=1):
+def _run_tables(y_true, runs, plan, groups, n_threads=1, side_inputs=None):
     """Evaluate every run: a `_Table` (per-query values with ids) per run name.
 
     The statistics over the whole input that the requests need (ERR's top grade) are
@@ -76,7 +80,7 @@ def _run_tables(y_true, runs, plan, groups, n_threads=1):
     scale as the others. Only then are the runs prepared all at once; otherwise one by
     one, each freed after its values.
     """
-    runs_prepared = _prepared_runs(plan, y_true, runs, groups, n_threads)
+    runs_prepared = _prepared_runs(plan, y_true, runs, groups, n_threads, side_inputs)
     if plan.statistics:
         runs_prepared = list(runs_prepared)
         parts = [
@@ -155,7 +159,7 @@ def _fill_missing(query_ids, values, lacking, absent, names, missing):
     return query_ids, filled
 
 
-def _per_query_matrices(y_true, runs, plan, groups, missing, n_threads=1):
+def _per_query_matrices(y_true, runs, plan, groups, missing, n_threads=1, side_inputs=None):
     """Per-query values of every run and metric, aligned by query id.
 
     Returns the query ids, label -> (n_queries, n_runs) array and the number of queries
@@ -164,7 +168,7 @@ def _per_query_matrices(y_true, runs, plan, groups, missing, n_threads=1):
     if missing not in MISSING:
         allowed = ", ".join(repr(value) for value in MISSING)
         raise ValueError(f"missing must be one of {allowed}; got {missing!r}.")
-    tables = _run_tables(y_true, runs, plan, groups, n_threads)
+    tables = _run_tables(y_true, runs, plan, groups, n_threads, side_inputs)
     first = next(iter(runs.values()))
     query_ids, values, lacking, absent = _aligned(tables, _has_item_ids(y_true, first))
     names = list(runs)

@@ -70,6 +70,25 @@ class _Unweighted:
         return "None"
 
 
+class _FittedStandardizer:
+    """None or a fitted `ScoreStandardizer`."""
+
+    def __call__(self, name, value):
+        from ._standardize import ScoreStandardizer
+
+        if value is None:
+            return None
+        if not isinstance(value, ScoreStandardizer) or not hasattr(value, "query_ids_"):
+            raise ValueError(
+                f"{name} must be None or a fitted ScoreStandardizer (fit it on reference "
+                f"runs' per-query values first); got {_shown(value)}."
+            )
+        return value
+
+    def describe(self):
+        return "ScoreStandardizer or None"
+
+
 TEST = Parameter(
     "test",
     _Choice(TESTS),
@@ -181,6 +200,29 @@ SAMPLE_WEIGHT = Parameter(
     "frequency weights are repeated queries (repeat each query, each copy a query of\n"
     "its own).",
 )
+STANDARDIZE = Parameter(
+    "standardize",
+    _FittedStandardizer(),
+    None,
+    "A fitted `ScoreStandardizer`: each run's per-query values are standardized by it\n"
+    "(matched by query id, per metric when it was fitted on a dict metric -> values)\n"
+    "before anything is computed, so that the means, tests and intervals are of the\n"
+    "standardized values, averaged as means. A query its reference lacks is NaN, left\n"
+    "out of the pairs it is in. None (default) compares the values as computed.",
+)
+REPLICATES = Parameter(
+    "replicates",
+    _Choice(("mean",), optional=True),
+    None,
+    'None: each run is one ``y_score``. ``"mean"``: each run is a list of ``y_score``\n'
+    "(replicates of one system: random seeds, restarts), all in the same form; each\n"
+    "replicate is evaluated and ``missing`` applied to it, then the system's per-query\n"
+    "values are the means over its replicates, and these are paired and tested. This\n"
+    "is the test of the system effect in the mixed model with random topics (the\n"
+    "paired t-test's t squared is its F); pairing every (query, replicate) instead\n"
+    "would treat replicates as queries and reject a true null far too often.\n"
+    '``runs["n_replicates"]`` says how many each system had.',
+)
 BOOTSTRAP_METHOD = Parameter(
     "method",
     _Choice(BOOTSTRAP_METHODS),
@@ -199,7 +241,9 @@ COMPARISON_PARAMETERS = {
         RANDOM_STATE,
         DECIMALS,
         SAMPLE_WEIGHT,
+        REPLICATES,
         BOOTSTRAP_METHOD,
+        STANDARDIZE,
     )
 }
 

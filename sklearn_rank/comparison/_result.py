@@ -11,6 +11,8 @@ import warnings
 
 import numpy as np
 
+from ._power import _comparison_mde, _comparison_power
+
 # Columns of `Comparison.pairs` renamed to scipy's names in 0.2 (old name -> new name). The
 # old names still read their column, with a FutureWarning, until 0.4.
 _RENAMED_COLUMNS = {"p_value": "pvalue", "p_adjusted": "pvalue_adjusted"}
@@ -272,6 +274,51 @@ class Comparison:
         with np.errstate(invalid="ignore"):
             return np.asarray(self.pairs["pvalue_adjusted"] <= alpha)
 
+    def power(self, delta, *, alpha=None):
+        """Power of each pair's paired t-test to find a true mean difference ``delta``.
+
+        A design statement: with this pair's number of queries and the standard deviation
+        of its per-query differences, a true difference ``delta`` would be found with this
+        probability (`paired_t_power`, with the comparison's ``alternative``). It is not
+        the power at the observed difference, which adds nothing to the p-value. It is
+        the paired t-test's over ``per_query`` whatever ``test`` gave the p-values (the
+        randomization and bootstrap tests approximately; with ``"corrected_t"``, a t-test
+        over queries, not the corrected test over splits).
+
+        Parameters
+        ----------
+        delta : float
+            The true mean difference, in metric units (run - baseline).
+        alpha : float, default=None
+            Level of the test; None means ``1 - confidence``.
+
+        Returns
+        -------
+        ndarray of float, shape (n_pairs * n_metrics,)
+            Aligned with the rows of ``pairs``; NaN for a pair of fewer than 2 queries.
+        """
+        return _comparison_power(self, delta, self._alpha(alpha))
+
+    def minimum_detectable_difference(self, power=0.8, *, alpha=None):
+        """The smallest true mean difference each pair's t-test finds with ``power``.
+
+        `minimum_detectable_difference` with each pair's number of queries and standard
+        deviation of its per-query differences, and the comparison's ``alternative``.
+
+        Parameters
+        ----------
+        power : float, default=0.8
+            The target power, in (0, 1).
+        alpha : float, default=None
+            Level of the test; None means ``1 - confidence``.
+
+        Returns
+        -------
+        ndarray of float, shape (n_pairs * n_metrics,)
+            Aligned with the rows of ``pairs``, in metric units.
+        """
+        return _comparison_mde(self, power, self._alpha(alpha))
+
     def _markers(self, alpha):
         """run -> metric -> marker text: "*", or the letters of the runs it beats."""
         significant = self.significant_at(alpha)
@@ -311,7 +358,9 @@ class Comparison:
 
     def _caption(self, alpha):
         """What was tested and how, in one paragraph."""
-        parts = [f"{_TEST_NAMES[self.test]}, {self._sides()}"]
+        corpus_only = set(self.metrics) <= set(getattr(self, "_corpus_labels", ()))
+        test = "a permutation test of the runs' lists, user by user" if corpus_only else None
+        parts = [f"{test or _TEST_NAMES[self.test]}, {self._sides()}"]
         n_comparisons = len(self.pairs["pvalue"])
         if self.test == "tukey_hsd":
             parts.append(
@@ -326,7 +375,9 @@ class Comparison:
                 f"{_count(n_comparisons, 'comparison')}"
             )
         level = f"{100 * self.confidence:g}%"
-        if self.test in ("t", "corrected_t"):
+        if corpus_only:
+            parts.append(f"{level} percentile intervals of the differences")
+        elif self.test in ("t", "corrected_t"):
             parts.append(f"{level} t intervals")
         else:
             parts.append(f"{level} BCa bootstrap intervals ({self.n_resamples:,} resamples)")

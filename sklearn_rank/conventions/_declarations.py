@@ -260,6 +260,17 @@ _LOG_BASE = Parameter(
     cli="base of the logarithm in DCG (default 2)",
     elsewhere="scikit-learn `dcg_score(log_base=)`",
 )
+_IDEAL_DCG = Parameter(
+    "ideal_dcg",
+    _Choice(("achievable", "k")),
+    "achievable",
+    'The ideal DCG that NDCG@k divides by: "achievable", that of the query\'s judged items\n'
+    'sorted by relevance (scikit-learn, trec_eval); "k", that of k items of gain 1, as if\n'
+    "every query had k relevant items (RecTools' ``NDCG`` without\n"
+    '``divide_by_achievable``). Without a cut-off: "achievable".',
+    cli="achievable (default) or k: NDCG@k's ideal DCG is that of k items of gain 1 (RecTools)",
+    elsewhere="RecTools `NDCG(divide_by_achievable=True)` is `achievable`, its default `k`",
+)
 _TIE_BREAK = Parameter(
     "tie_break",
     _Choice(("input", "item_descending", "relevance_ascending")),
@@ -321,6 +332,11 @@ _JUDGED_ONLY = Parameter(
     elsewhere="trec_eval `-J`; ir_measures `judged_only=True`; pytrec_eval `judged_docs_only_flag`",
 )
 
+#: Conventions whose default a label or a repr leaves out unless given: the base of the
+#: logarithm, and a rule only one preset changes (RecTools' ideal DCG), would otherwise
+#: fill every one.
+QUIET_DEFAULTS = {"log_base": 2, "ideal_dcg": "achievable"}
+
 #: Every convention, in the order of signatures and of the command line's options.
 CONVENTIONS = {
     p.name: p
@@ -337,6 +353,7 @@ CONVENTIONS = {
         _SCORE_DTYPE,
         _IPREC_ROUNDING,
         _JUDGED_ONLY,
+        _IDEAL_DCG,
     )
 }
 
@@ -422,6 +439,14 @@ PRESETS = {
         "ap_denominator": "min_k",
         "short_lists": "k",
     },
+    # Recommender frameworks (docs/beyond_accuracy.md; BEYOND.md): they read ranked top-k
+    # lists (stable: the list order) and leave out users without a test item. Their
+    # beyond-accuracy definitions are the presets of `_beyond.BEYOND_PRESETS`.
+    "recommenders": {"ties": "stable", "no_relevant": "skip"},
+    "rectools": {"ties": "stable", "no_relevant": "skip", "ideal_dcg": "k"},
+    "recbole": {"ties": "stable", "no_relevant": "skip"},
+    "elliot": {"ties": "stable", "no_relevant": "skip"},
+    "lenskit": {"ties": "stable", "no_relevant": "skip"},
 }
 
 CONVENTION = Parameter(

@@ -45,6 +45,22 @@ exclude : array-like or scipy.sparse matrix of shape (n_queries, n_items), defau
     positions, pairs and relative positions count the remaining items only. For matrices it
     has y_score's shape; with item ids (ItemRanking, lists) rows and columns are the integer
     query and item ids.""",
+    "train": """\
+train : array-like or scipy.sparse matrix of shape (n_users, n_items), or tuple, default=None
+    The training interactions, read by the beyond-accuracy metrics (``novelty``,
+    ``popularity``, ``aplt``, ``serendipity``...): a users x items matrix of interaction
+    counts as ``exclude`` takes it (rows are the query ids: row numbers), a pair
+    ``(user_ids, item_ids)`` of training rows, or an `ItemJudgments` (one row per
+    interaction). Item popularity and the long tail are computed once from all of it;
+    each evaluated user's rows are its history.""",
+    "item_features": """\
+item_features : array-like or scipy.sparse matrix of shape (n_items, n_features), default=None
+    Item feature vectors, one row per catalog item (``diversity``, ``serendipity``).""",
+    "catalog": """\
+catalog : int or array-like of shape (n_items,), default=None
+    The catalog of the beyond-accuracy metrics: a number of items (ids 0..n_items-1) or
+    the item ids. None: the columns of a truth or training matrix. A recommended, judged or
+    trained item outside the catalog is an error.""",
     "sample_weight": """\
 sample_weight : array-like of shape (n_queries,) or (n_rows,), default=None
     Weight of each query in the mean. In long format it may also be given per row, constant

@@ -16,6 +16,7 @@ from ._tables import (
     TRUTH_SIDE,
     WEIGHT,
     _apply_rules,
+    _corpus_partials,
     _empty_table,
     _make_spec,
     _mean_of_tables,
@@ -116,6 +117,9 @@ def evaluate_dask(
     judgments=None,
     sample_weight=None,
     per_query=False,
+    train=None,
+    item_features=None,
+    catalog=None,
     **conventions,
 ):
     """Evaluate a ranking held in a Dask DataFrame, with the numbers of `evaluate`.
@@ -134,6 +138,20 @@ def evaluate_dask(
         without ``judgments``, the relevance column too (a missing relevance means the
         item is ranked but not judged).
     {distributed_parameters}
+    train : tuple, array-like, scipy.sparse matrix or dask.dataframe.DataFrame, default=None
+        The training interactions of the beyond-accuracy metrics (``novelty``,
+        ``popularity``, ``aplt``...): any form `sklearn_rank.evaluate` takes, or a Dask
+        DataFrame of (query, item) rows with the ``query`` and ``item`` columns. Its item
+        popularity is computed once, on the client, and handed to every partition.
+        Measures that read each user's training items (``serendipity``, ``pop_rsp``,
+        ``pop_reo``, co-occurrence ``diversity``) are refused: use `evaluate`.
+    item_features : array-like or scipy.sparse matrix of shape (n_items, n_features), default=None
+        Item feature vectors, one row per catalog item (``diversity``).
+    catalog : int or array-like of shape (n_items,), default=None
+        The catalog: a number of items (ids 0..n_items-1) or the item ids; needed by the
+        beyond-accuracy metrics unless ``train`` is a matrix. Corpus-level metrics
+        (``coverage``, ``entropy``, ``gini``) add each partition's item counts on the
+        client: the values of `evaluate`, to the bit.
 
     Returns
     -------
@@ -194,19 +212,99 @@ def evaluate_dask(
         spec = spec.with_statistics(
             {s.name: _statistic(run, truth, spec, s) for s in spec.statistics}
         )
+    n_items, popularity, order = None, None, list(spec.labels)
+    if spec.plan.reads_lists:
+        popularity, n_items = _popularity_on_driver(spec, train, catalog, query, item)
+        side_inputs = {"catalog": catalog if catalog is not None else n_items}
+        side_inputs.update(item_features=item_features, popularity=popularity)
+        spec = spec.with_side(side_inputs)
+    elif train is not None or item_features is not None or catalog is not None:
+        raise ValueError(
+            "train=, item_features= and catalog= are read by the beyond-accuracy metrics "
+            "only (coverage, novelty...); none of them is requested."
+        )
+    if spec.corpus is not None and per_query:
+        raise ValueError(
+            f"{spec.corpus.labels[0]} is corpus-level: one value for all users together, "
+            "no value per user. Compute it without per_query."
+        )
     compute = functools.partial(_per_query_table, spec=spec, query_dtype=query_dtype)
     if judgments is None:
         frame = run if _partitioned_by(data, query) else run.shuffle(on=QUERY)
-        tables = frame.map_partitions(compute, meta=_empty_table(spec, query_dtype))
     else:
-        tables = _together(data, judgments, run, truth, query, dd).map_partitions(
-            compute, meta=_empty_table(spec, query_dtype)
-        )
+        frame = _together(data, judgments, run, truth, query, dd)
+    tables = frame.map_partitions(compute, meta=_empty_table(spec, query_dtype))
     if per_query:
         return tables.map_partitions(
             _apply_rules, spec, meta=_empty_table(spec, query_dtype)[[query] + spec.labels]
         )
-    return _mean_of_tables(tables.compute(), spec)
+    if spec.corpus is None:
+        return _mean_of_tables(tables.compute(), spec)
+    return _with_corpus_values(frame, tables, spec, n_items, popularity, order)
+
+
+def _with_corpus_values(frame, tables, spec, n_items, popularity, order):
+    """The means of the per-query metrics and the corpus-level values, in the order the
+    metrics were named: each partition's partial counts of the corpus-level metrics are
+    added on the client (integers: exact), then each value is computed once."""
+    import dask
+
+    partials = [dask.delayed(_corpus_partials)(part, spec) for part in frame.to_delayed()]
+    if spec.plan.requests:
+        pieces = tables.to_delayed()
+        computed = dask.compute(*pieces, *partials)
+        table = _concat_parts(*computed[: len(pieces)]) if pieces else _empty_table(spec, None)
+        means = _mean_of_tables(table, spec)
+        parts = list(computed[len(pieces) :])
+    else:
+        parts, means = list(dask.compute(*partials)), {}
+    values = spec.corpus.corpus_values(parts, n_items, popularity)
+    return {label: {**means, **values}[label] for label in order}
+
+
+# The beyond-accuracy measures that read each user's training items: engines would need
+# the training table shuffled with the queries, which they do not do.
+_NEEDS_HISTORY = ("serendipity", "pop_rsp", "pop_reo")
+
+
+def _popularity_on_driver(spec, train, catalog, query, item):
+    """The popularity of the whole training data, once: one aggregation over a Dask
+    training table (its ``query`` and ``item`` columns), or the in-memory forms of
+    `evaluate`'s ``train``; and the catalog size."""
+    every = list(spec.plan.requests)
+    for request in every:
+        name = request.metric.name
+        similarity = request.params.get("similarity")
+        if name in _NEEDS_HISTORY or (name == "diversity" and similarity == "cooccurrence"):
+            raise ValueError(
+                f"{request.label} reads each user's training items, which evaluate_dask does "
+                "not bring to the partitions: compute it with sklearn_rank.evaluate."
+            )
+    if catalog is None and train is None:
+        raise ValueError(
+            "these metrics need the catalog: pass catalog= (the number of items, or their ids)."
+        )
+    if train is None:
+        return None, (catalog if isinstance(catalog, (int, np.integer)) else len(catalog))
+    if hasattr(train, "npartitions"):  # a Dask DataFrame of (query, item) rows
+        import dask
+
+        if catalog is None:
+            raise ValueError("With a Dask training table, pass catalog= (its items' ids).")
+        rows = train[[query, item]]
+        per_item, distinct, n_users = dask.compute(
+            rows[item].value_counts(), rows.drop_duplicates()[item].value_counts(),
+            rows[query].nunique(),
+        )  # fmt: skip
+        distinct = distinct.reindex(per_item.index)
+        return spec.plan.popularity_of_counts(
+            per_item.index.to_numpy(),
+            per_item.to_numpy(dtype=np.float64),
+            distinct.to_numpy(dtype=np.float64),
+            int(n_users),
+            catalog,
+        )
+    return spec.plan.training_popularity(train, catalog)
 
 
 _COLUMNS = {"relevance": RELEVANCE}  # a statistic's column role -> the frame's column
@@ -225,10 +323,10 @@ def _statistic(run, truth, spec, statistic):
     return getattr(truth[_COLUMNS[role]], aggregation)().compute()
 
 
-def _concat_parts(run, truth):
+def _concat_parts(*parts):
     import pandas as pd
 
-    return pd.concat([run, truth], ignore_index=True)
+    return pd.concat(list(parts), ignore_index=True)
 
 
 def _together(data, judgments, run, truth, query, dd):

@@ -303,6 +303,12 @@ def _evaluate_spark(
         sample_weight=sample_weight,
         per_query=per_query,
     )
+    if spec.plan.reads_lists:
+        raise ValueError(
+            f"{next(r.label for r in spec.requests if r.metric.level != 'query')} is a "
+            "beyond-accuracy metric, which evaluate_spark does not compute yet: use "
+            "evaluate_dask or sklearn_rank.evaluate."
+        )
     frame, fields = _prepare(
         data, spec, "data", RUN_SIDE if spec.two_tables else None, functions, types
     )

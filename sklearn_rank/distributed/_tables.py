@@ -55,6 +55,11 @@ class _Spec:
     ranks : the run gives ranks (1 first), not scores.
     ordered : rows carry ORDER, their position in the input, to break ties by it.
     weighted : rows carry WEIGHT.
+    side_inputs : the beyond-accuracy measures' side inputs every partition reads (the
+        catalog, item features, and the popularity of the whole training table computed
+        once on the driver), or None.
+    corpus : a plan of the corpus-level requests (their partitions' partial counts are
+        added on the driver), or None; ``plan`` then holds the others.
     """
 
     plan: _Plan
@@ -63,6 +68,8 @@ class _Spec:
     ranks: bool
     ordered: bool
     weighted: bool
+    side_inputs: dict | None = None
+    corpus: _Plan | None = None
 
     @property
     def requests(self):
@@ -90,6 +97,7 @@ class _Spec:
             self.two_tables
             or self.conventions["tie_break"] == "item_descending"
             or bool(self.conventions["judged_only"])
+            or self.side_inputs is not None  # beyond-accuracy measures read item ids
         )
 
     @property
@@ -115,6 +123,12 @@ class _Spec:
         item by NaN ("skip"); the metric's own rule is applied centrally
         (`_mean_of_tables`) or per query (`_apply_rules`), as `evaluate` would apply it."""
         return _Plan(self.requests, dict(self.conventions, no_relevant="skip"))
+
+    def with_side(self, side_inputs):
+        """This spec with the side inputs of the beyond-accuracy requests and its
+        corpus-level requests apart (`_Plan.corpus_split`)."""
+        plan, corpus = self.plan.corpus_split()
+        return dataclasses.replace(self, plan=plan, corpus=corpus, side_inputs=side_inputs)
 
 
 def _check_name(name, role, optional=False):
@@ -398,9 +412,30 @@ def _item_form(run, truth, score, spec, run_table, truth_table):
             ItemJudgments(truth_q, truth_i, relevance),
             ItemRanking(run_q, run_i, score),
             per_query=True,
+            side_inputs=spec.side_inputs,
         )
 
     return ids, kept, run_codes, compute
+
+
+def _corpus_partials(frame, spec):
+    """label -> partial counts of the corpus-level requests over one partition's lists
+    (an empty dict for a partition without rows)."""
+    run, truth, run_table, truth_table = _split(frame, spec)
+    if not len(run):
+        return {}
+    score = _scores(run, spec, run_table)
+    relevance = None
+    if not (spec.two_tables and spec.columns["relevance"] is None):
+        relevance = truth[RELEVANCE].to_numpy(dtype=np.float64)
+    try:
+        return spec.corpus.partials(
+            ItemJudgments(_ids(truth[QUERY].to_numpy()), _ids(truth[ITEM].to_numpy()), relevance),
+            ItemRanking(_ids(run[QUERY].to_numpy()), _ids(run[ITEM].to_numpy()), score),
+            spec.side_inputs,
+        )
+    except ValueError as error:
+        raise ValueError(_in_tables(str(error), run_table, truth_table)) from None
 
 
 def _in_tables(message, run_table, truth_table):

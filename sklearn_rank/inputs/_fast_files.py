@@ -324,6 +324,15 @@ def _ints(pa, texts):
         return None
 
 
+def _release_unused(pa):
+    """Give back to the system the memory of the file's fields, freed once converted:
+    pyarrow's allocator keeps it otherwise (about as much as the fields of a large run),
+    where the steps after reading (the join of a run with its judgments) would need it."""
+    release = getattr(pa.default_memory_pool(), "release_unused", None)
+    if release is not None:
+        release()
+
+
 def _report(progress, every, n_lines, header_lines=0):
     """The calls of the line-by-line reader's progress callback, after the fact: every
     ``every`` lines (after the header), and at the end."""
@@ -359,6 +368,7 @@ def _fast_trec(source, n_fields, columns, *, more_fields, integer, progress, eve
     if n_columns < n_fields or (n_columns > n_fields and not more_fields):
         return None
     got = _trec_columns(pa, stream, n_columns, columns, integer)
+    _release_unused(pa)
     if got is None:
         return None
     _report(progress, every, stream.lines())
@@ -433,6 +443,7 @@ def _fast_table(source, roles, header_fields, *, progress, every):
         return None
     indices = {role: header.index(name) for role, name in roles.items()}
     got = _table_columns(pa, stream, delimiter, len(header), indices)
+    _release_unused(pa)
     if got is None:
         return None
     _report(progress, every, stream.lines(), header_lines=1)

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import scipy.sparse
 
-from ..utils._ids import _concat_ids, _factorize, _id_array
+from ..utils._ids import _concat_ids, _factorize, _factorize_strings, _id_array
 from ..utils._threads import _block_runner, _value_range
 from ..utils._validation import _is_bool, _python_value
 from ._queries import _Queries, _scores_as
@@ -133,6 +133,7 @@ def _from_items(
             ranked = np.zeros(len(ids), dtype=bool)
             ranked[run_code] = True
             kept &= ranked
+    if query_set != "all" and not kept.all():  # (every query kept: nothing to copy)
         renumber = np.cumsum(kept) - 1
         keep_run, keep_true = kept[run_code], kept[true_code]
         run_q, run_i, score, run_code = (a[keep_run] for a in (run_q, run_i, score, run_code))
@@ -144,11 +145,18 @@ def _from_items(
         (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code) = _exclude_items(
             exclude, (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code)
         )
-    true_item, run_item, n_items = _item_codes(true_i, run_i)
+    true_item, run_item, n_items, distinct_items = _item_codes(true_i, run_i, n_threads)
     true_key = true_code * n_items + true_item
     run_key = run_code * n_items + run_item
-    _refuse_duplicates(true_key, true_q, true_i, "y_true judges")
-    _refuse_duplicates(run_key, run_q, run_i, "y_score ranks")
+
+    def keys_in_order():
+        # Item codes by first appearance: the pair a message names does not depend on how
+        # the codes of the join were numbered.
+        true_item, run_item, n_items, _ = _item_codes(true_i, run_i, n_threads, in_order=True)
+        return true_code * n_items + true_item, run_code * n_items + run_item
+
+    _refuse_duplicates(true_key, true_q, true_i, "y_true judges", lambda: keys_in_order()[0])
+    _refuse_duplicates(run_key, run_q, run_i, "y_score ranks", lambda: keys_in_order()[1])
 
     order = np.argsort(true_key)
     sorted_key = true_key[order]
@@ -161,22 +169,25 @@ def _from_items(
         cand_rel[found] = rel[order[pos[found]]]
         matched[order[pos[found]]] = True
     if judged_only:  # condensed lists: the unjudged candidates leave the ranking
-        run_code, score, cand_rel, run_i = (
+        run_code, score, cand_rel, run_i, run_item = (
             run_code[found],
             score[found],
             cand_rel[found],
             run_i[found],
+            run_item[found],
         )
         found = found[found]
     if tie_break == "item_descending":
-        # trec_eval breaks score ties by document id, compared as strings, descending;
-        # the kernel's stable sort keeps this row order within ties. Only the distinct
-        # ids are turned into strings.
-        distinct, which = np.unique(run_i, return_inverse=True)
-        text_rank = np.empty(distinct.size, dtype=np.int64)
-        text_rank[np.argsort(distinct.astype(str), kind="stable")] = np.arange(distinct.size)
-        rows = np.argsort(-text_rank[which.ravel()], kind="stable")
-        run_code, score, cand_rel, found = run_code[rows], score[rows], cand_rel[rows], found[rows]
+        rows = _docno_order(
+            run_code, _scores_as(score, score_dtype), run_i, run_item, distinct_items
+        )
+        if rows is not None:
+            run_code, score, cand_rel, found = (
+                run_code[rows],
+                score[rows],
+                cand_rel[rows],
+                found[rows],
+            )
     n_queries = len(ids)
     if n_queries == 0:
         raise ValueError(
@@ -202,6 +213,53 @@ def _from_items(
         ),
         ids,
     )
+
+
+def _docno_order(codes, kernel_score, items, item_codes, distinct_items):
+    """The row order that breaks score ties as trec_eval does, by document id compared as
+    strings, descending (the kernel's stable sort keeps it within ties); None when the
+    rows are in such an order already.
+
+    A run written as runs are, grouped by query and ranked, has its ties side by side:
+    only the ids of tied rows are put in order, in place (a run without ties keeps its
+    order). Any other run is put in descending id order whole. Both give the kernel the
+    same order within every tie, hence the same ranking.
+    """
+    same_query = codes[1:] == codes[:-1]
+    if np.all(codes[1:] >= codes[:-1]) and np.all(
+        kernel_score[1:][same_query] <= kernel_score[:-1][same_query]
+    ):
+        tied_to_previous = same_query & (kernel_score[1:] == kernel_score[:-1])
+        if not tied_to_previous.any():
+            return None
+        in_tie = np.zeros(codes.size, dtype=bool)
+        in_tie[1:] = tied_to_previous
+        in_tie[:-1] |= tied_to_previous
+        tied = np.flatnonzero(in_tie)
+        tie_group = np.cumsum(np.concatenate([[True], ~tied_to_previous]))[tied]
+        text_rank = _text_ranks(items[tied])
+        rows = np.arange(codes.size)
+        rows[tied] = tied[np.lexsort((-text_rank, tie_group))]
+        return rows
+    # Only the distinct ids are turned into strings (and string ids, numbered already, are
+    # not numbered again: ranking every distinct id of both sides orders the run's alike).
+    distinct = None if distinct_items is None else distinct_items()
+    if distinct is not None and distinct.dtype.kind == "U":
+        text_rank = np.empty(distinct.size, dtype=np.int64)
+        order = np.argsort(distinct.astype(str), kind="stable")
+        text_rank[order] = np.arange(distinct.size)
+        text_rank = text_rank[item_codes]
+    else:
+        text_rank = _text_ranks(items)
+    return np.argsort(-text_rank, kind="stable")
+
+
+def _text_ranks(items):
+    """Each id's rank among the distinct ids compared as strings."""
+    distinct, which = np.unique(items, return_inverse=True)
+    text_rank = np.empty(distinct.size, dtype=np.int64)
+    text_rank[np.argsort(distinct.astype(str), kind="stable")] = np.arange(distinct.size)
+    return text_rank[which.ravel()]
 
 
 def _topn_applies(truth, run, known_queries, exclude, query_set, n_threads=1):
@@ -318,11 +376,14 @@ def _are_row_numbers(known_queries, *others):
     )
 
 
-def _item_codes(true_items, run_items):
+def _item_codes(true_items, run_items, n_threads=1, in_order=False):
     """Integer codes for the item ids of both sides; only equality matters, not order.
 
     Small non-negative integer ids (column numbers, top-N ids) are their own codes, which
-    spares a sort and its copies of every id.
+    spares a sort and its copies of every id. Returns the codes of each side, the number
+    of codes and a function that returns the distinct ids in code order (None for ids
+    that are their own codes). String ids are numbered by first appearance only
+    ``in_order``.
     """
     if true_items.dtype.kind in "iu" and run_items.dtype.kind in "iu":
         low = min(true_items.min(initial=0), run_items.min(initial=0))
@@ -332,14 +393,33 @@ def _item_codes(true_items, run_items):
                 true_items.astype(np.int64, copy=False),
                 run_items.astype(np.int64, copy=False),
                 np.int64(int(high) + 1),
+                None,
             )
-    codes, items = _factorize(
-        _concat_ids([true_items, run_items]), true_items.size + run_items.size, "item ids"
-    )
-    return codes[: true_items.size], codes[true_items.size :], np.int64(max(len(items), 1))
+    if true_items.dtype.kind == "U" and run_items.dtype.kind == "U":
+        # Strings (docnos): hashed side by side, never copied into one array.
+        codes, n_items, distinct = _factorize_strings([true_items, run_items], n_threads, in_order)
+    else:
+        codes, items = _factorize(
+            _concat_ids([true_items, run_items]),
+            true_items.size + run_items.size,
+            "item ids",
+            n_threads=n_threads,
+        )
+        n_items, distinct = len(items), lambda: items
+    n_items = np.int64(max(n_items, 1))
+    return codes[: true_items.size], codes[true_items.size :], n_items, distinct
 
 
-def _refuse_duplicates(keys, queries, items, what):
+def _refuse_duplicates(keys, queries, items, what, keys_for_message=None):
+    """Refuse a (query, item) key given twice, naming the first in the order of
+    ``keys_for_message()`` (the same keys, numbered otherwise), or of ``keys``."""
+    # Sorting values is about 3x faster than argsort: rows are sought only for a message.
+    in_order = np.sort(keys)
+    if not np.any(in_order[1:] == in_order[:-1]):
+        return
+    del in_order
+    if keys_for_message is not None:
+        keys = keys_for_message()
     order = np.argsort(keys, kind="stable")
     same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
     if same.size:

@@ -16,6 +16,7 @@ import scipy.sparse
 from ..utils._validation import _as_float_array, _as_score_array, _check_finite, _python_value
 from ._normalise import _is_list_form, _normalise
 from ._queries import _Queries, _scores_as
+from ._side import _side_inputs
 from ._tables import ItemJudgments, ItemRanking
 
 
@@ -27,12 +28,16 @@ class _Prepared(NamedTuple):
     weights : (n_queries,) per-query weights, or None.
     recommender_form : whether the input is a recommender's form (`_is_recommender_form`),
         whose users without a relevant test item are left out of the mean by default.
+    side : `_side._Side` (each query's recommended items, the catalog, the training
+        interactions, the item features) when a beyond-accuracy measure reads them, else
+        None (`_with_side`).
     """
 
     queries: _Queries
     ids: np.ndarray | None
     weights: np.ndarray | None
     recommender_form: bool
+    side: object = None
 
 
 def _has_item_ids(y_true, y_score):
@@ -88,6 +93,24 @@ def _prepare_input(
     )
     weights = _query_weights(sample_weight, queries, ids)
     return _Prepared(queries, ids, weights, _is_recommender_form(y_true, y_score))
+
+
+def _with_side(prepared, y_true, y_score, *, exclude=None, side_inputs=None, k=None):
+    """``prepared`` with the side inputs of the beyond-accuracy measures (`_side`).
+
+    side_inputs : dict of ``train``, ``item_features``, ``catalog`` (None values: absent).
+    k : the largest cut-off they read (None: whole lists).
+    """
+    side = _side_inputs(
+        y_true,
+        y_score,
+        ids=prepared.ids,
+        n_queries=prepared.queries.n_queries,
+        exclude=exclude,
+        k=k,
+        **(side_inputs or {}),
+    )
+    return prepared._replace(side=side)
 
 
 def _with_scores(queries, y_score, shape, *, score_dtype, what="y_score", shape_error=None):

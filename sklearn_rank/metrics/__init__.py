@@ -31,6 +31,8 @@ from ._judged_functions import (
     unjudged_at_k,
 )
 from ._judged_functions import unjudged_at_k_score as unjudged_at_k_score  # deprecated
+from ._judgment_groups import evaluate_judgment_groups
+from ._preferences import evaluate_preferences
 from ._registry import get_metric_names
 from ._trec_functions import (
     geometric_mean_average_precision_score,
@@ -50,6 +52,8 @@ __all__ = [
     "eleven_point_average_precision_score",
     "err_score",
     "evaluate",
+    "evaluate_judgment_groups",
+    "evaluate_preferences",
     "f1_at_k_score",
     "geometric_mean_average_precision_score",
     "get_metric_names",

@@ -184,13 +184,19 @@ def _dcg_curve(p, *, gain, log_base=2.0):
     return _gain_curve(p, gain, log_base), p.r.has_nonzero()
 
 
-def _ndcg_curve(p, *, gain):
+def _ndcg_curve(p, *, gain, ideal_dcg="achievable"):
     r = p.r
     values = _gain_curve(p, gain, 2.0)
     ideal = _ideal_dcg_curve(r, p.k_max, gain)
     # The ideal DCG@k grows with k from its first term, the largest gain: a query has a
     # positive ideal at every k or at none.
     has = ideal[-1] > 0
+    if ideal_dcg == "k":
+        # As `_reductions.normalized_dcg` (RecTools): k items of gain 1, each k's sum
+        # taken as that function takes it, so that every point equals its value.
+        terms = 1.0 / np.log2(np.arange(p.k_max, dtype=np.float64) + 2.0)
+        full = np.array([np.sum(terms[:k]) for k in range(1, p.k_max + 1)])
+        ideal = np.where(has[None, :], full[:, None], 0.0)
     # As `_reductions.normalized_dcg`: a query whose top k holds a tie group, and whose
     # DCG is the ideal up to rounding, scores exactly 1.
     tied = np.flatnonzero(r.size > 1)
@@ -360,7 +366,7 @@ def _metric_curves(
     entries = [_curve_metric(name) for name in names]
     requests = [(name, entry, k_max) for name, entry in zip(names, entries)]
     n_threads = _check_n_jobs(n_jobs)
-    queries, _ids, weights, item_ids = _prepare(
+    queries, _ids, weights, item_ids, _side = _prepare(
         requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads
     )
     parameters = dict(conventions, gain=_GAIN_FUNCTIONS[conventions["gain"]])

@@ -1,8 +1,6 @@
 """Validate, normalise once, rank once, reduce each metric, aggregate: every call goes here."""
 
 import functools
-import os
-import sys
 import warnings
 from typing import NamedTuple
 
@@ -10,17 +8,17 @@ import numpy as np
 
 from ..conventions._declarations import check_k, resolve
 from ..conventions._docs import _with_declarations
-from ..conventions._sampling import EVALUATE_SAMPLING
-from ..inputs._prepared import _prepare_input
+from ..inputs._prepared import _prepare_input, _with_side
 from ..utils._threads import _block_runner, _check_n_jobs
 from ..utils._validation import _check_per_query, _python_value
+from ..utils._warnings import _outside_stacklevel
+from . import _sampled
 from ._aggregate import _aggregate
 from ._blocks import _split_queries
 from ._kernel import _rank
+from ._lists import _compute_lists
 from ._names import _Request, _requests
 from ._registry import METRICS
-from ._sampled import _check_requests as _check_sampled_requests
-from ._sampled import _corrected_values, _joined_positives, _plain_message, _Sampling
 from ._signatures import _with_conventions
 from ._statistics import _relevance_range, _with_statistics_of
 
@@ -126,16 +124,6 @@ def _warn_short_lists(requests, queries, ids):
             return
 
 
-def _outside_stacklevel():
-    """The ``stacklevel`` of the first caller outside sklearn_rank, counted from the
-    function that calls `warnings.warn` (a warning points at the user's line)."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-    frame, level = sys._getframe(2), 2
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
 def _check_relevance(requests, queries, conventions, n_threads=1):
     """Refuse relevance the requested metrics cannot take (negative, or too large for an
     exponential gain)."""
@@ -159,12 +147,24 @@ def _check_relevance(requests, queries, conventions, n_threads=1):
                 )
 
 
-def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads=1):
+def _prepare(
+    requests,
+    y_true,
+    y_score,
+    groups,
+    exclude,
+    sample_weight,
+    conventions,
+    n_threads=1,
+    side_inputs=None,
+):
     """Normalise the input once and check it for the requested metrics.
 
     requests : list of `_Request` (or (label, registry entry, k) tuples).
+    side_inputs : dict of ``train``, ``item_features``, ``catalog``, read when a
+        beyond-accuracy measure is requested.
     Returns a `_Prepared`: the `_Queries`, the query ids (None for matrices and lists),
-    the per-query weights and whether the input names its items.
+    the per-query weights, whether the input names its items, and the side inputs.
     """
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     prepared = _prepare_input(
@@ -182,6 +182,19 @@ def _prepare(requests, y_true, y_score, groups, exclude, sample_weight, conventi
     _check_relevance(requests, prepared.queries, conventions, n_threads)
     if exclude is not None and prepared.recommender_form:
         _warn_short_lists(requests, prepared.queries, prepared.ids)
+    on_lists = [r for r in requests if r.metric.level != "query"]
+    if on_lists:
+        cut_offs = [r.k for r in on_lists]
+        k = None if None in cut_offs else max(cut_offs)
+        prepared = _with_side(
+            prepared, y_true, y_score, exclude=exclude, side_inputs=side_inputs, k=k
+        )
+    elif side_inputs and any(v is not None for v in side_inputs.values()):
+        named = ", ".join(f"{key}=" for key, v in side_inputs.items() if v is not None)
+        raise ValueError(
+            f"{named} is read by the beyond-accuracy metrics only (coverage, novelty...); "
+            "none of them is requested."
+        )
     return prepared
 
 
@@ -219,6 +232,7 @@ def _compute(
     table=False,
     n_jobs=None,
     sampling=None,
+    side_inputs=None,
 ):
     """Compute several metrics on one input with one sort.
 
@@ -227,14 +241,23 @@ def _compute(
     table : return a `_Table` (per-query values with their ids) instead of a dict.
     n_jobs : threads, as scikit-learn's ``n_jobs`` (checked here).
     sampling : a `_sampled._Sampling` when the input holds sampled negatives, else None.
+    side_inputs : ``train``, ``item_features``, ``catalog`` (`_prepare`).
     """
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     per_query = _check_per_query(per_query)
     if sampling is not None:
-        _check_sampled_requests(requests, conventions, sampling)
+        _sampled._check_sampled_requests(requests, conventions, sampling)
     n_threads = _check_n_jobs(n_jobs)
-    queries, ids, weights, recommender_form = _prepare(
-        requests, y_true, y_score, groups, exclude, sample_weight, conventions, n_threads
+    queries, ids, weights, recommender_form, side = _prepare(
+        requests,
+        y_true,
+        y_score,
+        groups,
+        exclude,
+        sample_weight,
+        conventions,
+        n_threads,
+        side_inputs,
     )
     return _compute_queries(
         requests,
@@ -248,6 +271,7 @@ def _compute(
         table=table,
         n_threads=n_threads,
         sampling=sampling,
+        side=side,
     )
 
 
@@ -264,14 +288,44 @@ def _compute_queries(
     table=False,
     n_threads=1,
     sampling=None,
+    side=None,
 ):
     """`_compute` on input normalised already: a `_Queries` and per-query weights (or
     None). Training-time adapters keep one `_Queries` per eval set and change its scores;
     ``checked``: the relevance was checked for these requests already (`_prepare`);
     ``table``: per-query values with their query ids (``ids``), as a `_Table`;
     ``n_threads``: blocks of queries are ranked and reduced on that many threads;
-    ``sampling``: the input holds sampled negatives (`_sampled._Sampling`)."""
+    ``sampling``: the input holds sampled negatives (`_sampled._Sampling`);
+    ``side``: the side inputs of the beyond-accuracy requests (`_Prepared.side`)."""
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
+    order = [r.label for r in requests]
+    on_lists = [r for r in requests if r.metric.level != "query"]
+    if on_lists:
+        lists = _compute_lists(
+            on_lists, side, weights, per_query or table, n_threads, conventions.get("convention")
+        )
+        requests = [r for r in requests if r.metric.level == "query"]
+        if not requests:
+            return _results_of(lists, order, table, ids, queries, weights, conventions)
+        ranked = _compute_queries(
+            requests,
+            queries,
+            weights,
+            per_query,
+            conventions,
+            recommender_form,
+            checked,
+            ids=ids,
+            table=table,
+            n_threads=n_threads,
+            sampling=sampling,
+        )
+        if table:
+            ranked.values.update(lists)
+            ranked.aggregates.update({r.label: "mean" for r in on_lists})
+            ranked.values.update({label: ranked.values.pop(label) for label in order})
+            return ranked
+        return {label: {**ranked, **lists}[label] for label in order}
     if not checked:
         _check_relevance(requests, queries, conventions)
     # Statistics over the whole input (ERR's top grade) before it is cut into blocks.
@@ -279,11 +333,9 @@ def _compute_queries(
     threshold = conventions["relevance_threshold"]
 
     cut_offs = [r.k for r in requests]
-    prefix = None if None in cut_offs else max(cut_offs)
-    first_relevant = all(r.metric.first_relevant_only for r in requests)
-    corrected = sampling is not None and sampling.correction is not None
-    if corrected:  # a correction reads every positive's position
-        prefix, first_relevant = None, False
+    corrected = sampling is not None and sampling.correction is not None  # reads every positive
+    prefix = None if None in cut_offs or corrected else max(cut_offs)
+    first_relevant = not corrected and all(r.metric.first_relevant_only for r in requests)
     if len({r.overrides.get("relevance_threshold", threshold) for r in requests}) > 1:
         first_relevant = False  # the kernel's shortcut reads one threshold
 
@@ -306,12 +358,11 @@ def _compute_queries(
         rankings = run(rank, blocks)
         del blocks
         results, skipped = {}, []
-        # Every block's positives joined first: a correction is computed over the whole.
-        positives = _joined_positives(rankings) if corrected else None
+        positives = _sampled._joined_positives(rankings) if corrected else None  # all blocks
         for request in requests:
             label, metric = request.label, request.metric
             if corrected:
-                values, has_relevant = _corrected_values(
+                values, has_relevant = _sampled._corrected_values(
                     request, conventions, sampling, positives, queries.n_cand
                 )
             else:
@@ -334,17 +385,24 @@ def _compute_queries(
     if skipped:
         _warn_skipped(skipped, queries.n_queries)
     if sampling is not None and not corrected:
-        warnings.warn(
-            _plain_message([r.label for r in requests]),
-            UserWarning,
-            stacklevel=_outside_stacklevel(),
-        )
+        _sampled._warn_plain([r.label for r in requests])
     if table:
         ids = np.arange(queries.n_queries) if ids is None else ids
         aggregates = {r.label: r.metric.aggregate for r in requests}
         summation = conventions.get("summation", "accurate")
         return _Table(ids, results, weights, queries.n_cand, aggregates, summation)
     return results
+
+
+def _results_of(values, order, table, ids, queries, weights, conventions):
+    """The beyond-accuracy results alone, as a dict or a `_Table`."""
+    values = {label: values[label] for label in order}
+    if not table:
+        return values
+    ids = np.arange(queries.n_queries) if ids is None else ids
+    aggregates = dict.fromkeys(values, "mean")
+    summation = conventions.get("summation", "accurate")
+    return _Table(ids, values, weights, queries.n_cand, aggregates, summation)
 
 
 def _reduce(request, conventions, ranking):
@@ -384,26 +442,6 @@ def _table_means(table):
         )
         for label, values in table.values.items()
     }
-
-
-def _sampling_of(catalog_size, correction, gamma, replacement, rank_estimate_rounding):
-    """The checked `_Sampling` of `evaluate`'s keywords, or None (the input is not sampled)."""
-    given = dict(
-        catalog_size=catalog_size,
-        correction=correction,
-        gamma=gamma,
-        replacement=replacement,
-        rank_estimate_rounding=rank_estimate_rounding,
-    )
-    checked = {name: EVALUATE_SAMPLING[name].validate(value) for name, value in given.items()}
-    if checked["catalog_size"] is None:
-        if checked["correction"] is not None:
-            raise ValueError(
-                f"correction={correction!r} needs catalog_size: the number of items each "
-                "user's negatives were sampled from."
-            )
-        return None
-    return _Sampling(**checked)
 
 
 def _score(
@@ -447,7 +485,7 @@ def _score(
 
 
 @_with_conventions()
-@_with_declarations(EVALUATE_SAMPLING.values())
+@_with_declarations(_sampled._SAMPLED_INPUT)
 def evaluate(
     y_true,
     y_score,
@@ -457,6 +495,9 @@ def evaluate(
     exclude=None,
     sample_weight=None,
     per_query=False,
+    train=None,
+    item_features=None,
+    catalog=None,
     catalog_size=None,
     correction=None,
     gamma=0.1,
@@ -483,6 +524,12 @@ def evaluate(
         appearance). ``"table"``: the same values with their query ids, as a dict of
         arrays like scikit-learn's ``cv_results_`` (``pandas.DataFrame(results)`` makes a
         table of it): ``"query"`` holds the ids (row or list numbers for matrices and
+        lists), then one column per metric. Corpus-level metrics (``coverage``,
+        ``entropy``, ``gini``, ``pop_rsp``, ``pop_reo``) have no per-query value and
+        refuse it.
+    {train}
+    {item_features}
+    {catalog}
         lists), then one column per metric.
     {catalog_size}
     {correction}
@@ -520,19 +567,19 @@ def evaluate(
     ...          per_query="table")
     {'query': array(['b', 'a'], dtype='<U1'), 'mrr': array([1. , 0.5])}
 
-    One user's positive ranked second among 3 sampled negatives of a catalogue of 10: the
-    sampled NDCG, and Krichene & Rendle's estimate of the catalogue's (docs/sampled.md):
+    A positive second among 3 sampled negatives of 10 items, corrected (docs/sampled.md):
 
-    >>> kwargs = dict(groups=[0, 0, 0, 0], catalog_size=10, replacement=True)
-    >>> y_true, y_score = [1, 0, 0, 0], [0.5, 0.9, 0.1, 0.2]
-    >>> round(evaluate(y_true, y_score, ["ndcg"], correction="bv", **kwargs)["ndcg"], 4)
+    >>> round(evaluate([1, 0, 0, 0], [0.5, 0.9, 0.1, 0.2], ["ndcg"], groups=[0] * 4,
+    ...                catalog_size=10, correction="bv", replacement=True)["ndcg"], 4)
     0.2521
     """
     table = isinstance(per_query, str) and per_query == "table"
     if isinstance(per_query, str) and not table:
         raise ValueError(f"per_query must be True, False or 'table'; got {per_query!r}.")
     n_jobs = conventions.pop("n_jobs", None)
-    sampling = _sampling_of(catalog_size, correction, gamma, replacement, rank_estimate_rounding)
+    sampling = _sampled._sampling_of(
+        catalog_size, correction, gamma, replacement, rank_estimate_rounding
+    )
     requests, conventions = _requests(metrics, conventions)
     computed = _compute(
         requests,
@@ -546,6 +593,7 @@ def evaluate(
         table=table,
         n_jobs=n_jobs,
         sampling=sampling,
+        side_inputs={"train": train, "item_features": item_features, "catalog": catalog},
     )
     if table:
         return {"query": computed.ids, **computed.values}

@@ -54,7 +54,7 @@ def _interpolated_precision(
     Returns the levels and the values."""
     levels = _check_recall_levels(recall_levels)
     metric = METRICS["iprec"]
-    queries, _ids, weights, item_ids = _prepare(
+    queries, _ids, weights, item_ids, _side = _prepare(
         [(_LABEL, metric, None)], y_true, y_score, groups, exclude, sample_weight, conventions
     )
     threshold = conventions["relevance_threshold"]

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..conventions._declarations import resolve
+from ._beyond_registry import BEYOND_METRICS
 from ._registry import _LARGEST_K, METRICS, get_metric_names
 from ._trec_names import _trec_not_implemented
 
@@ -274,9 +275,9 @@ def _label(metric, k, params, overrides):
 
 def _ours(name):
     match = _OURS.match(name)
-    if match is None or match.group("name") not in METRICS:
+    metric = match and (METRICS.get(match["name"]) or BEYOND_METRICS.get(match["name"]))
+    if not metric:
         return None
-    metric = METRICS[match.group("name")]
     k = None if match.group("k") is None else _cut_off(match.group("k"), name, metric)
     params, overrides = _split_params(metric, _pairs(match.group("params"), name), name)
     return [_Request(name, metric, k, params, overrides)]

@@ -10,6 +10,8 @@ stages (`_evaluate`). docs/architecture.md draws it.
 
 import dataclasses
 
+from ..inputs._side import _training_of
+from ._beyond import _popularity
 from ._evaluate import (
     _compute,
     _compute_queries,
@@ -18,6 +20,7 @@ from ._evaluate import (
     _table_means,
     _warn_skipped,
 )
+from ._lists import _corpus_requests, _partials, _popularity_of_counts, _values_of_partials
 from ._names import _Request, _requests
 from ._statistics import _filled, _needed, _with_statistics_of
 
@@ -71,9 +74,19 @@ class _Plan:
     # --- preparing and computing ------------------------------------------------------
 
     def prepare(
-        self, y_true, y_score, *, groups=None, exclude=None, sample_weight=None, n_threads=1
+        self,
+        y_true,
+        y_score,
+        *,
+        groups=None,
+        exclude=None,
+        sample_weight=None,
+        n_threads=1,
+        side_inputs=None,
     ):
-        """The input normalised once and checked for these requests: a `_Prepared`."""
+        """The input normalised once and checked for these requests: a `_Prepared`
+        (``side_inputs``: ``train``, ``item_features``, ``catalog`` of the
+        beyond-accuracy measures)."""
         return _prepare(
             self.requests,
             y_true,
@@ -83,6 +96,7 @@ class _Plan:
             sample_weight,
             self.conventions,
             n_threads,
+            side_inputs,
         )
 
     def run(self, prepared, *, per_query=False, table=False, n_threads=1, checked=True):
@@ -101,6 +115,7 @@ class _Plan:
             ids=prepared.ids,
             table=table,
             n_threads=n_threads,
+            side=prepared.side,
         )
 
     def evaluate(
@@ -114,6 +129,7 @@ class _Plan:
         per_query=False,
         table=False,
         n_jobs=None,
+        side_inputs=None,
     ):
         """`prepare` then `run`, as `evaluate` does (``n_jobs`` checked here)."""
         return _compute(
@@ -127,6 +143,7 @@ class _Plan:
             conventions=self.conventions,
             table=table,
             n_jobs=n_jobs,
+            side_inputs=side_inputs,
         )
 
     def no_relevant_rule(self, metric, recommender_form=False):
@@ -134,6 +151,49 @@ class _Plan:
         conventions, for a recommender's input form or another
         (`inputs._prepared._is_recommender_form`)."""
         return _no_relevant_rule(self.conventions, metric, recommender_form)
+
+    # --- corpus-level metrics on engines ----------------------------------------------
+
+    def corpus_split(self):
+        """(this plan without the corpus-level requests, a plan of those alone or None):
+        an engine gathers per-query values of the first and partial counts of the second."""
+        convention = self.conventions.get("convention")
+        corpus = _corpus_requests(self.requests, convention)
+        labels = {r.label for r in corpus}
+        rest = tuple(r for r in self.requests if r.label not in labels)
+        return (
+            dataclasses.replace(self, requests=rest),
+            dataclasses.replace(self, requests=tuple(corpus)) if corpus else None,
+        )
+
+    def partials(self, y_true, y_score, side_inputs):
+        """label -> partial counts of one partition's lists (corpus-level requests)."""
+        prepared = self.prepare(y_true, y_score, side_inputs=side_inputs)
+        return _partials(self.requests, prepared.side, self.conventions.get("convention"))
+
+    def corpus_values(self, parts, n_items, popularity):
+        """label -> value from the partitions' partial counts (`partials`), added."""
+        return _values_of_partials(
+            self.requests, parts, n_items, popularity, self.conventions.get("convention")
+        )
+
+    @staticmethod
+    def training_popularity(train, catalog):
+        """(the item popularity of the whole of ``train``, the catalog size): an
+        engine's driver hands both to every partition."""
+        training, n_items = _training_of(train, catalog)
+        return _popularity(training, n_items), n_items
+
+    @staticmethod
+    def popularity_of_counts(item_ids, rows, users, n_users, catalog):
+        """(the item popularity, the catalog size) from a training table aggregated by an
+        engine: per item id its rows and its distinct users, and the distinct users."""
+        return _popularity_of_counts(item_ids, rows, users, n_users, catalog)
+
+    @property
+    def reads_lists(self):
+        """Whether a request reads the recommended items (a beyond-accuracy measure)."""
+        return any(r.metric.level != "query" for r in self.requests)
 
     @staticmethod
     def means(table):

@@ -253,14 +253,19 @@ def _same_as_ideal(dcg, ideal):
     return np.abs(ideal - dcg) <= _SAME_AS_IDEAL * ideal
 
 
-def normalized_dcg(r, k, *, gain):
+def normalized_dcg(r, k, *, gain, ideal_dcg="achievable"):
     ideal = r.ideal_dcg(k, gain)
+    has_relevant = ideal > 0
+    if ideal_dcg == "k" and k is not None:
+        # RecTools: the DCG of k items of gain 1, whatever the query's relevant items.
+        full = float(np.sum(1.0 / np.log2(np.arange(k, dtype=np.float64) + 2.0)))
+        ideal = np.where(has_relevant, full, 0.0)
     dcg = _dcg(r, k, gain)
     value = _ratio(dcg, ideal)
     tied = np.unique(r.query[r.size > 1])  # the queries with a tie group
     tied = tied[ideal[tied] > 0]
     value[tied[_same_as_ideal(dcg[tied], ideal[tied])]] = 1.0
-    return value, ideal > 0
+    return value, has_relevant
 
 
 def ranking_auc(r, k, *, relevance_threshold):

@@ -38,9 +38,16 @@ class _Metric:
     # Statistics over the whole input that fill a measure parameter left at None
     # (`_statistics._Statistic`): computed once per call, never per block of queries.
     statistics: tuple = ()
+    # What the measure reads: "query", the ranking of one query's candidates (the kernel's
+    # tie groups); "list", one user's recommended items with the training popularity or
+    # item features (per-user values); "corpus", every user's recommended items at once:
+    # ``reduce`` gives a block's partial counts and ``corpus_value`` the value of their sum
+    # (`_beyond_registry`).
+    level: str = "query"
+    corpus_value: Callable | None = None
 
     def __post_init__(self):
-        if not isinstance(self.reduce, _Guarded):
+        if self.level != "corpus" and not isinstance(self.reduce, _Guarded):
             object.__setattr__(self, "reduce", _Guarded(self.reduce, _bounds(self.value_range)))
 
 
@@ -68,7 +75,10 @@ class _Guarded:
     bounds: tuple | None
 
     def __call__(self, ranking, k, **conventions):
-        values, has_relevant = self.reduce(ranking, k, **conventions)
+        result = self.reduce(ranking, k, **conventions)
+        if isinstance(result, dict):  # partial counts of a corpus-level value
+            return result
+        values, has_relevant = result
         # A copy where a value changes: the values may be a cached array.
         return _within_bounds(np.asarray(values, dtype=np.float64), self.bounds), has_relevant
 
@@ -180,7 +190,7 @@ METRICS = {
             "ndcg_score",
             _reductions.normalized_dcg,
             "DCG@k / DCG@k of the ideal ordering of all judged items",
-            conventions=("gain",),
+            conventions=("gain", "ideal_dcg"),
         ),
         _Metric(
             "auc",

@@ -19,10 +19,16 @@ where a user's positives are not independent).
 """
 
 import dataclasses
+import warnings
 
 import numpy as np
 
+from ..conventions._sampling import EVALUATE_SAMPLING
+from ..utils._warnings import _outside_stacklevel
 from ._sampled_corrections import _bias_variance_solver, _em_prior, _sampled_rank_matrix
+
+#: evaluate's parameters for sampled input (their docstring text).
+_SAMPLED_INPUT = tuple(EVALUATE_SAMPLING.values())
 
 #: Metrics with a corrected estimate: sums over positives of a function of the exact rank.
 _CORRECTED = ("hit_rate", "recall", "precision", "ndcg", "mrr", "map", "auc")
@@ -44,7 +50,27 @@ class _Sampling:
     rank_estimate_rounding: str
 
 
-def _check_requests(requests, conventions, sampling):
+def _sampling_of(catalog_size, correction, gamma, replacement, rank_estimate_rounding):
+    """The checked `_Sampling` of `evaluate`'s keywords, or None (the input is not sampled)."""
+    given = dict(
+        catalog_size=catalog_size,
+        correction=correction,
+        gamma=gamma,
+        replacement=replacement,
+        rank_estimate_rounding=rank_estimate_rounding,
+    )
+    checked = {name: EVALUATE_SAMPLING[name].validate(value) for name, value in given.items()}
+    if checked["catalog_size"] is None:
+        if checked["correction"] is not None:
+            raise ValueError(
+                f"correction={correction!r} needs catalog_size: the number of items each "
+                "user's negatives were sampled from."
+            )
+        return None
+    return _Sampling(**checked)
+
+
+def _check_sampled_requests(requests, conventions, sampling):
     """Refuse, before any work, what a correction cannot estimate."""
     if sampling.correction is None:
         return
@@ -64,14 +90,17 @@ def _check_requests(requests, conventions, sampling):
             )
 
 
-def _plain_message(labels):
-    """The warning of a sampled metric reported as it is (no correction)."""
-    return (
+def _warn_plain(labels):
+    """Say that sampled metrics reported as they are (no correction) are not the
+    catalogue's."""
+    warnings.warn(
         f"{', '.join(labels)} computed on the sampled lists, not on the catalogue: sampled "
         "metrics are not the full-catalogue metrics (they grow towards AUC as fewer negatives "
         "are sampled, and may order models otherwise). Pass correction='bv' (or "
         "'rank_estimate', 'posterior_mean', 'em') for an estimate of the catalogue's; see "
-        "docs/sampled.md."
+        "docs/sampled.md.",
+        UserWarning,
+        stacklevel=_outside_stacklevel(),
     )
 
 

@@ -6,10 +6,12 @@ keep queries whole, and `QueryGroupRanker` for learning-to-rank estimators. Impo
 
 from ._multimetric import MultimetricRankingScorer, make_ranking_scorers
 from ._ranker import QueryGroupRanker
+from ._refit import BestWithinBounds
 from ._scorer import RankingScorer, get_scorer, get_scorer_names, make_ranking_scorer
 from ._search import GroupedGridSearchCV, GroupedRandomizedSearchCV, grouped_cross_validate
 
 __all__ = [
+    "BestWithinBounds",
     "GroupedGridSearchCV",
     "GroupedRandomizedSearchCV",
     "MultimetricRankingScorer",

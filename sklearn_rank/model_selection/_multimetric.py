@@ -16,6 +16,7 @@ import numpy as np
 from ..conventions._declarations import resolve
 from ..metrics._names import _parse_request
 from ..metrics._signatures import _applicable
+from ._beyond_scoring import _beyond_scores
 from ._scorer import (
     _NEED_ITEM_IDS,
     RankingScorer,
@@ -24,6 +25,7 @@ from ._scorer import (
     _is_ranking_name,
     _ranking_scores,
     _RoutedScorer,
+    _scorer_conventions,
     _signed_scores,
     _warn_split_queries,
     make_ranking_scorer,
@@ -34,8 +36,10 @@ _PER_METRIC = ("no_relevant", "metric_no_relevant")
 
 
 def _requests(scorer):
-    """A scorer's metadata requests, comparable: ((param, alias), ...)."""
-    return tuple(sorted(scorer.get_metadata_routing().score.requests.items()))
+    """A scorer's metadata requests, comparable: ((param, alias), ...); ``item_ids``,
+    which the beyond-accuracy scorers alone request, left out."""
+    requests = scorer.get_metadata_routing().score.requests.items()
+    return tuple(sorted((param, alias) for param, alias in requests if param != "item_ids"))
 
 
 def _shared_conventions(scorers):
@@ -62,6 +66,17 @@ def _shared_conventions(scorers):
             conventions = dict(shared, no_relevant=None, metric_no_relevant={scorer.metric: rule})
             groups.append((conventions, [(key, scorer)]))
     return groups
+
+
+def _same_side_inputs(scorers):
+    """Whether beyond-accuracy scorers were given the same ``train``, ``item_features``
+    and ``catalog`` (the same objects, or none)."""
+    first = scorers[0].side_inputs
+    return all(
+        scorer.side_inputs.keys() == first.keys()
+        and all(scorer.side_inputs[key] is first[key] for key in first)
+        for scorer in scorers[1:]
+    )
 
 
 def _checked_error_score(error_score):
@@ -147,9 +162,12 @@ class MultimetricRankingScorer(_RoutedScorer):
         self._new_request()
         for param, alias in _requests(next(iter(scorers.values()))):
             self._request.score.add_request(param=param, alias=alias)
+        if any(scorer.reads_items for scorer in scorers.values()):
+            self._request.score.add_request(param="item_ids", alias=True)
         self._groups = _shared_conventions(scorers)
         self._warned_split = False  # warn about split queries once per scorer
         self._record = None  # set while a grouped search records per-query values
+        self._training = None  # set while a grouped call hands over its training folds
 
     @property
     def _name(self):
@@ -165,7 +183,7 @@ class MultimetricRankingScorer(_RoutedScorer):
         )
         return dict.fromkeys(keys, self.error_score)
 
-    def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None):
+    def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None, item_ids=None):
         try:
             n_rows = _checked_call(self._name, y_true, groups)
             if not getattr(self, "_warned_split", False):
@@ -179,20 +197,43 @@ class MultimetricRankingScorer(_RoutedScorer):
         record = getattr(self, "_record", None)
 
         def scores(members, conventions):
+            items = [(key, scorer) for key, scorer in members if scorer.reads_items]
+            result = {}
+            if items and not _same_side_inputs([scorer for _key, scorer in items]):
+                for one in items:  # scorers given their own train= or catalog=
+                    result.update(scores([one], conventions))
+                items = []
+            if items:  # beyond-accuracy metrics: each row's item, the training folds
+                result = _beyond_scores(
+                    items,
+                    _scorer_conventions(items[0][1].conventions),
+                    y_true,
+                    y_pred,
+                    groups,
+                    item_ids,
+                    getattr(self, "_training", None),
+                    items[0][1].side_inputs,
+                )
+                members = [(key, scorer) for key, scorer in members if not scorer.reads_items]
+                if not members:
+                    return result
             recordings = None
             if record is not None:
                 token, _label, names, test_keys = record
                 recordings = {key: (token, key, names, test_keys) for key, _ in members}
-            return _signed_scores(
-                members,
-                conventions,
-                estimator,
-                y_true,
-                y_pred,
-                groups,
-                sample_weight,
-                recordings,
+            result.update(
+                _signed_scores(
+                    members,
+                    conventions,
+                    estimator,
+                    y_true,
+                    y_pred,
+                    groups,
+                    sample_weight,
+                    recordings,
+                )
             )
+            return result
 
         result = {}
         for conventions, members in self._groups:

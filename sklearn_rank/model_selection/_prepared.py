@@ -69,7 +69,7 @@ def _prepared_fold(key, truth, groups, weights):
 
 def _size(entry):
     """The bytes of the arrays a kept fold holds (object ids: their pointers only)."""
-    truth, groups, weights, (queries, ids, query_weights, _item_ids) = entry
+    truth, groups, weights, (queries, ids, query_weights, *_rest) = entry
     arrays = [truth, groups, weights, ids, query_weights, queries.score, queries.rel]
     arrays += [queries.codes, queries.n_cand]
     owned = {id(a): a for a in arrays if isinstance(a, np.ndarray) and a.base is None}

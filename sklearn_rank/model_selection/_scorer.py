@@ -8,12 +8,20 @@ import sklearn.metrics
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ..conventions._declarations import check_k, resolve
+from ..conventions._declarations import QUIET_DEFAULTS, check_k, resolve
+from ..metrics._beyond_registry import BEYOND_METRICS
 from ..metrics._names import _parse_request, _parse_requests, _Request
 from ..metrics._plan import _Plan
 from ..metrics._registry import METRICS
 from ..metrics._signatures import _applicable
 from ..utils._ids import _concat_ids, _factorize
+from ._beyond_scoring import (
+    _SIDE_INPUTS,
+    _beyond_scores,
+    _entry,
+    _is_beyond,
+    _scorer_conventions,
+)
 from ._per_query import _query_set_key, _recorded
 from ._prepared import _compute_fold
 from ._ranker import QueryGroupRanker
@@ -169,7 +177,7 @@ def _signed_scores(
     """
     plan = _Plan(
         tuple(
-            _Request(label, METRICS[scorer.metric], scorer.k, scorer.params, scorer.overrides)
+            _Request(label, _entry(scorer.metric), scorer.k, scorer.params, scorer.overrides)
             for label, scorer in members
         ),
         conventions,
@@ -196,10 +204,12 @@ class _RoutedScorer:
     """Metadata requests of a ranking scorer: ``groups`` by default, ``sample_weight`` when
     asked, as scikit-learn's own scorers request theirs."""
 
-    def _new_request(self):
+    def _new_request(self, reads_items=False):
         self._request = MetadataRequest(owner=type(self).__name__)
         self._request.score.add_request(param="groups", alias=True)
         self._request.score.add_request(param="sample_weight", alias=None)
+        if reads_items:  # beyond-accuracy metrics read each row's item
+            self._request.score.add_request(param="item_ids", alias=True)
 
     def get_metadata_routing(self):
         """Metadata this scorer requests: ``groups`` by default.
@@ -225,10 +235,10 @@ class _RoutedScorer:
             This scorer.
         """
         for param, alias in requests.items():
-            if param not in ("groups", "sample_weight"):
+            if param not in ("groups", "sample_weight", "item_ids"):
                 raise ValueError(
-                    f"{type(self).__name__} takes metadata 'groups' and 'sample_weight'; "
-                    f"got {param!r}."
+                    f"{type(self).__name__} takes metadata 'groups', 'sample_weight' and "
+                    f"'item_ids'; got {param!r}."
                 )
             self._request.score.add_request(param=param, alias=alias)
         return self
@@ -283,7 +293,9 @@ class RankingScorer(_RoutedScorer):
     0.75
     """
 
-    def __init__(self, name, metric, k, conventions, sign, params=None, overrides=None):
+    def __init__(
+        self, name, metric, k, conventions, sign, params=None, overrides=None, side_inputs=None
+    ):
         self.name = name
         self.metric = metric
         self.k = k
@@ -291,15 +303,33 @@ class RankingScorer(_RoutedScorer):
         self.sign = sign
         self.params = dict(params or {})  # the measure's own (RBP's p...)
         self.overrides = dict(overrides or {})  # conventions its name set (P(rel=2)@5)
-        self._new_request()
+        self.side_inputs = dict(side_inputs or {})  # a beyond-accuracy scorer's train, catalog
+        self._new_request(self.reads_items)
         self._warned_split = False  # warn about split queries once per scorer
         self._record = None  # set while a grouped search records per-query values
+        self._training = None  # set while a grouped call hands over its training folds
 
-    def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None):
+    @property
+    def reads_items(self):
+        """Whether the metric reads each row's item (beyond-accuracy: ``item_ids``)."""
+        return _is_beyond(_entry(self.metric))
+
+    def __call__(self, estimator, X, y_true, *, groups=None, sample_weight=None, item_ids=None):
         n_rows = _checked_call(self.name, y_true, groups)
         if not getattr(self, "_warned_split", False):
             self._warned_split = _warn_split_queries(self.name, estimator, groups)
         y_pred = _checked_predictions(self.name, estimator, _ranking_scores(estimator, X), n_rows)
+        if self.reads_items:
+            return _beyond_scores(
+                [(self.name, self)],
+                _scorer_conventions(self.conventions),
+                y_true,
+                y_pred,
+                groups,
+                item_ids,
+                getattr(self, "_training", None),
+                self.side_inputs,
+            )[self.name]
         recording = getattr(self, "_record", None)
         return _signed_scores(
             [(self.name, self)],
@@ -314,7 +344,9 @@ class RankingScorer(_RoutedScorer):
 
     def __repr__(self):
         params = "".join(
-            f", {key}={value!r}" for key, value in self.conventions.items() if value is not None
+            f", {key}={value!r}"
+            for key, value in self.conventions.items()
+            if value is not None and not (key in QUIET_DEFAULTS and QUIET_DEFAULTS[key] == value)
         )
         return f"make_ranking_scorer({self.name!r}{params})"
 
@@ -333,6 +365,12 @@ def make_ranking_scorer(metric, **params):
         ``relevance_threshold``, ``short_lists``, ``log_base``, ``no_relevant`` (each
         only where the metric takes it), ``score_dtype``, ``k`` with a metric function,
         and ``convention`` (a tool's preset, as in `evaluate`; explicit parameters win).
+        A beyond-accuracy metric (``"coverage@10"``, ``"novelty@10"``...) reads each row's
+        item id as the metadata ``item_ids`` (requested by its scorer) and may be given
+        ``train``, ``item_features`` and ``catalog`` as in `evaluate`: fixed inputs for a
+        scorer used outside `grouped_cross_validate` and the grouped searches, which give
+        each split its training fold's interactions and the whole data's items (without
+        them, the catalog is the distinct item ids of the rows scored).
 
     Returns
     -------
@@ -358,6 +396,12 @@ def make_ranking_scorer(metric, **params):
     make_ranking_scorer('ndcg@5', ties='average', gain='linear', no_relevant='skip')
     """
     name, entry, k, sign, request = _resolve_metric(metric, params)
+    side_inputs = {key: params.pop(key) for key in _SIDE_INPUTS if key in params}
+    if side_inputs and not _is_beyond(entry):
+        raise ValueError(
+            f"make_ranking_scorer: {', '.join(f'{key}=' for key in side_inputs)} is read by "
+            f"the beyond-accuracy metrics only (coverage, novelty...), not {entry.name!r}."
+        )
     allowed = {c for c in _applicable(entry) if c not in _NEED_ITEM_IDS} | {"convention"}
     unknown = set(params) - allowed - {"k"}
     if unknown:
@@ -373,7 +417,11 @@ def make_ranking_scorer(metric, **params):
     if conventions["score_dtype"] == "float64":
         del conventions["score_dtype"]  # the default; kept out of the repr
     conventions["no_relevant"] = _Plan((), resolved).no_relevant_rule(entry)
-    return RankingScorer(name, entry.name, k, conventions, sign, request.params, request.overrides)
+    if _is_beyond(entry) and params.get("convention") is not None:
+        conventions["convention"] = params["convention"]  # a framework's definitions
+    return RankingScorer(
+        name, entry.name, k, conventions, sign, request.params, request.overrides, side_inputs
+    )
 
 
 def _resolve_metric(metric, params):
@@ -455,7 +503,7 @@ def get_scorer_names():
     ['ndcg', 'ndcg@K', 'neg_arp']
     """
     names = []
-    for entry in METRICS.values():
+    for entry in (*METRICS.values(), *BEYOND_METRICS.values()):
         prefix = "" if entry.greater_is_better else "neg_"
         if entry.ranks_without_k:
             names.append(prefix + entry.name)

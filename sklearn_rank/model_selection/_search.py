@@ -14,6 +14,7 @@ from sklearn.metrics import check_scoring
 from sklearn.utils.metadata_routing import MetadataRouter, MethodMapping
 
 from ..utils._ids import _factorize
+from ._beyond_scoring import _with_fold_training
 from ._folds import _check_groups, _check_row_weights, _checked_splits
 from ._multimetric import MultimetricRankingScorer, _requests
 from ._per_query import (
@@ -190,9 +191,12 @@ def grouped_cross_validate(
         )
         if _consumes_groups(router, "fit"):
             params["groups"] = groups
-        recording = scoring if return_per_query else None
         test_keys = _test_keys(groups, folds)
-        with _recording(recording, test_keys) as (recorded, records):
+        training = _with_fold_training(scoring, groups, params.get("item_ids"), y, folds, test_keys)
+        with (
+            training as scoring,
+            _recording(scoring if return_per_query else None, test_keys) as (recorded, records),
+        ):
             result = model_selection.cross_validate(
                 estimator,
                 X,
@@ -284,7 +288,10 @@ class _GroupedSearch:
         combined = self._scoring(warn=True)
         self._check_refit(combined)
         test_keys = _test_keys(groups, folds)
-        with _recording(combined, test_keys, names) as (scoring, records):
+        training = _with_fold_training(
+            combined, groups, params.get("item_ids"), y, folds, test_keys
+        )
+        with training as combined, _recording(combined, test_keys, names) as (scoring, records):
             search = self._sklearn_search(folds, scoring)
             with _routing():
                 if _consumes_groups(search.get_metadata_routing(), "fit"):

@@ -1,5 +1,6 @@
 """Displays of ranking metrics, in scikit-learn's Display style: metric@k curves,
-interpolated precision-recall curves and per-query differences against a baseline.
+interpolated precision-recall curves, per-query differences against a baseline, and
+where a recommender's top-k slots go (the long-tail plot, the Lorenz curve).
 
 Each Display is built with ``from_predictions`` (or ``from_estimator`` /
 ``from_comparison``), which computes its values with the library's own functions and
@@ -10,11 +11,14 @@ does not import it. Imports every folder below it, and matplotlib inside functio
 """
 
 from ._difference import PerQueryDifferenceDisplay
+from ._exposure import LongTailDisplay, LorenzCurveDisplay
 from ._metric_at_k import MetricAtKDisplay
 from ._precision_recall import InterpolatedPrecisionRecallDisplay
 
 __all__ = [
     "InterpolatedPrecisionRecallDisplay",
+    "LongTailDisplay",
+    "LorenzCurveDisplay",
     "MetricAtKDisplay",
     "PerQueryDifferenceDisplay",
 ]

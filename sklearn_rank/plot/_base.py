@@ -8,7 +8,7 @@ import textwrap
 import warnings
 from collections.abc import Mapping
 
-from ..conventions._declarations import CONVENTION, CONVENTIONS, resolve
+from ..conventions._declarations import CONVENTION, CONVENTIONS, QUIET_DEFAULTS, resolve
 from ..utils._validation import _shown
 
 INSTALL = 'pip install "sklearn-rank[plot]"'
@@ -113,7 +113,7 @@ def _convention_label(conventions, applies=(), extra=()):
         shown = []
         for name in names:
             value = resolved.get(name)
-            if value is None or (name == "log_base" and value == 2 and name not in given):
+            if value is None or (QUIET_DEFAULTS.get(name) == value and name not in given):
                 continue
             shown.append(f"{name}={_format(value)}")
     shown += [f"{name}={_format(value)}" for name, value in extra]

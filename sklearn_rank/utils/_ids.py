@@ -141,10 +141,21 @@ def _factorize(groups, n_rows, name="groups", n_threads=1):
         raise ValueError(f"{name} must not contain {what}; got {shown} at row {row}.")
     if ids.dtype.kind == "c" or ids.dtype.kind == "V":
         raise ValueError(f"{name} must hold numbers or strings; got dtype {ids.dtype}.")
+    if ids.size >= _HASH_ROWS and ids.dtype.kind == "U":
+        # Strings are numbered through a hash of each: sorting 64-bit numbers is several
+        # times faster than sorting strings.
+        found = _factorize_by_hash(ids, n_threads)
+        if found is not None:
+            return found
     if ids.dtype == object:
         return _factorize_objects(ids, name)
     if ids.size == 0:
         return np.zeros(0, dtype=np.int64), ids
+    return _factorize_sorted(ids, n_threads)
+
+
+def _factorize_sorted(ids, n_threads):
+    """`_factorize` of a numpy array of one comparable type, by sorting the ids."""
     parts = _value_ranges(ids, n_threads)
     with _block_runner(len(parts), n_threads) as run:
         # Each thread finds the rows of its range itself: one pass each, no serial split.
@@ -222,8 +233,152 @@ def _runs_of_equal_ids(ids, rows):
     return first_row, in_order
 
 
+# Below this many ids, sorting the ids themselves is about as fast as hashing them.
+_HASH_ROWS = 1 << 14
+# Ids compared per step when the hash path checks that no two ids share a hash.
+_CHECK_ROWS = 1 << 16
+_LENGTH_MIX = np.uint64(0x9E3779B97F4A7C15)
+_WORD_MIX = np.uint64(0xFF51AFD7ED558CCD)
+_SHIFT = np.uint64(31)
+
+
+def _factorize_by_hash(ids, n_threads=1):
+    """`_factorize` of fixed-width strings through a 64-bit hash of each; None when two
+    different ids share a hash (the caller then sorts the ids themselves).
+
+    Equal ids have equal hashes, so the hashes numbered by first appearance give every id
+    the code that numbering the ids gives it, provided that no two different ids share a
+    hash: every id is compared with the first id of its code to make sure, and the
+    result is then the sorting path's, to the bit.
+    """
+    found = _factorize_parts_by_hash([ids], n_threads)
+    return None if found is None else (found[0], found[1]())
+
+
+def _factorize_strings(parts, n_threads=1, in_order=True):
+    """`_factorize` of the fixed-width strings of ``parts`` end to end, without copying
+    them into one array (only a part narrower than the widest is widened): the codes,
+    the number of distinct ids, and a function that returns them (only then gathered:
+    they may be as large as the ids). ``in_order=False``: codes in any order, for callers
+    that only compare them (a sort fewer)."""
+    found = None
+    if sum(part.size for part in parts) >= _HASH_ROWS:
+        found = _factorize_parts_by_hash(parts, n_threads, in_order)
+    if found is None:
+        codes, distinct = _factorize(np.concatenate(parts), None, "item ids", n_threads=n_threads)
+        return codes, distinct.size, lambda: distinct
+    codes, distinct = found
+    return codes, int(codes.max(initial=-1)) + 1, distinct
+
+
+def _factorize_parts_by_hash(parts, n_threads=1, in_order=True):
+    """`_factorize_by_hash` of the fixed-width strings of ``parts`` end to end, the
+    distinct ids as a function that gathers them; with ``in_order=False`` the codes
+    number the hashes in sorted order instead of the ids by first appearance."""
+    dtype = max((part.dtype for part in parts), key=lambda dtype: dtype.itemsize)
+    if dtype.itemsize == 0:
+        return None
+    parts = [np.ascontiguousarray(part, dtype=dtype) for part in parts]
+    starts = np.cumsum([0] + [part.size for part in parts])
+    hashes = np.concatenate([_string_hashes(part, n_threads) for part in parts])
+    if in_order:
+        codes, _distinct_hashes = _factorize_sorted(hashes, n_threads)
+        del hashes
+        # Codes are numbered by first appearance: a row is its code's first exactly where
+        # the running maximum of the codes grows.
+        highest = np.maximum.accumulate(codes)
+        new = np.empty(codes.size, dtype=bool)
+        new[:1] = True
+        np.greater(highest[1:], highest[:-1], out=new[1:])
+        del highest
+        first_rows = np.flatnonzero(new)
+    else:
+        by_hash = np.argsort(hashes)
+        in_hash_order = hashes[by_hash]
+        del hashes
+        new = np.empty(by_hash.size, dtype=bool)
+        new[:1] = True
+        np.not_equal(in_hash_order[1:], in_hash_order[:-1], out=new[1:])
+        del in_hash_order
+        codes = np.empty(by_hash.size, dtype=np.int64)
+        codes[by_hash] = np.cumsum(new) - 1
+        first_rows = by_hash[new]  # a row of each code (the check compares every other)
+        del by_hash
+    del new
+    # Strings are gathered as raw bytes: numpy copies those several times faster than it
+    # takes str items.
+    raw = [part.view(np.dtype((np.void, dtype.itemsize))) for part in parts]
+
+    def gather(rows):
+        """The strings at ``rows`` of the parts end to end."""
+        if len(parts) == 1:
+            return raw[0][rows].view(dtype)
+        which = np.searchsorted(starts, rows, side="right") - 1
+        out = np.empty(rows.size, dtype=raw[0].dtype)
+        for index, part in enumerate(raw):
+            mine = which == index
+            out[mine] = part[rows[mine] - starts[index]]
+        return out.view(dtype)
+
+    def same_as_first(block):
+        index, start = block
+        rows = slice(start, start + _CHECK_ROWS)
+        part_codes = codes[starts[index] : starts[index + 1]][rows]
+        return bool(np.all(parts[index][rows] == gather(first_rows[part_codes])))
+
+    blocks = [
+        (index, start)
+        for index, part in enumerate(parts)
+        for start in range(0, part.size, _CHECK_ROWS)
+    ]
+    with _block_runner(len(blocks), n_threads) as run:
+        if not all(run(same_as_first, blocks)):
+            return None
+    return codes, lambda: gather(first_rows)
+
+
+def _string_hashes(ids, n_threads=1):
+    """A 64-bit hash of each of the contiguous fixed-width strings ``ids``, equal for
+    equal strings (of their characters, zeros past the end included), on threads."""
+    if not ids.size:
+        return np.zeros(0, dtype=np.uint64)
+    width = ids.dtype.itemsize // 4
+    # Two characters per 64-bit word when the width is even, else one.
+    words = ids.view(np.uint64 if width % 2 == 0 else np.uint32).reshape(ids.size, -1)
+    hashes = np.empty(ids.size, dtype=np.uint64)
+    step = 4 * _CHECK_ROWS
+
+    def hash_rows(start):
+        rows = slice(start, start + step)
+        part = np.full(words[rows].shape[0], _LENGTH_MIX, dtype=np.uint64)
+        for column in range(words.shape[1]):
+            part ^= words[rows, column]
+            part *= _WORD_MIX
+            part ^= part >> _SHIFT
+        hashes[rows] = part
+
+    with _block_runner(-(-ids.size // step), n_threads) as run:
+        run(hash_rows, range(0, ids.size, step))
+    return hashes
+
+
 def _factorize_objects(ids, name="groups"):
-    # Object ids may mix types that numpy cannot sort, so number them with a dict.
+    # Object ids may mix types that numpy cannot sort, so number them with a dict. Two
+    # passes in C (a dict of the ids in order of first appearance, then each id's number)
+    # take about two thirds of a Python loop's time; an unhashable id is named by the loop.
+    values = ids.tolist()
+    try:
+        table = dict.fromkeys(values)
+    except TypeError:
+        return _factorize_objects_loop(ids, name)
+    numbers = dict(zip(table, range(len(table))))
+    codes = np.fromiter(map(numbers.__getitem__, values), dtype=np.int64, count=len(values))
+    unique = np.empty(len(table), dtype=object)
+    unique[:] = list(table)
+    return codes, unique
+
+
+def _factorize_objects_loop(ids, name):
     table = {}
     codes = np.empty(ids.size, dtype=np.int64)
     for row, value in enumerate(ids):  # None and NaN were refused by _factorize

@@ -727,6 +727,10 @@ def test_convention_options_are_the_parameters_of_evaluate():
         "n_jobs",  # --jobs: how to compute, not a convention
         # sampled-negative evaluation: what the input is, not a convention (no option yet)
         *EVALUATE_SAMPLING,
+        # side inputs of the beyond-accuracy metrics: input files, not conventions
+        "train",
+        "item_features",
+        "catalog",
     }
     dests = {dest for _flag, dest, _kind, _text in _convention_options()}
     assert dests <= parameters

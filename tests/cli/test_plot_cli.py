@@ -50,7 +50,7 @@ def test_command_line_plot_writes_a_png(tmp_path):
 def test_command_line_plot_errors(tmp_path, monkeypatch, capsys):
     path = str(tmp_path / "curves.png")
     assert main(["evaluate", "--example", "-m", "arp", "--plot", path]) == 2
-    assert "none of arp has one" in capsys.readouterr().err
+    assert "none of arp has such a curve" in capsys.readouterr().err
     monkeypatch.setitem(sys.modules, "matplotlib", None)
     assert main(["evaluate", "--example", "-m", "mrr", "--plot", path]) == 2
     assert INSTALL in capsys.readouterr().err

@@ -66,6 +66,8 @@ def test_dense_with_ties_equals_evaluate_at_every_k(metric, ties):
         ("mrr", {"relevance_threshold": 2}),
         ("auc", {"relevance_threshold": 2}),
         ("ndcg", {"gain": "exponential"}),
+        ("ndcg", {"ideal_dcg": "k"}),
+        ("ndcg", {"convention": "rectools"}),
         ("dcg", {"gain": "exponential", "log_base": 10}),
         ("cg", {"gain": "exponential"}),
         ("ndcg", {"no_relevant": 1.0}),
@@ -231,6 +233,8 @@ def test_signature_holds_every_convention_of_evaluate():
         if parameter.kind == parameter.KEYWORD_ONLY
         and name not in ("groups", "exclude", "sample_weight", "per_query")
         and name not in EVALUATE_SAMPLING  # sampled input: evaluate only
+        # the side inputs of the beyond-accuracy metrics, which have no curve here
+        and name not in ("train", "item_features", "catalog")
     ]
     assert {"judged_only", "iprec_rounding", "n_jobs", "log_base"} <= set(conventions)
     for name in conventions:

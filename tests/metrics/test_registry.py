@@ -97,6 +97,10 @@ def test_evaluate_takes_every_declared_convention():
         *CONVENTIONS,
         "n_jobs",
         "per_query",
+        # The side inputs of the beyond-accuracy metrics (coverage, novelty...).
+        "train",
+        "item_features",
+        "catalog",
         *EVALUATE_SAMPLING,
     ]
     assert all(parameters[name].default is None for name in ["convention", *CONVENTIONS, "n_jobs"])
@@ -177,8 +181,9 @@ def test_metric_names_cover_registry():
         assert (metric.name + "@K" in names) == metric.takes_k
 
 
-def test_docs_table_is_generated_from_registry():
-    page = (DOCS / "metrics.md").read_text()
+@pytest.mark.parametrize("name", ["metrics.md", "beyond_accuracy.md"])
+def test_docs_table_is_generated_from_registry(name):
+    page = (DOCS / name).read_text()
     assert update_tables.render(page) == page, "run python docs/update_tables.py"
 
 

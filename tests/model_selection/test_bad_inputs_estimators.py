@@ -687,7 +687,7 @@ HELPER_ERRORS = [
     (
         "scoring_unknown_name",
         {"scoring": "nope"},
-        "Unknown scoring name 'nope': neither a sklearn_rank scorer (auc, auc@K, ",
+        "Unknown scoring name 'nope': neither a sklearn_rank scorer (aclt, aclt@K, ",
     ),
     (
         "scoring_unknown_name_in_dict",
