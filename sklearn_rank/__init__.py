@@ -97,6 +97,7 @@ _EXPORTS = {
     "read_trec_qrels_prefs": "inputs",
     "read_trec_run": "inputs",
     "recall_at_k_score": "metrics",
+    "sample_negatives": "inputs",
     "topic_set_size": "comparison",
     "unjudged_at_k": "metrics",
     "within_system_variance": "comparison",

@@ -6,6 +6,7 @@ ranks. Imports `sklearn_rank.utils` and `sklearn_rank.conventions` only.
 
 from ._files import read_table, read_trec_qrels, read_trec_run
 from ._normalise import query_ids
+from ._sampling import sample_negatives
 from ._preferences import (
     GroupedJudgments,
     read_trec_prefs,
@@ -25,4 +26,5 @@ __all__ = [
     "read_trec_qrels_jg",
     "read_trec_qrels_prefs",
     "read_trec_run",
+    "sample_negatives",
 ]

@@ -1,26 +1,32 @@
 """Validate, normalise once, rank once, reduce each metric, aggregate: every call goes here."""
 
 import functools
-import os
-import sys
-import warnings
 from typing import NamedTuple
 
 import numpy as np
 
-from ..conventions import _fill_doc
 from ..conventions._declarations import check_k, resolve
+from ..conventions._docs import _with_declarations
 from ..inputs._prepared import _prepare_input, _with_side
 from ..utils._threads import _block_runner, _check_n_jobs
-from ..utils._validation import _check_per_query, _python_value
+from ..utils._validation import _check_per_query
+from . import _sampled
 from ._aggregate import _aggregate
 from ._blocks import _split_queries
+from ._input_checks import (
+    _check_relevance,
+    _check_side_inputs,
+    _default_decides,
+    _no_relevant_rule,
+    _warn_short_lists,
+    _warn_skipped,
+)
 from ._kernel import _rank
 from ._lists import _compute_lists
 from ._names import _Request, _requests
 from ._registry import METRICS
 from ._signatures import _with_conventions
-from ._statistics import _relevance_range, _with_statistics_of
+from ._statistics import _with_statistics_of
 
 
 def _linear(rel):
@@ -32,129 +38,6 @@ def _exponential(rel):
 
 
 _GAIN_FUNCTIONS = {"linear": _linear, "exponential": _exponential}
-_LARGEST_EXPONENT = 1023  # 2.0 ** 1024 is inf in float64
-
-
-def _no_relevant_rule(conventions, metric, recommender_form=False):
-    """The no_relevant value of one metric: the value given, the preset's value for this
-    metric, or the default: "skip" for a recommender's input form (``recommender_form``:
-    items with ids or a sparse truth matrix, `inputs._prepared._is_recommender_form`)
-    without a preset, as recommender libraries leave out users without test items, else
-    the metric's own (0.0 for dense arrays and long format, scikit-learn's value)."""
-    if conventions["no_relevant"] is not None:
-        return conventions["no_relevant"]
-    if metric.name in conventions["metric_no_relevant"]:
-        return conventions["metric_no_relevant"][metric.name]
-    if recommender_form and conventions.get("convention") is None:
-        return "skip"
-    return metric.no_relevant_default
-
-
-def _default_decides(conventions):
-    """Whether no rule was chosen for queries without a relevant item (no ``no_relevant``,
-    no tool's preset): then a default decides the mean, and `_warn_skipped` says which."""
-    return conventions["no_relevant"] is None and conventions.get("convention") is None
-
-
-def _warn_skipped(skipped, n_queries):
-    """Say what the default did with queries without a relevant item: left out of the
-    mean (a recommender's input form) or counted as the metric's own value (0 for dense
-    arrays and long format, scikit-learn's), since either silently decides the mean.
-
-    skipped : list of (label, number of such queries) or (label, number, rule); a pair
-        means the rule "skip".
-    """
-    by_rule = {}
-    for label, count, *rule in skipped:
-        by_rule.setdefault(rule[0] if rule else "skip", []).append((label, count))
-    for rule, entries in by_rule.items():
-        counts = sorted({count for _label, count in entries})
-        if len(counts) == 1:
-            how_many = f"{counts[0]} of {n_queries} queries"
-        else:
-            each = ", ".join(f"{label}: {count}" for label, count in entries)
-            how_many = f"Some of the {n_queries} queries ({each})"
-        if rule == "skip":
-            what = (
-                "were left out of the mean, as recommender libraries do: the default for a "
-                "recommender's input forms (ItemRanking, ItemJudgments, ranked lists, a "
-                "sparse truth matrix), and arp's. Pass no_relevant='skip' to keep this "
-                "without a warning, or no_relevant=0 to count them as 0."
-            )
-        else:
-            what = (
-                f"were counted as {rule:g}, scikit-learn's value: the default for dense "
-                "arrays and long format. Pass convention='sklearn' (each metric's own "
-                f"value) or no_relevant={rule:g} to keep this without a warning, or "
-                "no_relevant='skip' to leave them out of the mean, as for a recommender's "
-                "input forms."
-            )
-        warnings.warn(
-            f"{how_many} have no relevant item and {what}",
-            UserWarning,
-            stacklevel=_outside_stacklevel(),
-        )
-
-
-def _warn_short_lists(requests, queries, ids):
-    """Warn when ``exclude`` leaves a ranked list of item ids shorter than a cut-off k
-    that it reached before: a top-N list cut before the training items were removed, whose
-    @k metrics then see fewer than k recommendations (a recommender filters first)."""
-    cut_offs = sorted({r.k for r in requests if r.k is not None})
-    before = queries.n_cand_unexcluded
-    if not cut_offs or before is None:
-        return
-    for k in cut_offs:
-        short = (before >= k) & (queries.n_cand < k)
-        if short.any():
-            first = int(np.flatnonzero(short)[0])
-            query = (
-                f"query number {first}" if ids is None else f"query {_python_value(ids[first])!r}"
-            )
-            warnings.warn(
-                f"exclude left {int(short.sum())} of {queries.n_queries} ranked lists shorter "
-                f"than k={k} (e.g. {query}: {int(before[first])} ranked items, "
-                f"{int(queries.n_cand[first])} left), so their @{k} metrics see fewer than "
-                f"{k} recommendations. Make top-N lists without the excluded items (rank, "
-                "remove the user's training items, then cut to N), or pass exclude with "
-                "scores for every item (a matrix).",
-                UserWarning,
-                stacklevel=_outside_stacklevel(),
-            )
-            return
-
-
-def _outside_stacklevel():
-    """The ``stacklevel`` of the first caller outside sklearn_rank, counted from the
-    function that calls `warnings.warn` (a warning points at the user's line)."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
-    frame, level = sys._getframe(2), 2
-    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
-def _check_relevance(requests, queries, conventions, n_threads=1):
-    """Refuse relevance the requested metrics cannot take (negative, or too large for an
-    exponential gain)."""
-    gain = conventions["gain"]
-    lowest, highest = _relevance_range(queries, n_threads)
-    if gain == "exponential" and highest > _LARGEST_EXPONENT:
-        raise ValueError(
-            f"gain='exponential' needs relevance <= {_LARGEST_EXPONENT} (2**rel overflows "
-            f"float64 beyond); got {highest!r}."
-        )
-    if lowest < 0:
-        for request in requests:
-            label, metric = request.label, request.metric
-            takes_gain = "gain" in metric.conventions
-            request_gain = request.overrides.get("gain", gain)
-            if not (metric.negative_relevance and (request_gain == "linear" or not takes_gain)):
-                raise ValueError(
-                    f"y_true must be non-negative for {label!r}; got {lowest!r}. Negative "
-                    "relevance is accepted only by cg and dcg with gain='linear' and by "
-                    "kendall_tau."
-                )
 
 
 def _prepare(
@@ -234,14 +117,6 @@ class _Table(NamedTuple):
     summation: str = "accurate"
 
 
-def _check_side_inputs(requests, queries):
-    """Refuse requests whose side inputs (the click-log estimators' propensities) are
-    missing or cannot serve them, before anything is computed."""
-    for request in requests:
-        if request.metric.side_inputs is not None:
-            request.metric.side_inputs(request, queries)
-
-
 def _compute(
     requests,
     y_true,
@@ -254,6 +129,7 @@ def _compute(
     conventions,
     table=False,
     n_jobs=None,
+    sampling=None,
     side_inputs=None,
     side=None,
 ):
@@ -263,11 +139,14 @@ def _compute(
     conventions : as `conventions._declarations.resolve` returns them (validated).
     table : return a `_Table` (per-query values with their ids) instead of a dict.
     n_jobs : threads, as scikit-learn's ``n_jobs`` (checked here).
+    sampling : a `_sampled._Sampling` when the input holds sampled negatives, else None.
     side_inputs : ``train``, ``item_features``, ``catalog`` (`_prepare`).
     side : ``propensity``, ``position`` (`_prepare`).
     """
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     per_query = _check_per_query(per_query)
+    if sampling is not None:
+        _sampled._check_sampled_requests(requests, conventions, sampling)
     n_threads = _check_n_jobs(n_jobs)
     queries, ids, weights, recommender_form, lists_side = _prepare(
         requests,
@@ -292,6 +171,7 @@ def _compute(
         ids=ids,
         table=table,
         n_threads=n_threads,
+        sampling=sampling,
         side=lists_side,
     )
 
@@ -308,6 +188,7 @@ def _compute_queries(
     ids=None,
     table=False,
     n_threads=1,
+    sampling=None,
     side=None,
 ):
     """`_compute` on input normalised already: a `_Queries` and per-query weights (or
@@ -315,6 +196,7 @@ def _compute_queries(
     ``checked``: the relevance was checked for these requests already (`_prepare`);
     ``table``: per-query values with their query ids (``ids``), as a `_Table`;
     ``n_threads``: blocks of queries are ranked and reduced on that many threads;
+    ``sampling``: the input holds sampled negatives (`_sampled._Sampling`);
     ``side``: the side inputs of the beyond-accuracy requests (`_Prepared.side`)."""
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
     order = [r.label for r in requests]
@@ -337,6 +219,7 @@ def _compute_queries(
             ids=ids,
             table=table,
             n_threads=n_threads,
+            sampling=sampling,
         )
         if table:
             ranked.values.update(lists)
@@ -352,8 +235,9 @@ def _compute_queries(
     threshold = conventions["relevance_threshold"]
 
     cut_offs = [r.k for r in requests]
-    prefix = None if None in cut_offs else max(cut_offs)
-    first_relevant = all(r.metric.first_relevant_only for r in requests)
+    corrected = sampling is not None and sampling.correction is not None  # reads every positive
+    prefix = None if None in cut_offs or corrected else max(cut_offs)
+    first_relevant = not corrected and all(r.metric.first_relevant_only for r in requests)
     if len({r.overrides.get("relevance_threshold", threshold) for r in requests}) > 1:
         first_relevant = False  # the kernel's shortcut reads one threshold
 
@@ -376,10 +260,16 @@ def _compute_queries(
         rankings = run(rank, blocks)
         del blocks
         results, skipped = {}, []
+        positives = _sampled._joined_positives(rankings) if corrected else None  # all blocks
         for request in requests:
             label, metric = request.label, request.metric
-            reduce = functools.partial(_reduce, request, conventions)
-            values, has_relevant = _joined(run(reduce, rankings))
+            if corrected:
+                values, has_relevant = _sampled._corrected_values(
+                    request, conventions, sampling, positives, queries.n_cand
+                )
+            else:
+                reduce = functools.partial(_reduce, request, conventions)
+                values, has_relevant = _joined(run(reduce, rankings))
             rule = _no_relevant_rule(conventions, metric, recommender_form)
             if _default_decides(conventions) and not has_relevant.all():
                 skipped.append((label, int((~has_relevant).sum()), rule))
@@ -396,6 +286,8 @@ def _compute_queries(
             del values, has_relevant  # a mean needs them no longer: free them before the next
     if skipped:
         _warn_skipped(skipped, queries.n_queries)
+    if sampling is not None and not corrected:
+        _sampled._warn_plain([r.label for r in requests])
     if table:
         ids = np.arange(queries.n_queries) if ids is None else ids
         aggregates = {r.label: r.metric.aggregate for r in requests}
@@ -498,7 +390,7 @@ def _score(
 
 
 @_with_conventions()
-@_fill_doc
+@_with_declarations(_sampled._SAMPLED_INPUT)
 def evaluate(
     y_true,
     y_score,
@@ -513,6 +405,11 @@ def evaluate(
     catalog=None,
     propensity=None,
     position=None,
+    catalog_size=None,
+    correction=None,
+    gamma=0.1,
+    replacement=False,
+    rank_estimate_rounding="floor",
     **conventions,
 ):
     """Compute several ranking metrics at once, sharing one sort of the input.
@@ -542,6 +439,12 @@ def evaluate(
     {train}
     {item_features}
     {catalog}
+        lists), then one column per metric.
+    {catalog_size}
+    {correction}
+    {gamma}
+    {replacement}
+    {rank_estimate_rounding}
 
     Returns
     -------
@@ -549,12 +452,15 @@ def evaluate(
         Metric name -> mean over queries (float), or -> ndarray of shape (n_queries,)
         with ``per_query=True``; with ``per_query="table"``, ``"query"`` -> ndarray of
         shape (n_queries,) first. Conventions that do not apply to a metric are ignored
-        for it. A query left out by ``no_relevant="skip"`` has the value NaN.
+        for it. A query left out by ``no_relevant="skip"`` has the value NaN. With
+        ``catalog_size`` and a ``correction``: the estimates of the catalogue's metrics.
 
     References
     ----------
     .. [1] F. McSherry and M. Najork, "Computing Information Retrieval Performance
        Measures Efficiently in the Presence of Tied Scores", ECIR 2008.
+    .. [2] W. Krichene and S. Rendle, "On Sampled Metrics for Item Recommendation",
+       KDD 2020.
 
     Examples
     --------
@@ -569,11 +475,20 @@ def evaluate(
     >>> evaluate([1, 0, 0, 1], [0.9, 0.1, 0.8, 0.2], ["mrr"], groups=["b", "b", "a", "a"],
     ...          per_query="table")
     {'query': array(['b', 'a'], dtype='<U1'), 'mrr': array([1. , 0.5])}
+
+    A positive second among 3 sampled negatives of 10 items, corrected (docs/sampled.md):
+
+    >>> round(evaluate([1, 0, 0, 0], [0.5, 0.9, 0.1, 0.2], ["ndcg"], groups=[0] * 4,
+    ...                catalog_size=10, correction="bv", replacement=True)["ndcg"], 4)
+    0.2521
     """
     table = isinstance(per_query, str) and per_query == "table"
     if isinstance(per_query, str) and not table:
         raise ValueError(f"per_query must be True, False or 'table'; got {per_query!r}.")
     n_jobs = conventions.pop("n_jobs", None)
+    sampling = _sampled._sampling_of(
+        catalog_size, correction, gamma, replacement, rank_estimate_rounding
+    )
     requests, conventions = _requests(metrics, conventions)
     computed = _compute(
         requests,
@@ -586,6 +501,7 @@ def evaluate(
         conventions=conventions,
         table=table,
         n_jobs=n_jobs,
+        sampling=sampling,
         side_inputs={"train": train, "item_features": item_features, "catalog": catalog},
         side={"propensity": propensity, "position": position},
     )

@@ -16,6 +16,7 @@ from reference import HIVEMALL_BINARY
 import sklearn_rank as sr
 from sklearn_rank.cli._example import print_example_table
 from sklearn_rank.cli._main import DEFAULT_METRICS, _build_parser, _convention_options, main
+from sklearn_rank.conventions._sampling import EVALUATE_SAMPLING
 from sklearn_rank.inputs import _files
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -724,6 +725,8 @@ def test_convention_options_are_the_parameters_of_evaluate():
         "sample_weight",
         "per_query",
         "n_jobs",  # --jobs: how to compute, not a convention
+        # sampled-negative evaluation: what the input is, not a convention (no option yet)
+        *EVALUATE_SAMPLING,
         # side inputs of the beyond-accuracy metrics: input files, not conventions
         "train",
         "item_features",

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sklearn_rank as sr
+from sklearn_rank.conventions._sampling import EVALUATE_SAMPLING
 from sklearn_rank.metrics import _blocks, _curves
 from sklearn_rank.metrics._curves import _CURVES
 
@@ -231,6 +232,7 @@ def test_signature_holds_every_convention_of_evaluate():
         for name, parameter in evaluate.items()
         if parameter.kind == parameter.KEYWORD_ONLY
         and name not in ("groups", "exclude", "sample_weight", "per_query")
+        and name not in EVALUATE_SAMPLING  # sampled input: evaluate only
         # the side inputs of the beyond-accuracy metrics, which have no curve here
         and name not in ("train", "item_features", "catalog")
         and name not in ("propensity", "position")  # side inputs of metrics without curves

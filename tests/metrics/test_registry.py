@@ -10,6 +10,7 @@ import pytest
 import sklearn_rank as sr
 from sklearn_rank.conventions._declarations import CONVENTION, CONVENTIONS, PRESETS
 from sklearn_rank.conventions._measures import MEASURE_PARAMETERS
+from sklearn_rank.conventions._sampling import EVALUATE_SAMPLING
 from sklearn_rank.conventions._side_inputs import SIDE_INPUTS
 from sklearn_rank.metrics._registry import METRICS
 
@@ -111,11 +112,14 @@ def test_evaluate_takes_every_declared_convention():
         "item_features",
         "catalog",
         *SIDE_INPUTS,
+        *EVALUATE_SAMPLING,
     ]
     assert all(
         parameters[name].default is None
         for name in ["convention", *CONVENTIONS, "n_jobs", *SIDE_INPUTS]
     )
+    # sampled-negative evaluation: one declaration each (conventions/_sampling.py)
+    assert all(parameters[name].default == p.default for name, p in EVALUATE_SAMPLING.items())
     assert "n_jobs : int, default=None" in sr.evaluate.__doc__
 
 
