@@ -169,7 +169,14 @@ def main():
         if args.folder is None:
             shutil.rmtree(folder, ignore_errors=True)
     _report(cases, results, outputs, measured, have_binary, args)
+    try:
+        import pyarrow
+
+        path = f"pyarrow {pyarrow.__version__}: the readers' fast path"
+    except Exception:  # noqa: BLE001 - absent or broken: the readers go line by line
+        path = "pyarrow does not import: the readers read line by line"
     load_after = os.getloadavg()
+    print(f"\n{path}")
     print(
         f"\nload average (1, 5, 15 min): {', '.join(f'{x:.2f}' for x in load_before)} before, "
         f"{', '.join(f'{x:.2f}' for x in load_after)} after; {os.cpu_count()} logical CPUs; "
