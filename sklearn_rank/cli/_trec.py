@@ -334,8 +334,8 @@ def run(argv, stdout=None, stderr=None, stdin=None):
             if missing and not args.c and args.convention == "trec_eval" and q > missing[0]:
                 break
             for label, request in labels.items():
-                if request.metric.name == "gm_map":
-                    continue  # trec_eval prints gm_map on the all line only
+                if request.metric.aggregate == "geometric":
+                    continue  # trec_eval prints gm_map, gm_bpref on the all line only
                 stdout.write(_line(label, q, values[label][row], integer[label]))
     if missing and not args.c and args.convention == "trec_eval":
         stderr.write(

@@ -48,6 +48,21 @@ def _top_grade(name, value):
     return None if value is None else _positive(name, value)
 
 
+def _coefficients(name, value):
+    """Four real numbers, as a sequence or as trec_eval writes them ("1,-1,0,0")."""
+    given = value
+    if isinstance(value, str):
+        try:
+            value = [float(part) for part in value.split(",")]
+        except ValueError:
+            raise ValueError(
+                f"{name} must be four numbers such as '1,-1,0,0'; got {given!r}."
+            ) from None
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 4:
+        raise ValueError(f"{name} must be four numbers (p1, p2, p3, p4); got {given!r}.")
+    return tuple(_finite_real(name, v) for v in value)
+
+
 def _rbp_gains(name, value):
     if value not in ("binary", "query_max"):
         raise ValueError(f"{name} must be 'binary' or 'query_max'; got {value!r}.")
@@ -95,5 +110,17 @@ _MAX_GRADE = Parameter(
     type_text="float or None",
 )
 
+_COEFFICIENTS = Parameter(
+    "coefficients",
+    _coefficients,
+    (1.0, -1.0, 0.0, 0.0),
+    "Worth (p1, p2, p3, p4) of a relevant retrieved item, a non-relevant retrieved one, a\n"
+    "relevant item not retrieved and a non-relevant one not retrieved (trec_eval's\n"
+    "``utility.p1,p2,p3,p4``; the collection size is 0, as without trec_eval's -N).",
+    type_text="tuple of 4 floats, or a text '1,-1,0,0'",
+)
+
 #: Every measure parameter by name; registry entries take theirs from here.
-MEASURE_PARAMETERS = {p.name: p for p in (_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE)}
+MEASURE_PARAMETERS = {
+    p.name: p for p in (_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE, _COEFFICIENTS)
+}

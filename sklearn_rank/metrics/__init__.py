@@ -41,9 +41,20 @@ from ._trec_functions import (
     r_precision_mult_score,
     r_precision_score,
 )
+from ._trec_set_functions import (
+    binary_g_score,
+    geometric_mean_bpref_score,
+    r_ndcg_score,
+    relative_precision_at_k_score,
+    set_average_precision_score,
+    set_relative_precision_score,
+    trec_rbp_residual,
+    utility_score,
+)
 
 __all__ = [
     "average_relative_position",
+    "binary_g_score",
     "bpref_score",
     "cg_score",
     "dcg_score",
@@ -52,6 +63,7 @@ __all__ = [
     "evaluate",
     "f1_at_k_score",
     "geometric_mean_average_precision_score",
+    "geometric_mean_bpref_score",
     "get_metric_names",
     "hit_rate_score",
     "inferred_average_precision_score",
@@ -67,11 +79,17 @@ __all__ = [
     "num_relevant_retrieved",
     "num_retrieved",
     "precision_at_k_score",
+    "r_ndcg_score",
     "r_precision_mult_score",
     "r_precision_score",
     "ranking_auc_score",
     "rbp_residual",
     "rbp_score",
     "recall_at_k_score",
+    "relative_precision_at_k_score",
+    "set_average_precision_score",
+    "set_relative_precision_score",
+    "trec_rbp_residual",
     "unjudged_at_k",
+    "utility_score",
 ]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 from ..conventions._declarations import resolve
 from ._registry import _LARGEST_K, METRICS, get_metric_names
-from ._trec_names import _trec_not_implemented
+from ._trec_names import TREC_GROUPS, TREC_MEASURES, _trec_not_implemented
 
 
 @dataclass(frozen=True)
@@ -39,72 +39,6 @@ class _Request:
 # --------------------------------------------------------------------------------------
 # The alias tables
 # --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Trec:
-    """A trec_eval measure: the registry entry, what its ``.params`` are (None: none;
-    "k": cut-offs; a measure parameter's name: its values, printed with ``%3.2f``;
-    "named": ``name=value`` pairs), trec_eval's defaults, and fixed parameters."""
-
-    metric: str
-    param: str | None = None
-    defaults: tuple = ()
-    fixed: tuple = ()  # (name, value) pairs: measure parameters or conventions
-    exact: tuple = ()  # (parameter, allowed value): the only value supported here
-    printed: str = "text"  # "float": parameter values printed with %3.2f
-
-
-_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-_RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-
-#: trec_eval 10.0's measures, in the order trec_eval prints them (measures.c).
-TREC_MEASURES = {
-    "num_ret": _Trec("num_ret"),
-    "num_rel": _Trec("num_rel"),
-    "num_rel_ret": _Trec("num_rel_ret"),
-    "map": _Trec("map"),
-    "gm_map": _Trec("gm_map"),
-    "Rprec": _Trec("rprec"),
-    "bpref": _Trec("bpref"),
-    "recip_rank": _Trec("mrr"),
-    "iprec_at_recall": _Trec("iprec", "recall", _RECALL_LEVELS, printed="float"),
-    "P": _Trec("precision", "k", _CUTS),
-    "recall": _Trec("recall", "k", _CUTS),
-    "infAP": _Trec("infap"),
-    "Rprec_mult": _Trec("rprec_mult", "x", tuple(x / 10 for x in range(2, 21, 2)), printed="float"),
-    "11pt_avg": _Trec("iprec_avg"),
-    "ndcg": _Trec("ndcg"),
-    "ndcg_cut": _Trec("ndcg", "k", _CUTS),
-    "map_cut": _Trec("map", "k", _CUTS),
-    "success": _Trec("hit_rate", "k", (1, 5, 10)),
-    "set_P": _Trec("precision"),
-    "set_recall": _Trec("recall"),
-    "set_F": _Trec("f1", "x", (1.0,), exact=(("x", 1.0),)),
-    "num_nonrel_judged_ret": _Trec("num_nonrel_judged_ret"),
-    "rbp": _Trec("rbp", "named", fixed=(("p", 0.9), ("gains", "query_max"))),
-    "unj": _Trec("unjudged", "k", (5, 10, 20)),
-}
-
-#: The measures trec_eval's groups print, in its order ("runid" and "num_q" are the
-#: command line's lines, not measures). all_trec less what is not implemented here:
-#: relstring, gm_bpref, utility, binG, G, ndcg_rel, Rndcg, relative_P, set_relative_P,
-#: set_map and rbp_resid (trec_eval's differs from Moffat and Zobel's residual).
-TREC_GROUPS = {
-    "official": (
-        "num_ret",
-        "num_rel",
-        "num_rel_ret",
-        "map",
-        "gm_map",
-        "Rprec",
-        "bpref",
-        "recip_rank",
-        "iprec_at_recall",
-        "P",
-    ),
-    "all_trec": tuple(TREC_MEASURES),
-}
 
 
 @dataclass(frozen=True)
@@ -165,6 +99,7 @@ _IR = re.compile(
 _TREC_DOTTED = re.compile(r"^(?P<name>[A-Za-z0-9_]+)\.(?P<params>\S+)$")
 _PAIR = re.compile(r"^\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?P<value>.*?)\s*$")
 _INTEGER = re.compile(r"^[+-]?[0-9]+$")
+_OUTSIDE_QUOTES = re.compile(r",(?=(?:[^'\"]*['\"][^'\"]*['\"])*[^'\"]*$)")
 _FLOAT = re.compile(r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 
 
@@ -191,7 +126,8 @@ def _pairs(text, name):
     pairs = {}
     if text is None or not text.strip():
         return pairs
-    for part in text.split(","):
+    # Commas inside a quoted text belong to it: utility(coefficients='2,-1,0,0').
+    for part in _OUTSIDE_QUOTES.split(text):
         match = _PAIR.match(part)
         if match is None:
             raise ValueError(
@@ -300,6 +236,16 @@ def _trec_requests(base, values, name, given_text=None):
         params, overrides = _split_params(metric, {**dict(entry.fixed), **given}, name)
         label = base if values is None else f"{base}_{','.join(values)}"
         return [_Request(label, metric, None, params, overrides)]
+    if entry.param == "whole":  # utility.2,-1,0,0: one request of the whole text
+        (parameter,) = metric.parameters
+        params = dict(fixed_params)
+        if values is not None:
+            try:
+                params[parameter.name] = parameter.check(parameter.name, ",".join(values))
+            except ValueError as exc:
+                raise ValueError(f"{name!r}: trec_eval's {base!r}: {exc}") from None
+        label = base if values is None else f"{base}_{','.join(values)}"
+        return [_Request(label, metric, None, params, fixed_overrides)]
     texts = [str(v) for v in entry.defaults] if values is None else values
     requests = []
     seen = set()
@@ -345,7 +291,7 @@ def _trec(name, dialect):
     dotted = _TREC_DOTTED.match(name)
     if dotted and dotted.group("name") in TREC_MEASURES:
         values = dotted.group("params").split(",")
-        if TREC_MEASURES[dotted.group("name")].param == "named":
+        if TREC_MEASURES[dotted.group("name")].param in ("named", "whole"):
             values = [dotted.group("params")]
         if any(not v for v in values):
             raise ValueError(f"Empty parameter in {name!r}: expected values separated by commas.")
@@ -524,6 +470,8 @@ def _markdown_names_table():
         if entry.param == "named":  # name=value parameters: trec_eval's fixed values
             fixed = ", ".join(f"{name}={value}" for name, value in entry.fixed)
             shown = f"`{base}`, `{base}.NAME=VALUE` ({fixed})"
+        elif entry.param == "whole":  # utility: its four coefficients together
+            shown = f"`{base}`, `{base}.P1,P2,P3,P4`"
         elif entry.param not in ("k", None):
             shown = f"`{base}` (x = {', '.join(str(v) for v in entry.defaults)})"
         trec.setdefault(entry.metric, []).append(shown)

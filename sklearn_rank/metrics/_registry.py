@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..conventions._measures import MEASURE_PARAMETERS
-from . import _cascade, _reductions, _trec
+from . import _cascade, _reductions, _trec, _trec_sets
 from ._statistics import TOP_GRADE
 
 
@@ -101,9 +101,10 @@ _COUNT = "[0, inf)"
 
 
 # The measures' own parameters (``p`` of RBP...), declared with the conventions.
-_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE = (
-    MEASURE_PARAMETERS[name] for name in ("p", "gains", "recall", "x", "max_grade")
+_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE, _COEFFICIENTS = (
+    MEASURE_PARAMETERS[name] for name in ("p", "gains", "recall", "x", "max_grade", "coefficients")
 )
+_SET = {"takes_k": False, "ranks_without_k": False, "order_free": True, "family": "trec"}
 
 METRICS = {
     m.name: m
@@ -381,6 +382,86 @@ METRICS = {
             "rbp_residual",
             _cascade.rank_biased_residual,
             "RBP's residual: the weight of unjudged positions and of those below the top k",
+            parameters=(_PERSISTENCE,),
+            greater_is_better=False,
+            needs_judged=True,
+            scores_without_relevant=True,
+            family="trec",
+        ),
+        # --- trec_eval's set measures and experimental ones (all_trec) -------------------
+        _Metric(
+            "set_relative_precision",
+            "set_relative_precision_score",
+            _trec_sets.set_relative_precision,
+            "relevant candidates / min(N, R): set precision relative to the best possible",
+            conventions=_THRESHOLD,
+            **_SET,
+        ),
+        _Metric(
+            "set_map",
+            "set_average_precision_score",
+            _trec_sets.set_average_precision,
+            "relevant candidates squared / (N R): unranked average precision",
+            conventions=_THRESHOLD,
+            **_SET,
+        ),
+        _Metric(
+            "utility",
+            "utility_score",
+            _trec_sets.utility,
+            "p1 relevant retrieved + p2 non-relevant retrieved + p3 relevant missed + p4 (h - N "
+            "- R), a set utility",
+            conventions=_THRESHOLD,
+            parameters=(_COEFFICIENTS,),
+            value_range="(-inf, inf)",
+            scores_without_relevant=True,
+            **_SET,
+        ),
+        _Metric(
+            "relative_precision",
+            "relative_precision_at_k_score",
+            _trec_sets.relative_precision,
+            "hits in the top k / min(k, R): precision up to R, recall after it",
+            conventions=_THRESHOLD,
+            ranks_without_k=False,
+            family="trec",
+        ),
+        _Metric(
+            "gm_bpref",
+            "geometric_mean_bpref_score",
+            _trec.bpref,
+            "bpref, combined over queries by the geometric mean of max(bpref, 1e-5)",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            needs_judged=True,
+            aggregate="geometric",
+            family="trec",
+        ),
+        _Metric(
+            "bin_g",
+            "binary_g_score",
+            _trec_sets.binary_g,
+            "(1/R) sum over relevant candidates of 1 / log2(2 + non-relevant items above it)",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            family="trec",
+        ),
+        _Metric(
+            "rndcg",
+            "r_ndcg_score",
+            _trec_sets.r_ndcg,
+            "mean nDCG at the ideal ranking's grade boundaries (and at N beyond the last)",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            family="trec",
+        ),
+        _Metric(
+            "trec_rbp_residual",
+            "trec_rbp_residual",
+            _trec_sets.trec_rbp_residual,
+            "trec_eval's RBP residual: p**N + (1 - p) sum of p**(i - 1) over unjudged ranks "
+            "i, 0 where every candidate is judged",
+            takes_k=False,
             parameters=(_PERSISTENCE,),
             greater_is_better=False,
             needs_judged=True,
