@@ -216,10 +216,11 @@ def _shows(measures, line):
 
 def _requests(measures):
     from ..metrics._names import _parse_requests
+    from ._relstring import is_relstring
 
     requests = {}
     for name in measures or ["official"]:
-        if name in _LINES:
+        if name in _LINES or is_relstring(name):
             continue
         for request in _parse_requests(name, dialect="trec_eval"):
             requests.setdefault(request.label, request)
@@ -330,13 +331,17 @@ def run(argv, stdout=None, stderr=None, stdin=None):
         stderr.write(f"sklearn-rank: {note} (--convention {args.convention})\n")
     integer = {label: r.metric.aggregate == "sum" for label, r in labels.items()}
     if args.q:
+        strings, printed = _per_topic_lines(args, labels, qrels, ranking, conventions)
         for row, q in enumerate(topics):
             if missing and not args.c and args.convention == "trec_eval" and q > missing[0]:
                 break
-            for label, request in labels.items():
-                if request.metric.aggregate == "geometric":
-                    continue  # trec_eval prints gm_map, gm_bpref on the all line only
-                stdout.write(_line(label, q, values[label][row], integer[label]))
+            for label in printed:
+                if label in strings:  # trec_eval's relstring: a text, quoted
+                    text = strings[label].get(q, _missing_relstring(label, args.J))
+                    stdout.write(f"{label:<22}\t{q}\t'{text}'\n")
+                elif labels[label].metric.aggregate != "geometric":
+                    # (trec_eval prints gm_map, gm_bpref on the all line only)
+                    stdout.write(_line(label, q, values[label][row], integer[label]))
     if missing and not args.c and args.convention == "trec_eval":
         stderr.write(
             f"sklearn-rank: judged topic {missing[0]!r} is not in the run: trec_eval 10.0 "
@@ -354,6 +359,28 @@ def run(argv, stdout=None, stderr=None, stdin=None):
             total = _all_line(request, column, truth, args.c)
             stdout.write(_line(label, "all", total, integer[label]))
     return 0
+
+
+def _missing_relstring(label, judged_only):
+    """relstring of a topic missing from the run under -c: trec_eval ranks one document
+    absent from the qrels there ("-") and clears the text afterwards only for the line
+    named exactly "relstring" (trec_eval.c compares the names); -J removes that document."""
+    return "" if label in ("relstring", "relstring_0") or judged_only else "-"
+
+
+def _per_topic_lines(args, labels, qrels, ranking, conventions):
+    """The relstring texts asked for ({label: {topic: text}}) and every per-topic label
+    in trec_eval's order: relstring comes after the P lines."""
+    from ..metrics._names import TREC_MEASURES
+    from ._relstring import relstring_lines, relstrings
+
+    lengths = relstring_lines(args.measures)
+    strings = {}
+    for label, length in lengths.items():
+        strings[label] = relstrings(qrels, ranking, length, args.J, conventions["score_dtype"])
+    keys = [(_order_key(request), label) for label, request in labels.items()]
+    keys += [((list(TREC_MEASURES).index("P"), math.inf), label) for label in lengths]
+    return strings, [label for _key, label in sorted(keys, key=lambda entry: entry[0])]
 
 
 # Stands for a qrels topic whose every line has a negative grade: trec_eval still
@@ -458,12 +485,22 @@ def _relevant_counts(truth, options):
 
 def _missing_value(request, relevant, options, conventions):
     """trec_eval -c: a judged topic without a run (``relevant``: its R) scores 0, except
-    its num_rel (R) and, under -J, interpolated precision where it reaches no relevant
+    its num_rel (R), utility and rbp_resid named with parameters, and, under -J,
+    interpolated precision where it reaches no relevant
     document: trec_eval ranks one unjudged document there, which -J removes, and divides
     0 by 0 (NaN)."""
     name = request.metric.name
     if name == "num_rel":
         return float(relevant)
+    # trec_eval resets utility and rbp_resid computed on its one-document ranking only
+    # under these very names (trec_eval.c compares them): utility_2,-1,0,0 keeps its value.
+    retrieved = 0 if options.get("judged_only") else 1  # -J removes that document
+    if name == "utility" and request.label != "utility":
+        p1, p2, p3, p4 = request.params.get("coefficients", (1.0, -1.0, 0.0, 0.0))
+        return p1 * 0 + p2 * retrieved + p3 * relevant + p4 * (0 - retrieved - relevant)
+    if name == "trec_rbp_residual" and request.label != "rbp_resid" and retrieved:
+        p = request.params.get("p", 0.9)
+        return p + (1 - p) * 1.0
     if options.get("judged_only") and name in ("iprec", "iprec_avg"):
         from ..metrics._trec import _recall_cut
 

@@ -110,6 +110,14 @@ _MAX_GRADE = Parameter(
     type_text="float or None",
 )
 
+_BETA = Parameter(
+    "beta",
+    _positive,
+    1.0,
+    "Weight of recall (positive): (beta + 1) P R / (beta P + R), trec_eval's ``set_F.x``\n"
+    "(its x plays the role of beta squared in van Rijsbergen's F; 1: F1).",
+    type_text="float",
+)
 _COEFFICIENTS = Parameter(
     "coefficients",
     _coefficients,
@@ -122,5 +130,5 @@ _COEFFICIENTS = Parameter(
 
 #: Every measure parameter by name; registry entries take theirs from here.
 MEASURE_PARAMETERS = {
-    p.name: p for p in (_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE, _COEFFICIENTS)
+    p.name: p for p in (_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE, _COEFFICIENTS, _BETA)
 }

@@ -41,14 +41,19 @@ from ._trec_functions import (
     r_precision_mult_score,
     r_precision_score,
 )
-from ._trec_set_functions import (
+from ._trec_gain_functions import (
     binary_g_score,
+    g_score,
     geometric_mean_bpref_score,
+    ndcg_rel_score,
     r_ndcg_score,
+    trec_rbp_residual,
+)
+from ._trec_set_functions import (
     relative_precision_at_k_score,
     set_average_precision_score,
+    set_f_score,
     set_relative_precision_score,
-    trec_rbp_residual,
     utility_score,
 )
 
@@ -62,6 +67,7 @@ __all__ = [
     "err_score",
     "evaluate",
     "f1_at_k_score",
+    "g_score",
     "geometric_mean_average_precision_score",
     "geometric_mean_bpref_score",
     "get_metric_names",
@@ -73,6 +79,7 @@ __all__ = [
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
     "metric_at_k_curve",
+    "ndcg_rel_score",
     "ndcg_score",
     "num_nonrelevant_judged_retrieved",
     "num_relevant",
@@ -88,6 +95,7 @@ __all__ = [
     "recall_at_k_score",
     "relative_precision_at_k_score",
     "set_average_precision_score",
+    "set_f_score",
     "set_relative_precision_score",
     "trec_rbp_residual",
     "unjudged_at_k",

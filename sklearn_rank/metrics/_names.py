@@ -99,6 +99,7 @@ _IR = re.compile(
 _TREC_DOTTED = re.compile(r"^(?P<name>[A-Za-z0-9_]+)\.(?P<params>\S+)$")
 _PAIR = re.compile(r"^\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?P<value>.*?)\s*$")
 _INTEGER = re.compile(r"^[+-]?[0-9]+$")
+_DECIMAL = re.compile(r"^([0-9]*)\.[0-9]*$")
 _OUTSIDE_QUOTES = re.compile(r",(?=(?:[^'\"]*['\"][^'\"]*['\"])*[^'\"]*$)")
 _FLOAT = re.compile(r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 
@@ -199,7 +200,11 @@ def _label(metric, k, params, overrides):
         if p.name in params and params[p.name] != p.default
     }
     shown.update(overrides)
-    inside = ", ".join(f"{key}={value!r}" for key, value in shown.items())
+    # a tuple (utility's coefficients) as the quoted text the names read back
+    inside = ", ".join(
+        f"{key}='{','.join(map(repr, value))}'" if isinstance(value, tuple) else f"{key}={value!r}"
+        for key, value in shown.items()
+    )
     return metric.name + (f"({inside})" if inside else "") + (f"@{k}" if k is not None else "")
 
 
@@ -251,7 +256,9 @@ def _trec_requests(base, values, name, given_text=None):
     seen = set()
     for text in texts:
         if entry.param == "k":
-            k = _cut_off(text, name, metric)
+            # trec_eval reads a cut-off with atol: 23.4 is 23 (and .5 is 0, refused)
+            decimal = _DECIMAL.match(text)
+            k = _cut_off(decimal.group(1) or "0" if decimal else text, name, metric)
             if k in seen:
                 raise ValueError(f"trec_eval's {base!r} got the cut-off {k} twice in {name!r}.")
             seen.add(k)
@@ -259,6 +266,7 @@ def _trec_requests(base, values, name, given_text=None):
             requests.append(_Request(label, metric, k, fixed_params, fixed_overrides))
             continue
         value = _value(text, name)
+        measure, parameter = metric, entry.param
         for key, allowed in entry.exact:
             if key == entry.param and value != allowed:
                 raise ValueError(
@@ -274,13 +282,13 @@ def _trec_requests(base, values, name, given_text=None):
         else:
             label = base if values is None else f"{base}_{text}"
         params = dict(fixed_params)
-        declared = {p.name: p for p in metric.parameters}
-        if entry.param in declared:
+        declared = {p.name: p for p in measure.parameters}
+        if parameter in declared:
             try:  # Rprec_mult_-1 would silently be 0
-                params[entry.param] = declared[entry.param].check(entry.param, value)
+                params[parameter] = declared[parameter].check(parameter, value)
             except ValueError as exc:
                 raise ValueError(f"{name!r}: trec_eval's {base!r}: {exc}") from None
-        requests.append(_Request(label, metric, None, params, fixed_overrides))
+        requests.append(_Request(label, measure, None, params, fixed_overrides))
     return requests
 
 

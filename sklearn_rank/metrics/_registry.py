@@ -101,8 +101,9 @@ _COUNT = "[0, inf)"
 
 
 # The measures' own parameters (``p`` of RBP...), declared with the conventions.
-_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE, _COEFFICIENTS = (
-    MEASURE_PARAMETERS[name] for name in ("p", "gains", "recall", "x", "max_grade", "coefficients")
+_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE, _COEFFICIENTS, _BETA = (
+    MEASURE_PARAMETERS[name]
+    for name in ("p", "gains", "recall", "x", "max_grade", "coefficients", "beta")
 )
 _SET = {"takes_k": False, "ranks_without_k": False, "order_free": True, "family": "trec"}
 
@@ -406,6 +407,15 @@ METRICS = {
             **_SET,
         ),
         _Metric(
+            "set_f",
+            "set_f_score",
+            _trec_sets.set_f,
+            "(beta + 1) P R / (beta P + R) of the candidate set (trec_eval's set_F.beta)",
+            conventions=_THRESHOLD,
+            parameters=(_BETA,),
+            **_SET,
+        ),
+        _Metric(
             "utility",
             "utility_score",
             _trec_sets.utility,
@@ -453,6 +463,22 @@ METRICS = {
             "mean nDCG at the ideal ranking's grade boundaries (and at N beyond the last)",
             takes_k=False,
             conventions=_THRESHOLD,
+            family="trec",
+        ),
+        _Metric(
+            "g",
+            "g_score",
+            _trec_sets.g_measure,
+            "sum of gain / log2(2 + ideal cost - gain gathered so far), / the ideal total gain",
+            takes_k=False,
+            family="trec",
+        ),
+        _Metric(
+            "ndcg_rel",
+            "ndcg_rel_score",
+            _trec_sets.ndcg_rel,
+            "mean over the positive items of nDCG at their rank (at N for those not retrieved)",
+            takes_k=False,
             family="trec",
         ),
         _Metric(

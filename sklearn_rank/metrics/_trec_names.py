@@ -9,7 +9,7 @@ from dataclasses import dataclass
 #: reported as such, not as unknown. ("runid" and "num_q" are lines of the command line's
 #: trec_eval form.)
 TREC_NOT_IMPLEMENTED = (
-    ("runid", "num_q", "relstring", "G", "ideal_dcg", "ndcg_rel", "yaap")
+    ("runid", "num_q", "relstring", "ideal_dcg", "yaap")
     + ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "prefs_num_prefs_poss", "prefs_simp")
     + ("prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_pair", "prefs_avgjg")
     + ("prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret")
@@ -71,7 +71,9 @@ TREC_MEASURES = {
     "utility": _Trec("utility", "whole"),
     "11pt_avg": _Trec("iprec_avg"),
     "binG": _Trec("bin_g"),
+    "G": _Trec("g"),
     "ndcg": _Trec("ndcg"),
+    "ndcg_rel": _Trec("ndcg_rel"),
     "Rndcg": _Trec("rndcg"),
     "ndcg_cut": _Trec("ndcg", "k", _CUTS),
     "map_cut": _Trec("map", "k", _CUTS),
@@ -81,7 +83,7 @@ TREC_MEASURES = {
     "set_relative_P": _Trec("set_relative_precision"),
     "set_recall": _Trec("recall"),
     "set_map": _Trec("set_map"),
-    "set_F": _Trec("f1", "x", (1.0,), exact=(("x", 1.0),)),
+    "set_F": _Trec("set_f", "beta", (1.0,)),
     "num_nonrel_judged_ret": _Trec("num_nonrel_judged_ret"),
     "rbp": _Trec("rbp", "named", fixed=(("p", 0.9), ("gains", "query_max"))),
     "rbp_resid": _Trec("trec_rbp_residual", "named", fixed=(("p", 0.9),)),
@@ -90,7 +92,7 @@ TREC_MEASURES = {
 
 #: The measures trec_eval's groups print, in its order ("runid" and "num_q" are the
 #: command line's lines, not measures). all_trec less what is not implemented here:
-#: relstring, G and ndcg_rel.
+#: relstring (a text: the command line prints it).
 TREC_GROUPS = {
     "official": (
         "num_ret",

@@ -9,7 +9,8 @@ start s, size n, m relevant items; per query N candidates and R relevant judged 
 import numpy as np
 
 from ._cascade import rank_biased_residual
-from ._counting import _discount
+from ._columns import _take
+from ._counting import _discount, _log_comb
 from ._kernel import _discount_sums
 from ._reductions import _expected_hits, _ratio
 
@@ -35,6 +36,17 @@ def set_average_precision(r, k=None, *, relevance_threshold):
     hits *= hits
     denominator = np.multiply(r.n_cand, count, dtype=np.float64)
     return _ratio(hits, denominator, out=hits), count > 0
+
+
+def set_f(r, k=None, *, relevance_threshold, beta):
+    """trec_eval's set_F.x: (x + 1) P R / (x P + R), P = h / N, R = h / R; 0 where h = 0."""
+    count = r.relevant_count(relevance_threshold)
+    hits = _expected_hits(r, None, relevance_threshold)
+    precision = _ratio(hits, r.n_cand)
+    recall = _ratio(hits, count)
+    value = (beta + 1.0) * precision * recall
+    value = _ratio(value, beta * precision + recall, out=value)
+    return value, count > 0
 
 
 def utility(r, k=None, *, relevance_threshold, coefficients):
@@ -110,7 +122,7 @@ def trec_rbp_residual(r, k=None, *, p):
 # the queries before it (blocks of queries on threads give the same bits).
 
 
-_CHUNK = 1 << 15  # ranges per batch: the terms' temporaries stay small
+_CHUNK = 1 << 12  # ranges per batch: the terms' temporaries stay small
 
 
 def _range_sums(lo, hi, term):
@@ -138,9 +150,9 @@ def _discount_table(longest):
     return sums
 
 
-def _ideal_boundaries(r):
-    """Per query, the ideal ranking's boundaries between positive grades: (query, B,
-    IDCG@B), B the number of judged items of grade at least each positive grade."""
+def _ideal_runs(r):
+    """The ideal ranking's runs of one positive grade, per query, grades descending:
+    (query, first position, end position, grade)."""
     codes, grades = r.queries.judged()
     positive = grades > 0
     if not positive.all():
@@ -156,29 +168,128 @@ def _ideal_boundaries(r):
     del in_order
     new_run = np.ones(codes.size, dtype=bool)
     new_run[1:] = ~same | (grades[1:] != grades[:-1])
+    if new_run.all() and not same.any():  # one item a query: the judged arrays themselves
+        zero, one = (np.broadcast_to(np.int64(v), codes.shape) for v in (0, 1))
+        return codes, zero, one, grades
     start = np.flatnonzero(new_run)  # each run of one grade in one query
     del new_run
     query, grade = codes[start], grades[start]
     end = np.append(start[1:], codes.size)
-    if not same.any():  # one grade a query: B is its count, IDCG one run's
-        del same
-        sums = _discount_table(int(np.max(end - start, initial=0)))
-        bound = end - start
-        return query, bound, grade * sums[bound]
+    if not same.any():  # one grade a query: every run starts its query's ranking
+        return query, np.broadcast_to(np.int64(0), start.shape), end - start, grade
     new_query = np.ones(codes.size, dtype=bool)
     new_query[1:] = ~same
     del same
     first_item = np.flatnonzero(new_query)
     del new_query
     owner_first = first_item[np.searchsorted(first_item, start, side="right") - 1]
-    del first_item
-    begin, bound = start - owner_first, end - owner_first  # positions in the ideal ranking
-    del start, end, owner_first
+    return query, start - owner_first, end - owner_first, grade
+
+
+def _ideal_boundaries(r):
+    """Per query, the ideal ranking's boundaries between positive grades: (query, B,
+    IDCG@B), B the number of judged items of grade at least each positive grade."""
+    query, begin, bound, grade = _ideal_runs(r)
     sums = _discount_table(int(bound.max(initial=0)))
     contribution = grade * (sums[bound] - sums[begin])
+    if not begin.any():  # one run a query
+        return query, bound, contribution
     first_run = np.searchsorted(query, query, side="left")
     ideal = _range_sums(first_run, np.arange(query.size) + 1, lambda p, i: contribution[i])
     return query, bound, ideal
+
+
+def _ideal_dcg_at(runs, query, depth):
+    """IDCG@depth of ``query`` (arrays of points), from `_ideal_runs`."""
+    run_query, begin, bound, grade = runs
+    sums = _discount_table(int(bound.max(initial=0)))
+    first = np.searchsorted(run_query, query, side="left")
+    last = np.searchsorted(run_query, query, side="right")
+
+    def term(point, run):
+        reach = depth[point]
+        return grade[run] * (
+            sums[np.minimum(bound[run], reach)] - sums[np.minimum(begin[run], reach)]
+        )
+
+    return _range_sums(first, last, term)
+
+
+def ndcg_rel(r, k=None):
+    """trec_eval's ndcg_rel: nDCG at each relevant (positive gain) candidate's rank,
+    DCG_i / IDCG@min(i, R+) for the item at rank i, summed with DCG_N / IDCG for each of
+    the R+ positive items not retrieved, divided by R+ (m_ndcg_rel.c; gains are grades).
+
+    Under ties, for rank i of a group of n items, a of them positive, with total gain G:
+    E[positive at i times DCG_i] = (a/n) DCG before the group + d_i G/n + (the discounts
+    of the group's ranks above i) (a - 1) G / (n (n - 1)), d_i rank i's discount (the item
+    at i is positive with probability a/n, and any other item above it, given it is, has
+    mean gain (a G - G) / (a (n - 1))).
+    """
+    runs = _ideal_runs(r)
+    count = r.relevant_count(None)  # R+: the judged items of positive grade
+    a = r.relevant_in_group(None)
+    gain = r.group_sum(np.maximum(r.rel, 0.0))
+    sums = _discount_table(int(r.n_cand.max(initial=0)))
+    start = r.start
+    full = sums[start + r.size]
+    full -= sums[start]
+    full *= gain
+    full /= r.size  # each group's expected DCG
+    total = np.zeros(r.n_queries)
+    hold = np.flatnonzero(a > 0)  # groups holding a positive item
+    lengths = _take(r.size, hold)
+    unit = bool((lengths == 1).all())
+    reach = None if unit else np.cumsum(lengths)
+    begin = 0
+    while begin < hold.size:  # batches of whole queries: a query's sum never splits
+        if unit:
+            stop = begin + _CHUNK
+        else:
+            stop = int(np.searchsorted(reach, reach[begin] - lengths[begin] + _CHUNK, "right"))
+        last_query = r.query[hold[min(max(stop, begin + 1), hold.size) - 1]]
+        after = np.searchsorted(r.query, last_query, "right")  # the query's last group + 1
+        stop = int(np.searchsorted(hold, after, "left"))
+        batch = hold[begin:stop]
+        low, sum_of_batch = _ndcg_rel_batch(
+            r, batch, lengths[begin:stop], a, gain, full, sums, runs, count
+        )
+        total[low : low + sum_of_batch.size] += sum_of_batch
+        begin = stop
+    del hold, lengths, reach, gain
+    # each positive item not retrieved adds DCG_N / IDCG
+    dcg = r.per_query(full)
+    del full
+    missed = r.per_query(a)
+    np.subtract(count, missed, out=missed)
+    short = np.flatnonzero(missed > 0)
+    if short.size:
+        ideal = _ideal_dcg_at(runs, short, count[short].astype(np.int64))
+        total[short] += missed[short] * dcg[short] / ideal
+    return _ratio(total, count, out=total), count > 0
+
+
+def _ndcg_rel_batch(r, batch, lengths, a, gain, full, sums, runs, count):
+    """ndcg_rel's sums over the ranks of the groups ``batch`` (whole queries), per query:
+    (the first query, the sums of the queries from it on)."""
+    first = np.searchsorted(r.query, r.query[batch], side="left")
+    before = _range_sums(first, batch, lambda p, i: full[i])  # DCG of earlier groups
+    del first
+    group = np.repeat(np.arange(batch.size), lengths)
+    start = np.asarray(r.start)[batch]
+    position = np.arange(group.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    position += start[group]
+    n = _take(r.size, batch).astype(np.float64)
+    a_b, gain_b = a[batch], gain[batch]
+    per_group = a_b / n * before
+    pairs = np.where(n > 1, (a_b - 1.0) * gain_b / (n * np.maximum(n - 1.0, 1.0)), 0.0)
+    term = per_group[group] + _discount(position.astype(np.float64)) * (gain_b / n)[group]
+    term += (sums[position] - sums[start[group]]) * pairs[group]
+    query = r.query[batch][group]
+    depth = np.minimum(position + 1, count[query].astype(np.int64))
+    term /= _ideal_dcg_at(runs, query, depth)
+    low = int(query[0]) if query.size else 0
+    return low, np.bincount(query - low, weights=term)
 
 
 def _expected_dcg_at(r, query, cut):
@@ -231,3 +342,112 @@ def r_ndcg(r, k=None, *, relevance_threshold):
     value = _ratio(sums, number, out=sums)
     value[count == 0] = 0.0
     return value, count > 0
+
+
+# --- G: gain relative to the best possible gain gathered so far -----------------------------
+#
+# trec_eval's G (m_G.c) adds, for the item at 0-based rank i with gain g > 0,
+# g / log2(2 + C(i) - S(i)), S(i) the gain gathered up to rank i (itself included) and C(i)
+# the sum over ranks j <= i of max(ideal gain at j, 1); the sum is divided by the total
+# ideal gain. S(i) depends on the order of the items above i, so under tie averaging a
+# group of several items is averaged over its orderings exactly by a walk over its states
+# (how many items of each gain are placed so far; the first t items of a uniform ordering
+# are a uniform t-subset), refused beyond _G_STATES states (ties="stable" computes it).
+
+_G_STATES = 1 << 22
+
+
+def _ideal_cost(runs, query, depth):
+    """C(depth - 1) = depth + the sum of max(grade - 1, 0) over the ideal ranking's first
+    ``depth`` positions, for ``query`` (arrays of points)."""
+    run_query, begin, bound, grade = runs
+    first = np.searchsorted(run_query, query, side="left")
+    last = np.searchsorted(run_query, query, side="right")
+    above_one = np.maximum(grade - 1.0, 0.0)
+
+    def term(point, run):
+        reach = depth[point]
+        return above_one[run] * (np.minimum(bound[run], reach) - np.minimum(begin[run], reach))
+
+    return depth + _range_sums(first, last, term)
+
+
+def g_measure(r, k=None):
+    """trec_eval's experimental G (grades as gains)."""
+    runs = _ideal_runs(r)
+    ideal_total = np.bincount(
+        runs[0], weights=runs[3] * (runs[2] - runs[1]), minlength=r.n_queries
+    ).astype(np.float64)
+    gain = r.group_sum(np.maximum(r.rel, 0.0))
+    total = np.zeros(r.n_queries)
+    hold = np.flatnonzero(gain > 0)  # groups holding an item of positive gain
+    begin = 0
+    while begin < hold.size:  # batches of whole queries: a query's sum never splits
+        last_query = r.query[hold[min(begin + _CHUNK, hold.size) - 1]]
+        stop = int(np.searchsorted(hold, np.searchsorted(r.query, last_query, "right")))
+        low, sum_of_batch = _g_batch(r, runs, gain, hold[begin:stop])
+        total[low : low + sum_of_batch.size] += sum_of_batch
+        begin = stop
+    del hold, gain
+    value = _ratio(total, ideal_total, out=total)
+    return value, r.relevant_count(None) > 0
+
+
+def _g_batch(r, runs, gain, batch):
+    """G's sums over the groups ``batch`` (whole queries), per query: (the first query,
+    the sums of the queries from it on)."""
+    first = np.searchsorted(r.query, r.query[batch], side="left")
+    gathered = _range_sums(first, batch, lambda p, i: gain[i])  # gain of earlier groups
+    del first
+    query = r.query[batch]
+    size = _take(r.size, batch)
+    contribution = np.zeros(batch.size)
+    single = np.flatnonzero(size == 1)
+    if single.size:  # one item a group: its rank is known
+        start = _take(r.start, batch[single]).astype(np.int64)
+        cost = _ideal_cost(runs, query[single], start + 1)
+        g = gain[batch[single]]
+        contribution[single] = g / np.log2(2.0 + cost - gathered[single] - g)
+    for index in np.flatnonzero(size > 1):
+        contribution[index] = _g_of_tied_group(r, runs, batch[index], gathered[index])
+    low = int(query[0]) if query.size else 0
+    return low, np.bincount(query - low, weights=contribution)
+
+
+def _g_of_tied_group(r, runs, group, gathered):
+    """G's expected sum over one tie group's ranks, over every ordering of its items."""
+    items = r.group  # items come by group: a group's items are consecutive
+    members = slice(np.searchsorted(items, group, "left"), np.searchsorted(items, group, "right"))
+    n = int(r.size[group])
+    gains = np.maximum(r.rel[members], 0.0)
+    gains = gains[gains > 0]
+    values, counts = np.unique(gains, return_counts=True)
+    zeros = n - int(counts.sum())
+    states = int(np.prod(counts + 1.0)) * (zeros + 1)
+    if states > _G_STATES:
+        raise ValueError(
+            f"G under ties='average' would walk {states} states for a tie group of {n} "
+            "items; pass ties='stable' (or convention='trec_eval') to rank tied items in order."
+        )
+    # every state: how many of each positive gain are placed, and how many zeros
+    grids = np.meshgrid(*[np.arange(c + 1) for c in counts], np.arange(zeros + 1), indexing="ij")
+    placed = np.stack([grid.ravel() for grid in grids[:-1]], axis=1).astype(np.float64)
+    placed_zeros = grids[-1].ravel().astype(np.float64)
+    t = placed.sum(axis=1) + placed_zeros
+    inside = t < n
+    placed, placed_zeros, t = placed[inside], placed_zeros[inside], t[inside]
+    log_p = _log_comb(float(zeros), placed_zeros) - _log_comb(float(n), t)
+    for column, count in enumerate(counts):
+        log_p += _log_comb(float(count), placed[:, column])
+    probability = np.exp(log_p)
+    sum_so_far = gathered + placed @ values
+    start = int(r.start[group])
+    query = np.full(t.size, r.query[group])
+    cost = _ideal_cost(runs, query, start + t.astype(np.int64) + 1)
+    expected = 0.0
+    for column, value in enumerate(values):
+        possible = placed[:, column] < counts[column]  # an item of this gain is left
+        next_is = (counts[column] - placed[possible, column]) / (n - t[possible])
+        terms = value / np.log2(2.0 + cost[possible] - sum_so_far[possible] - value)
+        expected += float(np.sum(probability[possible] * next_is * terms))
+    return expected

@@ -15,7 +15,7 @@ from sklearn_rank.cli._main import main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval10"
 # all_trec measures not implemented here (docs/metrics.md, "Names").
-NOT_HERE = ("relstring", "G ", "ndcg_rel")
+NOT_HERE = ()  # every line: none left out
 
 
 def _run(args, monkeypatch):
@@ -59,6 +59,34 @@ def test_all_trec_line_for_line_less_what_is_not_implemented(monkeypatch):
     assert out.splitlines(True) == _recorded(
         "all_trec_q.out", lambda line: not line.startswith(NOT_HERE)
     )
+
+
+@pytest.mark.parametrize(
+    "args, recorded",
+    [
+        (["-q", "-m", "relstring", "qrels_negative.txt", "run_negative.txt"], None),
+        (["-q", "-J", "-m", "relstring.3", "qrels_negative.txt", "run_negative.txt"], None),
+        (["-q", "-c", "-m", "relstring.4", "-m", "num_ret", "qrels_missing.txt", "run.txt"], None),
+        (["-q", "-M", "2", "-m", "relstring.0", "-m", "all_trec", "qrels.txt", "run.txt"], None),
+    ],
+    ids=[
+        "negative_relstring_q.out",
+        "negative_relstring_J_q.out",
+        "missing_topic_c_relstring.out",
+        "all_trec_M2_relstring0_q.out",
+    ],
+)
+def test_relstring_is_trec_eval_text_line_for_line(args, recorded, request, monkeypatch):
+    # relstring: the first N grades as text ('.' pooled unjudged, '-' not in the qrels,
+    # dropped by -J), after the P lines, with -q only; '' for a topic missing under -c;
+    # an explicit relstring.N wins over all_trec's default 10.
+    recorded = request.node.callspec.id
+    files = [str(DATA / a) if a.endswith(".txt") else a for a in args]
+    status, out, _err = _run(files, monkeypatch)
+    assert status == 0
+    keep = lambda line: not line.startswith("rbp ")  # noqa: E731
+    assert [line for line in out.splitlines(True) if keep(line)] == _recorded(recorded, keep)
+    assert "relstring" in out
 
 
 def test_missing_topic_stops_as_trec_eval_10(monkeypatch):

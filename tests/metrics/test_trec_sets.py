@@ -1,5 +1,6 @@
 """trec_eval's set measures and the rest of all_trec (set_relative_P, set_map, utility,
-relative_P, gm_bpref, binG, Rndcg, rbp_resid): closed forms on hand-made queries, a slow
+relative_P, gm_bpref, binG, G, Rndcg, ndcg_rel, rbp_resid): closed forms on hand-made
+queries, a slow
 obvious reference written from trec_eval's m_*.c loops, and the exact tie average
 against every ordering of the tied items."""
 
@@ -21,6 +22,8 @@ NAMES = [
     "gm_bpref",
     "bin_g",
     "rndcg",
+    "ndcg_rel",
+    "g",
     "trec_rbp_residual(p=0.9)",
 ]
 
@@ -63,6 +66,10 @@ def _reference(name, ranked, qrels, level=1):
         return total / big_r if so_far else 0.0
     if name == "rndcg":
         return _rndcg(grades, qrels, big_r)
+    if name == "ndcg_rel":
+        return _ndcg_rel(grades, qrels)
+    if name == "g":
+        return _g(grades, qrels)
     if name.startswith("trec_rbp_residual"):
         p, total, unjudged = 0.9, 0.0, 0
         for i, g in enumerate(grades):
@@ -117,6 +124,40 @@ def _rndcg(grades, qrels, big_r):
         idcg += ideal_gain / math.log2(i + 2) if ideal_gain > 0 else 0.0
         i += 1
     return total / points
+
+
+def _ndcg_rel(grades, qrels):
+    """m_ndcg_rel.c: nDCG at each positive item's rank, at N for those not retrieved."""
+    ideal = sorted((g for g in qrels.values() if g > 0), reverse=True)
+    if not ideal:
+        return 0.0
+
+    def idcg(depth):
+        return sum(g / math.log2(i + 2) for i, g in enumerate(ideal[:depth]))
+
+    total, dcg, found = 0.0, 0.0, 0
+    for i, g in enumerate(grades):
+        dcg += (g or 0) / math.log2(i + 2)
+        if g and g > 0:
+            total += dcg / idcg(i + 1)
+            found += 1
+    total += (len(ideal) - found) * dcg / idcg(len(ideal))
+    return total / len(ideal) if total > 0 else 0.0
+
+
+def _g(grades, qrels):
+    """m_G.c: gain / log2(2 + ideal cost so far - gain gathered so far), / ideal total."""
+    ideal = sorted((g for g in qrels.values() if g > 0), reverse=True)
+    if not ideal:
+        return 0.0
+    total, cost, gathered = 0.0, 0.0, 0.0
+    for i, g in enumerate(grades):
+        gain = max(g or 0, 0)
+        gathered += gain
+        cost += max(ideal[i] if i < len(ideal) else 0.0, 1.0)
+        if gain:
+            total += gain / math.log2(2 + cost - gathered)
+    return total / sum(ideal)
 
 
 def _random_query(rng, n_items):
@@ -209,3 +250,11 @@ def test_utility_coefficients_are_checked_with_the_value_named():
     assert sr.evaluate(truth, run, ["utility(coefficients='2,-1,0,0')"]) == {
         "utility(coefficients='2,-1,0,0')": 3.0  # 2 * 2 - 1
     }
+
+
+def test_g_refuses_a_tie_group_too_large_to_walk_and_names_stable():
+    y_true = np.tile([3, 2, 1, 0], 1200)[None, :]
+    y_score = np.zeros_like(y_true, dtype=float)
+    with pytest.raises(ValueError, match="ties='stable'"):
+        sr.g_score(y_true, y_score)
+    assert 0 < sr.g_score(y_true, y_score, ties="stable") <= 1
