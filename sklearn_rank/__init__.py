@@ -62,6 +62,7 @@ _EXPORTS = {
     "metric_at_k_curve": "metrics",
     "ndcg_rel_score": "metrics",
     "ndcg_score": "metrics",
+    "ndcg_with_gains_score": "metrics",
     "num_nonrelevant_judged_retrieved": "metrics",
     "num_relevant": "metrics",
     "num_relevant_retrieved": "metrics",

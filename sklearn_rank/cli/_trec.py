@@ -215,11 +215,29 @@ def _shows(measures, line):
 
 
 def _requests(measures):
-    from ..metrics._names import _parse_requests
+    """The requests of ``-m`` names, in trec_eval's order. As trec_eval, the first
+    parameters given to a measure are its only ones: a later ``-m P.10`` after ``-m P.5``,
+    and a group's defaults (``all_trec``), add nothing to it."""
+    from ..metrics._names import TREC_GROUPS, TREC_MEASURES, _parse_requests
     from ._relstring import is_relstring
 
+    names = measures or ["official"]
+    explicit = {}  # measure -> the first name giving it parameters
+    for name in names:
+        base, dot, _params = name.partition(".")
+        if dot and base in TREC_MEASURES:
+            explicit.setdefault(base, name)
+    expanded = []
+    for name in names:
+        if name in TREC_GROUPS:
+            expanded += [base for base in TREC_GROUPS[name] if base not in explicit]
+            continue
+        base, dot, _params = name.partition(".")
+        if base in explicit and (name == base or (dot and explicit[base] != name)):
+            continue  # that measure has its (first) parameters already
+        expanded.append(name)
     requests = {}
-    for name in measures or ["official"]:
+    for name in expanded:
         if name in _LINES or is_relstring(name):
             continue
         for request in _parse_requests(name, dialect="trec_eval"):
@@ -240,8 +258,8 @@ def _nan_iprec(labels, per_query, counts, conventions):
         name = request.metric.name
         if name == "iprec":
             levels = [request.params.get("recall", 0.0)]
-        elif name == "iprec_avg":
-            levels = [0.0]  # level 0 always asks for none: the mean is NaN
+        elif name == "iprec_avg":  # a level that asks for none makes the mean NaN
+            levels = list(request.params.get("levels", [0.0]))
         else:
             continue
         for level in levels:
@@ -504,8 +522,11 @@ def _missing_value(request, relevant, options, conventions):
     if options.get("judged_only") and name in ("iprec", "iprec_avg"):
         from ..metrics._trec import _recall_cut
 
-        recall = request.params.get("recall", 0.0) if name == "iprec" else 0.0
-        if _recall_cut(recall, relevant, conventions["iprec_rounding"]) == 0:
+        if name == "iprec":
+            levels = [request.params.get("recall", 0.0)]
+        else:
+            levels = list(request.params.get("levels", [0.0]))
+        if any(_recall_cut(p, relevant, conventions["iprec_rounding"]) == 0 for p in levels):
             return math.nan
     return 0.0
 

@@ -46,6 +46,7 @@ from ._trec_gain_functions import (
     g_score,
     geometric_mean_bpref_score,
     ndcg_rel_score,
+    ndcg_with_gains_score,
     r_ndcg_score,
     trec_rbp_residual,
 )
@@ -81,6 +82,7 @@ __all__ = [
     "metric_at_k_curve",
     "ndcg_rel_score",
     "ndcg_score",
+    "ndcg_with_gains_score",
     "num_nonrelevant_judged_retrieved",
     "num_relevant",
     "num_relevant_retrieved",

@@ -192,6 +192,15 @@ def _split_params(metric, given, name):
     return params, overrides
 
 
+def _shown_value(value):
+    """A parameter value as a name writes it: a tuple (utility's coefficients, ndcg's
+    grade=gain pairs) as the quoted text the names read back."""
+    if not isinstance(value, tuple):
+        return repr(value)
+    parts = [f"{v[0]}={v[1]!r}" if isinstance(v, tuple) else repr(v) for v in value]
+    return "'" + ",".join(parts) + "'"
+
+
 def _label(metric, k, params, overrides):
     """Our canonical name: ``name(param=value, ...)@k``, defaults left out."""
     shown = {
@@ -200,11 +209,7 @@ def _label(metric, k, params, overrides):
         if p.name in params and params[p.name] != p.default
     }
     shown.update(overrides)
-    # a tuple (utility's coefficients) as the quoted text the names read back
-    inside = ", ".join(
-        f"{key}='{','.join(map(repr, value))}'" if isinstance(value, tuple) else f"{key}={value!r}"
-        for key, value in shown.items()
-    )
+    inside = ", ".join(f"{key}={_shown_value(value)}" for key, value in shown.items())
     return metric.name + (f"({inside})" if inside else "") + (f"@{k}" if k is not None else "")
 
 
@@ -242,9 +247,11 @@ def _trec_requests(base, values, name, given_text=None):
         label = base if values is None else f"{base}_{','.join(values)}"
         return [_Request(label, metric, None, params, overrides)]
     if entry.param == "whole":  # utility.2,-1,0,0: one request of the whole text
-        (parameter,) = metric.parameters
         params = dict(fixed_params)
         if values is not None:
+            if entry.given is not None:  # ndcg.1=3: another entry takes the parameters
+                metric = METRICS[entry.given]
+            (parameter,) = metric.parameters
             try:
                 params[parameter.name] = parameter.check(parameter.name, ",".join(values))
             except ValueError as exc:
@@ -478,8 +485,9 @@ def _markdown_names_table():
         if entry.param == "named":  # name=value parameters: trec_eval's fixed values
             fixed = ", ".join(f"{name}={value}" for name, value in entry.fixed)
             shown = f"`{base}`, `{base}.NAME=VALUE` ({fixed})"
-        elif entry.param == "whole":  # utility: its four coefficients together
-            shown = f"`{base}`, `{base}.P1,P2,P3,P4`"
+        elif entry.param == "whole":  # every value together, as one parameter
+            example = {"utility": "P1,P2,P3,P4", "11pt_avg": ".25,.5,.75", "ndcg": "1=3,2=9"}
+            shown = f"`{base}`, `{base}.{example.get(base, 'VALUES')}`"
         elif entry.param not in ("k", None):
             shown = f"`{base}` (x = {', '.join(str(v) for v in entry.defaults)})"
         trec.setdefault(entry.metric, []).append(shown)

@@ -101,9 +101,11 @@ _COUNT = "[0, inf)"
 
 
 # The measures' own parameters (``p`` of RBP...), declared with the conventions.
-_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE, _COEFFICIENTS, _BETA = (
-    MEASURE_PARAMETERS[name]
-    for name in ("p", "gains", "recall", "x", "max_grade", "coefficients", "beta")
+_PERSISTENCE, _GAINS, _RECALL, _X, _MAX_GRADE = (
+    MEASURE_PARAMETERS[name] for name in ("p", "gains", "recall", "x", "max_grade")
+)
+_COEFFICIENTS, _BETA, _LEVELS, _LEVEL_GAINS = (
+    MEASURE_PARAMETERS[name] for name in ("coefficients", "beta", "levels", "level_gains")
 )
 _SET = {"takes_k": False, "ranks_without_k": False, "order_free": True, "family": "trec"}
 
@@ -315,6 +317,7 @@ METRICS = {
             "mean interpolated precision at recall 0, 0.1, ..., 1 (11-point average)",
             takes_k=False,
             conventions=_THRESHOLD + ("iprec_rounding",),
+            parameters=(_LEVELS,),
             family="trec",
         ),
         _Metric(
@@ -463,6 +466,15 @@ METRICS = {
             "mean nDCG at the ideal ranking's grade boundaries (and at N beyond the last)",
             takes_k=False,
             conventions=_THRESHOLD,
+            family="trec",
+        ),
+        _Metric(
+            "ndcg_gains",
+            "ndcg_with_gains_score",
+            _trec_sets.ndcg_with_gains,
+            "trec_eval's ndcg with a gain per grade: DCG / DCG of all judged items by gain",
+            takes_k=False,
+            parameters=(_LEVEL_GAINS,),
             family="trec",
         ),
         _Metric(

@@ -191,6 +191,72 @@ def r_ndcg_score(
     )
 
 
+@_with_conventions("ndcg_gains")
+@_fill_doc
+def ndcg_with_gains_score(
+    y_true,
+    y_score,
+    *,
+    level_gains=None,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    per_query=False,
+    **conventions,
+):
+    """nDCG with a gain per grade, as trec_eval's ``ndcg.1=3,2=9,4=4.5``.
+
+    DCG of the candidates' gains (log2, no cut-off) over the DCG of every judged item of
+    positive gain sorted by gain; a grade not listed keeps its grade as gain (with none
+    listed: `ndcg_score` under trec_eval's rules). Linear in position: exact under tie
+    averaging. trec_eval sorts the grades by ``(int)(g1 - g2)``, so gains closer than 1
+    may be ordered wrongly there (docs/metrics.md); here they are sorted by value.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {level_gains}
+    {groups}
+    {exclude}
+    {sample_weight}
+    {conventions}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    ndcg_score
+
+    References
+    ----------
+    .. [1] trec_eval 10.0, ``m_ndcg.c`` and ``gain_init.c``.
+
+    Examples
+    --------
+    >>> from sklearn_rank import ItemJudgments, ItemRanking, ndcg_with_gains_score
+    >>> truth = ItemJudgments(["q"] * 4, ["a", "b", "c", "d"], [1, 0, 2, 0])
+    >>> run = ItemRanking(["q"] * 4, ["b", "a", "e", "c"], [0.9, 0.8, 0.7, 0.6])
+    >>> # (3 / log2(3) + 9 / log2(5)) / (9 + 3 / log2(3))
+    >>> round(ndcg_with_gains_score(truth, run, level_gains={1: 3, 2: 9}), 6)
+    0.529605
+    """
+    return _score(
+        "ndcg_gains",
+        y_true,
+        y_score,
+        level_gains=level_gains,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        per_query=per_query,
+        **conventions,
+    )
+
+
 @_with_conventions("g")
 @_fill_doc
 def g_score(

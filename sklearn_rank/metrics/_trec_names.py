@@ -47,6 +47,7 @@ class _Trec:
     fixed: tuple = ()  # (name, value) pairs: measure parameters or conventions
     exact: tuple = ()  # (parameter, allowed value): the only value supported here
     printed: str = "text"  # "float": parameter values printed with %3.2f
+    given: str | None = None  # "whole": the registry entry when parameters are given
 
 
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -69,10 +70,10 @@ TREC_MEASURES = {
     "gm_bpref": _Trec("gm_bpref"),
     "Rprec_mult": _Trec("rprec_mult", "x", tuple(x / 10 for x in range(2, 21, 2)), printed="float"),
     "utility": _Trec("utility", "whole"),
-    "11pt_avg": _Trec("iprec_avg"),
+    "11pt_avg": _Trec("iprec_avg", "whole"),
     "binG": _Trec("bin_g"),
     "G": _Trec("g"),
-    "ndcg": _Trec("ndcg"),
+    "ndcg": _Trec("ndcg", "whole", given="ndcg_gains"),
     "ndcg_rel": _Trec("ndcg_rel"),
     "Rndcg": _Trec("rndcg"),
     "ndcg_cut": _Trec("ndcg", "k", _CUTS),

@@ -451,3 +451,38 @@ def _g_of_tied_group(r, runs, group, gathered):
         terms = value / np.log2(2.0 + cost[possible] - sum_so_far[possible] - value)
         expected += float(np.sum(probability[possible] * next_is * terms))
     return expected
+
+
+# --- ndcg with trec_eval's gains per grade (ndcg.1=3,2=9) ------------------------------------
+
+
+def _mapped_gains(grades, level_gains):
+    """Each grade's gain: the one given for its level, else the grade (gain_init.c)."""
+    gains = np.array(grades, dtype=np.float64)
+    for level, gain in level_gains or ():
+        gains[grades == level] = gain
+    return gains
+
+
+def ndcg_with_gains(r, k=None, *, level_gains):
+    """trec_eval's ndcg.L=G,...: DCG of the candidates' gains over the DCG of every judged
+    item of positive gain sorted by gain (full depth, log2). Linear in position, so a tie
+    group's mean gain per rank gives its exact average."""
+    gain = r.group_sum(_mapped_gains(r.rel, level_gains)) / r.size
+    sums = _discount_table(int(r.n_cand.max(initial=0)))
+    start = r.start
+    span = sums[start + r.size]
+    span -= sums[start]
+    dcg = r.per_query(gain * span)
+    del gain, span
+    codes, grades = r.queries.judged()
+    ideal = _mapped_gains(grades, level_gains)
+    positive = ideal > 0
+    codes, ideal = codes[positive], ideal[positive]
+    order = np.lexsort((-ideal, codes))
+    codes, ideal = codes[order], ideal[order]
+    position = np.arange(codes.size) - np.searchsorted(codes, codes, side="left")
+    ideal_dcg = np.bincount(
+        codes, weights=ideal * _discount(position.astype(np.float64)), minlength=r.n_queries
+    ).astype(np.float64)
+    return _ratio(dcg, ideal_dcg, out=dcg), ideal_dcg > 0

@@ -89,6 +89,17 @@ def test_relstring_is_trec_eval_text_line_for_line(args, recorded, request, monk
     assert "relstring" in out
 
 
+def test_a_measure_keeps_the_first_parameters_given_as_trec_eval(monkeypatch):
+    # -m official -m P.7: P_7 only (a group's defaults do not override), set_F.3 after
+    # set_F.0.5 adds nothing
+    args = ["-q", "-m", "official", "-m", "P.7", "-m", "set_F.0.5", "-m", "set_F.3"]
+    args += ["-m", "11pt_avg.0.5", str(DATA / "qrels.txt"), str(DATA / "run.txt")]
+    status, out, _err = _run(args, monkeypatch)
+    assert status == 0
+    assert out.splitlines(True) == _recorded("first_parameters_q.out")
+    assert "P_5 " not in out and "set_F_3" not in out
+
+
 def test_missing_topic_stops_as_trec_eval_10(monkeypatch):
     args = ["-q", str(DATA / "qrels_missing.txt"), str(DATA / "run.txt")]
     status, out, err = _run(args, monkeypatch)

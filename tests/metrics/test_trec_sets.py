@@ -24,6 +24,7 @@ NAMES = [
     "rndcg",
     "ndcg_rel",
     "g",
+    "ndcg_gains(level_gains='1=3,2=9,3=0.5')",
     "trec_rbp_residual(p=0.9)",
 ]
 
@@ -70,6 +71,12 @@ def _reference(name, ranked, qrels, level=1):
         return _ndcg_rel(grades, qrels)
     if name == "g":
         return _g(grades, qrels)
+    if name.startswith("ndcg_gains"):
+        gain = {0: 0, 1: 3, 2: 9, 3: 0.5}
+        ideal = sorted((gain[g] for g in qrels.values() if gain[g] > 0), reverse=True)
+        dcg = sum(gain[g] / math.log2(i + 2) for i, g in enumerate(grades) if g is not None)
+        idcg = sum(v / math.log2(i + 2) for i, v in enumerate(ideal))
+        return dcg / idcg if idcg else 0.0
     if name.startswith("trec_rbp_residual"):
         p, total, unjudged = 0.9, 0.0, 0
         for i, g in enumerate(grades):
@@ -258,3 +265,45 @@ def test_g_refuses_a_tie_group_too_large_to_walk_and_names_stable():
     with pytest.raises(ValueError, match="ties='stable'"):
         sr.g_score(y_true, y_score)
     assert 0 < sr.g_score(y_true, y_score, ties="stable") <= 1
+
+
+def test_eleven_point_average_at_given_levels_is_the_mean_of_iprec_there():
+    rng = np.random.default_rng(7)
+    y_true, y_score = rng.integers(0, 3, (20, 12)), rng.integers(0, 4, (20, 12))
+    levels = (0.25, 0.5, 0.75)
+    got = sr.eleven_point_average_precision_score(y_true, y_score, levels=levels, per_query=True)
+    iprec = [
+        sr.interpolated_precision_score(y_true, y_score, recall=p, per_query=True) for p in levels
+    ]
+    np.testing.assert_allclose(got, (iprec[0] + iprec[1] + iprec[2]) / 3, rtol=0, atol=1e-15)
+    # trec_eval's spelling and ours name the same request
+    named = sr.evaluate(y_true, y_score, ["11pt_avg..25,.5,.75", "iprec_avg(levels='.25,.5,.75')"])
+    assert named["11pt_avg_.25,.5,.75"] == named["iprec_avg(levels='.25,.5,.75')"]
+    with pytest.raises(ValueError, match="levels must be a recall level between 0 and 1; got 1.5"):
+        sr.eleven_point_average_precision_score(y_true, y_score, levels=(0.5, 1.5))
+
+
+def test_set_f_weighs_recall_by_beta_as_trec_eval():
+    # h = 2 of N = 4 retrieved, R = 2: P = 0.5, recall 1
+    truth = sr.ItemJudgments(["q"] * 4, ["a", "b", "c", "d"], [1, 0, 2, 0])
+    run = sr.ItemRanking(["q"] * 4, ["b", "a", "e", "c"], [0.9, 0.8, 0.7, 0.6])
+    for beta in (0.5, 1.0, 3.0):
+        expected = (beta + 1) * 0.5 * 1.0 / (beta * 0.5 + 1.0)
+        assert sr.set_f_score(truth, run, beta=beta) == pytest.approx(expected, abs=1e-15)
+    assert sr.set_f_score(truth, run) == pytest.approx(sr.f1_at_k_score(truth, run), abs=1e-15)
+    assert sr.evaluate(truth, run, ["set_F.0.5"])["set_F_0.5"] == sr.set_f_score(
+        truth, run, beta=0.5
+    )
+
+
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("1=3,x=2", "level_gains must be grade=gain pairs such as '1=3,2=9'"),
+        ({0: 1.0}, "grades must be integers from 1; got 0"),
+        ({1: -1.0}, "gains must be non-negative; got -1.0"),
+    ],
+)
+def test_level_gains_are_checked_with_the_value_named(value, message):
+    with pytest.raises(ValueError, match=message):
+        sr.ndcg_with_gains_score([[1, 0, 2]], [[3, 2, 1]], level_gains=value)
