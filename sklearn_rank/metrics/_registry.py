@@ -466,6 +466,7 @@ METRICS = {
             "mean nDCG at the ideal ranking's grade boundaries (and at N beyond the last)",
             takes_k=False,
             conventions=_THRESHOLD,
+            parameters=(_LEVEL_GAINS,),
             family="trec",
         ),
         _Metric(
@@ -483,6 +484,7 @@ METRICS = {
             _trec_sets.g_measure,
             "sum of gain / log2(2 + ideal cost - gain gathered so far), / the ideal total gain",
             takes_k=False,
+            parameters=(_LEVEL_GAINS,),
             family="trec",
         ),
         _Metric(
@@ -491,6 +493,7 @@ METRICS = {
             _trec_sets.ndcg_rel,
             "mean over the positive items of nDCG at their rank (at N for those not retrieved)",
             takes_k=False,
+            parameters=(_LEVEL_GAINS,),
             family="trec",
         ),
         _Metric(

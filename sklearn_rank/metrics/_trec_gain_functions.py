@@ -134,6 +134,7 @@ def r_ndcg_score(
     y_true,
     y_score,
     *,
+    level_gains=None,
     groups=None,
     exclude=None,
     sample_weight=None,
@@ -153,6 +154,7 @@ def r_ndcg_score(
     ----------
     {y_true}
     {y_score}
+    {level_gains}
     {groups}
     {exclude}
     {sample_weight}
@@ -183,6 +185,7 @@ def r_ndcg_score(
         "rndcg",
         y_true,
         y_score,
+        level_gains=level_gains,
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
@@ -263,6 +266,7 @@ def g_score(
     y_true,
     y_score,
     *,
+    level_gains=None,
     groups=None,
     exclude=None,
     sample_weight=None,
@@ -282,6 +286,7 @@ def g_score(
     ----------
     {y_true}
     {y_score}
+    {level_gains}
     {groups}
     {exclude}
     {sample_weight}
@@ -312,6 +317,7 @@ def g_score(
         "g",
         y_true,
         y_score,
+        level_gains=level_gains,
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,
@@ -326,6 +332,7 @@ def ndcg_rel_score(
     y_true,
     y_score,
     *,
+    level_gains=None,
     groups=None,
     exclude=None,
     sample_weight=None,
@@ -343,6 +350,7 @@ def ndcg_rel_score(
     ----------
     {y_true}
     {y_score}
+    {level_gains}
     {groups}
     {exclude}
     {sample_weight}
@@ -373,6 +381,7 @@ def ndcg_rel_score(
         "ndcg_rel",
         y_true,
         y_score,
+        level_gains=level_gains,
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,

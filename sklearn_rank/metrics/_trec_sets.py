@@ -150,10 +150,13 @@ def _discount_table(longest):
     return sums
 
 
-def _ideal_runs(r):
-    """The ideal ranking's runs of one positive grade, per query, grades descending:
-    (query, first position, end position, grade)."""
+def _ideal_runs(r, level_gains=None):
+    """The ideal ranking's runs of one positive gain, per query, gains descending:
+    (query, first position, end position, gain); gains are the grades unless
+    ``level_gains`` maps some grades to others."""
     codes, grades = r.queries.judged()
+    if level_gains:
+        grades = _mapped_gains(grades, level_gains)
     positive = grades > 0
     if not positive.all():
         codes, grades = codes[positive], grades[positive]
@@ -186,10 +189,10 @@ def _ideal_runs(r):
     return query, start - owner_first, end - owner_first, grade
 
 
-def _ideal_boundaries(r):
+def _ideal_boundaries(r, level_gains=None):
     """Per query, the ideal ranking's boundaries between positive grades: (query, B,
     IDCG@B), B the number of judged items of grade at least each positive grade."""
-    query, begin, bound, grade = _ideal_runs(r)
+    query, begin, bound, grade = _ideal_runs(r, level_gains)
     sums = _discount_table(int(bound.max(initial=0)))
     contribution = grade * (sums[bound] - sums[begin])
     if not begin.any():  # one run a query
@@ -215,7 +218,7 @@ def _ideal_dcg_at(runs, query, depth):
     return _range_sums(first, last, term)
 
 
-def ndcg_rel(r, k=None):
+def ndcg_rel(r, k=None, *, level_gains=None):
     """trec_eval's ndcg_rel: nDCG at each relevant (positive gain) candidate's rank,
     DCG_i / IDCG@min(i, R+) for the item at rank i, summed with DCG_N / IDCG for each of
     the R+ positive items not retrieved, divided by R+ (m_ndcg_rel.c; gains are grades).
@@ -226,10 +229,17 @@ def ndcg_rel(r, k=None):
     at i is positive with probability a/n, and any other item above it, given it is, has
     mean gain (a G - G) / (a (n - 1))).
     """
-    runs = _ideal_runs(r)
-    count = r.relevant_count(None)  # R+: the judged items of positive grade
-    a = r.relevant_in_group(None)
-    gain = r.group_sum(np.maximum(r.rel, 0.0))
+    runs = _ideal_runs(r, level_gains)
+    if level_gains is None:
+        count = r.relevant_count(None)  # R+: the judged items of positive gain
+        a = r.relevant_in_group(None)
+        gain = r.group_sum(np.maximum(r.rel, 0.0))
+    else:
+        count = np.bincount(runs[0], weights=runs[2] - runs[1], minlength=r.n_queries)
+        item_gain = _mapped_gains(r.rel, level_gains)
+        a = r.group_sum((item_gain > 0).astype(np.float64))
+        gain = r.group_sum(item_gain)
+        del item_gain
     sums = _discount_table(int(r.n_cand.max(initial=0)))
     start = r.start
     full = sums[start + r.size]
@@ -292,12 +302,12 @@ def _ndcg_rel_batch(r, batch, lengths, a, gain, full, sums, runs, count):
     return low, np.bincount(query - low, weights=term)
 
 
-def _expected_dcg_at(r, query, cut):
+def _expected_dcg_at(r, query, cut, level_gains=None):
     """Expected DCG (linear gain, log2) of the top ``cut`` positions of ``query`` (arrays
     of points): each group's mean gain per position times the discounts it covers."""
     cut = np.minimum(cut, r.n_cand[query]).astype(np.int64)
     sums = _discount_table(int(cut.max(initial=0)))
-    gain = r.group_sum(np.maximum(r.rel, 0.0)) / r.size
+    gain = r.group_sum(_mapped_gains(np.maximum(r.rel, 0.0), level_gains)) / r.size
     start = np.asarray(r.start, dtype=np.int64)
     end = start + r.size
     width = int(r.n_cand.max(initial=0)) + 2
@@ -313,22 +323,22 @@ def _expected_dcg_at(r, query, cut):
     return _range_sums(first, upto, term)
 
 
-def r_ndcg(r, k=None, *, relevance_threshold):
+def r_ndcg(r, k=None, *, relevance_threshold, level_gains=None):
     """trec_eval's Rndcg: the mean of DCG@B / IDCG@B over the ideal ranking's positive
     grade boundaries B, and of DCG@N / IDCG when N > B_last + 1 (sic). DCG@B is
     linear in the positions, so its tie average is exact."""
-    query, bound, ideal = _ideal_boundaries(r)
+    query, bound, ideal = _ideal_boundaries(r, level_gains)
     # trec_eval's loop (m_Rndcg.c) leaves the ideal ranking one position after the last
     # boundary: the final point at N is taken only when N reaches beyond that one.
     last = np.ones(query.size, dtype=bool)
     last[:-1] = query[1:] != query[:-1]
     final = np.flatnonzero(last & (r.n_cand[query] > bound + 1))
     del last
-    ratio = _expected_dcg_at(r, query, bound)
+    ratio = _expected_dcg_at(r, query, bound, level_gains)
     ratio /= ideal
     if final.size:  # each query's points in trec_eval's order: boundaries, then N
         query_final = query[final]
-        ratio_final = _expected_dcg_at(r, query_final, r.n_cand[query_final])
+        ratio_final = _expected_dcg_at(r, query_final, r.n_cand[query_final], level_gains)
         ratio_final /= ideal[final]
         order = np.argsort(np.concatenate([query, query_final]), kind="stable")
         query = np.concatenate([query, query_final])[order]
@@ -372,20 +382,20 @@ def _ideal_cost(runs, query, depth):
     return depth + _range_sums(first, last, term)
 
 
-def g_measure(r, k=None):
-    """trec_eval's experimental G (grades as gains)."""
-    runs = _ideal_runs(r)
+def g_measure(r, k=None, *, level_gains=None):
+    """trec_eval's experimental G (grades as gains, or ``level_gains``)."""
+    runs = _ideal_runs(r, level_gains)
     ideal_total = np.bincount(
         runs[0], weights=runs[3] * (runs[2] - runs[1]), minlength=r.n_queries
     ).astype(np.float64)
-    gain = r.group_sum(np.maximum(r.rel, 0.0))
+    gain = r.group_sum(_mapped_gains(np.maximum(r.rel, 0.0), level_gains))
     total = np.zeros(r.n_queries)
     hold = np.flatnonzero(gain > 0)  # groups holding an item of positive gain
     begin = 0
     while begin < hold.size:  # batches of whole queries: a query's sum never splits
         last_query = r.query[hold[min(begin + _CHUNK, hold.size) - 1]]
         stop = int(np.searchsorted(hold, np.searchsorted(r.query, last_query, "right")))
-        low, sum_of_batch = _g_batch(r, runs, gain, hold[begin:stop])
+        low, sum_of_batch = _g_batch(r, runs, gain, hold[begin:stop], level_gains)
         total[low : low + sum_of_batch.size] += sum_of_batch
         begin = stop
     del hold, gain
@@ -393,7 +403,7 @@ def g_measure(r, k=None):
     return value, r.relevant_count(None) > 0
 
 
-def _g_batch(r, runs, gain, batch):
+def _g_batch(r, runs, gain, batch, level_gains):
     """G's sums over the groups ``batch`` (whole queries), per query: (the first query,
     the sums of the queries from it on)."""
     first = np.searchsorted(r.query, r.query[batch], side="left")
@@ -409,17 +419,17 @@ def _g_batch(r, runs, gain, batch):
         g = gain[batch[single]]
         contribution[single] = g / np.log2(2.0 + cost - gathered[single] - g)
     for index in np.flatnonzero(size > 1):
-        contribution[index] = _g_of_tied_group(r, runs, batch[index], gathered[index])
+        contribution[index] = _g_of_tied_group(r, runs, batch[index], gathered[index], level_gains)
     low = int(query[0]) if query.size else 0
     return low, np.bincount(query - low, weights=contribution)
 
 
-def _g_of_tied_group(r, runs, group, gathered):
+def _g_of_tied_group(r, runs, group, gathered, level_gains):
     """G's expected sum over one tie group's ranks, over every ordering of its items."""
     items = r.group  # items come by group: a group's items are consecutive
     members = slice(np.searchsorted(items, group, "left"), np.searchsorted(items, group, "right"))
     n = int(r.size[group])
-    gains = np.maximum(r.rel[members], 0.0)
+    gains = _mapped_gains(np.maximum(r.rel[members], 0.0), level_gains)
     gains = gains[gains > 0]
     values, counts = np.unique(gains, return_counts=True)
     zeros = n - int(counts.sum())

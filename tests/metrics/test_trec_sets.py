@@ -24,6 +24,8 @@ NAMES = [
     "rndcg",
     "ndcg_rel",
     "g",
+    "g(level_gains='1=3,2=9,3=0.5')",
+    "ndcg_rel(level_gains='1=4,3=1')",
     "ndcg_gains(level_gains='1=3,2=9,3=0.5')",
     "trec_rbp_residual(p=0.9)",
 ]
@@ -71,6 +73,10 @@ def _reference(name, ranked, qrels, level=1):
         return _ndcg_rel(grades, qrels)
     if name == "g":
         return _g(grades, qrels)
+    if name.startswith("g("):
+        return _g(grades, qrels, {1: 3, 2: 9, 3: 0.5})
+    if name.startswith("ndcg_rel("):
+        return _ndcg_rel(grades, qrels, {1: 4, 3: 1})
     if name.startswith("ndcg_gains"):
         gain = {0: 0, 1: 3, 2: 9, 3: 0.5}
         ideal = sorted((gain[g] for g in qrels.values() if gain[g] > 0), reverse=True)
@@ -133,9 +139,11 @@ def _rndcg(grades, qrels, big_r):
     return total / points
 
 
-def _ndcg_rel(grades, qrels):
+def _ndcg_rel(grades, qrels, gains=None):
     """m_ndcg_rel.c: nDCG at each positive item's rank, at N for those not retrieved."""
-    ideal = sorted((g for g in qrels.values() if g > 0), reverse=True)
+    gains = gains or {}
+    grades = [None if g is None else gains.get(g, g) for g in grades]
+    ideal = sorted((gains.get(g, g) for g in qrels.values() if gains.get(g, g) > 0), reverse=True)
     if not ideal:
         return 0.0
 
@@ -152,9 +160,11 @@ def _ndcg_rel(grades, qrels):
     return total / len(ideal) if total > 0 else 0.0
 
 
-def _g(grades, qrels):
+def _g(grades, qrels, gains=None):
     """m_G.c: gain / log2(2 + ideal cost so far - gain gathered so far), / ideal total."""
-    ideal = sorted((g for g in qrels.values() if g > 0), reverse=True)
+    gains = gains or {}
+    grades = [None if g is None else gains.get(g, g) for g in grades]
+    ideal = sorted((gains.get(g, g) for g in qrels.values() if gains.get(g, g) > 0), reverse=True)
     if not ideal:
         return 0.0
     total, cost, gathered = 0.0, 0.0, 0.0
