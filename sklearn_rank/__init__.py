@@ -87,6 +87,7 @@ _EXPORTS = {
     "unjudged_at_k": "metrics",
     "utility_score": "metrics",
     "xgboost_metric": "integrations",
+    "yaap_score": "metrics",
 }
 # Old spellings, deprecated (using them warns): reachable from here, not in __all__.
 _DEPRECATED = {"unjudged_at_k_score": "metrics"}

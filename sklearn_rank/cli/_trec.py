@@ -503,7 +503,7 @@ def _relevant_counts(truth, options):
 
 def _missing_value(request, relevant, options, conventions):
     """trec_eval -c: a judged topic without a run (``relevant``: its R) scores 0, except
-    its num_rel (R), utility and rbp_resid named with parameters, and, under -J,
+    its num_rel (R), yaap, utility and rbp_resid named with parameters, and, under -J,
     interpolated precision where it reaches no relevant
     document: trec_eval ranks one unjudged document there, which -J removes, and divides
     0 by 0 (NaN)."""
@@ -516,6 +516,8 @@ def _missing_value(request, relevant, options, conventions):
     if name == "utility" and request.label != "utility":
         p1, p2, p3, p4 = request.params.get("coefficients", (1.0, -1.0, 0.0, 0.0))
         return p1 * 0 + p2 * retrieved + p3 * relevant + p4 * (0 - retrieved - relevant)
+    if name == "yaap":  # not reset either: log((1 + 0) / (1 + R - 0))
+        return math.log((1.0 + 0.0) / (1.0 + relevant - 0.0))
     if name == "trec_rbp_residual" and request.label != "rbp_resid" and retrieved:
         p = request.params.get("p", 0.9)
         return p + (1 - p) * 1.0

@@ -49,6 +49,7 @@ from ._trec_gain_functions import (
     ndcg_with_gains_score,
     r_ndcg_score,
     trec_rbp_residual,
+    yaap_score,
 )
 from ._trec_set_functions import (
     relative_precision_at_k_score,
@@ -102,4 +103,5 @@ __all__ = [
     "trec_rbp_residual",
     "unjudged_at_k",
     "utility_score",
+    "yaap_score",
 ]

@@ -497,6 +497,16 @@ METRICS = {
             family="trec",
         ),
         _Metric(
+            "yaap",
+            "yaap_score",
+            _trec_sets.yaap,
+            "log((1 + S) / (1 + R - S)), S = R AP: Robertson's smoothed average precision",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            value_range="(-inf, inf)",
+            family="trec",
+        ),
+        _Metric(
             "trec_rbp_residual",
             "trec_rbp_residual",
             _trec_sets.trec_rbp_residual,

@@ -1,4 +1,5 @@
-"""Public functions of trec_eval's gm_bpref, binG, G, Rndcg, ndcg_rel and rbp_resid.
+"""Public functions of trec_eval's gm_bpref, binG, G, Rndcg, ndcg_rel, ndcg with gains per
+grade, rbp_resid and yaap.
 
 Each is a thin, documented entry point into `_evaluate._score`; the definitions live in
 `_trec_sets.py` and `docs/metrics.md`.
@@ -446,6 +447,70 @@ def trec_rbp_residual(
         y_true,
         y_score,
         p=p,
+        groups=groups,
+        exclude=exclude,
+        sample_weight=sample_weight,
+        per_query=per_query,
+        **conventions,
+    )
+
+
+@_with_conventions("yaap")
+@_fill_doc
+def yaap_score(
+    y_true,
+    y_score,
+    *,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    per_query=False,
+    **conventions,
+):
+    """Yet another average precision (Robertson's smoothed AP): trec_eval's yaap.
+
+    log((1 + S) / (1 + R - S)), S the sum over relevant candidates of the precision at
+    their rank (R times AP), R the relevant judged items: monotonic with AP on one query,
+    and better behaved when averaged. Under ties S is its exact average and the log applies
+    to it (as GM-MAP's log applies to the averaged AP). trec_eval leaves yaap out of
+    ``all_trec``.
+
+    Parameters
+    ----------
+    {y_true}
+    {y_score}
+    {groups}
+    {exclude}
+    {sample_weight}
+    {conventions}
+    {per_query}
+
+    Returns
+    -------
+    {returns}
+
+    See Also
+    --------
+    mean_average_precision_score
+
+    References
+    ----------
+    .. [1] S. Robertson, "On Smoothing Average Precision", ECIR 2012, LNCS 7224,
+       pp. 158-169.
+    .. [2] trec_eval 10.0, ``m_yaap.c``.
+
+    Examples
+    --------
+    >>> from sklearn_rank import ItemJudgments, ItemRanking, yaap_score
+    >>> truth = ItemJudgments(["q"] * 4, ["a", "b", "c", "d"], [1, 0, 2, 0])
+    >>> run = ItemRanking(["q"] * 4, ["b", "a", "e", "c"], [0.9, 0.8, 0.7, 0.6])
+    >>> round(yaap_score(truth, run), 6)  # S = 1/2 + 2/4: log(2 / 2)
+    0.0
+    """
+    return _score(
+        "yaap",
+        y_true,
+        y_score,
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 #: reported as such, not as unknown. ("runid" and "num_q" are lines of the command line's
 #: trec_eval form.)
 TREC_NOT_IMPLEMENTED = (
-    ("runid", "num_q", "relstring", "ideal_dcg", "yaap")
+    ("runid", "num_q", "relstring", "ideal_dcg")
     + ("map_avgjg", "P_avgjg", "Rprec_mult_avgjg", "prefs_num_prefs_poss", "prefs_simp")
     + ("prefs_num_prefs_ful", "prefs_num_prefs_ful_ret", "prefs_pair", "prefs_avgjg")
     + ("prefs_avgjg_Rnonrel", "prefs_simp_ret", "prefs_pair_ret", "prefs_avgjg_ret")
@@ -86,6 +86,7 @@ TREC_MEASURES = {
     "set_map": _Trec("set_map"),
     "set_F": _Trec("set_f", "beta", (1.0,)),
     "num_nonrel_judged_ret": _Trec("num_nonrel_judged_ret"),
+    "yaap": _Trec("yaap"),
     "rbp": _Trec("rbp", "named", fixed=(("p", 0.9), ("gains", "query_max"))),
     "rbp_resid": _Trec("trec_rbp_residual", "named", fixed=(("p", 0.9),)),
     "unj": _Trec("unjudged", "k", (5, 10, 20)),
@@ -107,5 +108,5 @@ TREC_GROUPS = {
         "iprec_at_recall",
         "P",
     ),
-    "all_trec": tuple(TREC_MEASURES),
+    "all_trec": tuple(base for base in TREC_MEASURES if base != "yaap"),
 }

@@ -12,7 +12,7 @@ from ._cascade import rank_biased_residual
 from ._columns import _take
 from ._counting import _discount, _log_comb
 from ._kernel import _discount_sums
-from ._reductions import _expected_hits, _ratio
+from ._reductions import _expected_hits, _precision_sums, _ratio
 
 
 def _everyone(r):
@@ -496,3 +496,16 @@ def ndcg_with_gains(r, k=None, *, level_gains):
         codes, weights=ideal * _discount(position.astype(np.float64)), minlength=r.n_queries
     ).astype(np.float64)
     return _ratio(dcg, ideal_dcg, out=dcg), ideal_dcg > 0
+
+
+# --- yaap: Robertson's smoothed average precision ---------------------------------------------
+
+
+def yaap(r, k=None, *, relevance_threshold):
+    """trec_eval's yaap: log((1 + S) / (1 + R - S)), S the sum of precision at the
+    relevant candidates' ranks (R times AP). Under ties S is its exact average (AP's), and
+    the log applies to it, as GM-MAP's log applies to the averaged AP."""
+    count = r.relevant_count(relevance_threshold).astype(np.float64)
+    total = r.per_query(_precision_sums(r, None, relevance_threshold))
+    value = np.log((1.0 + total) / (1.0 + count - total))
+    return value, count > 0

@@ -335,7 +335,7 @@ def test_evaluate_help_shows_trec_eval_form(monkeypatch):
         ("Rprec_mult.-1", "x must be a positive number; got -1.0"),
         ("iprec_at_recall.1.5", "recall must be a recall level between 0 and 1; got 1.5"),
         ("P_10\n", "contains a line break, a tab or another control character"),
-        ("yaap", "trec_eval's 'yaap' is not implemented here"),
+        ("ideal_dcg", "trec_eval's 'ideal_dcg' is not implemented here"),
         ("utility.1,2", "coefficients must be four numbers (p1, p2, p3, p4); got '1,2'"),
     ],
 )

@@ -207,6 +207,37 @@ def test_stable_order_equals_trec_eval_loops(seed):
         assert got[name] == pytest.approx(_reference(name, ranked, qrels), abs=1e-12), name
 
 
+def _precision_sum(grades, level=1):
+    """S of yaap: the sum of precision at the relevant ranks."""
+    total, found = 0.0, 0
+    for i, g in enumerate(grades):
+        if g is not None and g >= level:
+            found += 1
+            total += found / (i + 1)
+    return total
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_yaap_is_trec_eval_loop_and_its_log_applies_to_the_tie_average(seed):
+    rng = np.random.default_rng(300 + seed)
+    ranked, scores, qrels = _random_query(rng, int(rng.integers(2, 8)))
+    truth = sr.ItemJudgments(["q"] * len(qrels), list(qrels), list(qrels.values()))
+    big_r = sum(g >= 1 for g in qrels.values())
+    stable = sr.ItemRanking(["q"] * len(ranked), ranked, -np.arange(len(ranked), dtype=float))
+    s = _precision_sum([qrels.get(d) for d in ranked])
+    want = math.log((1 + s) / (1 + big_r - s))
+    assert sr.yaap_score(truth, stable, no_relevant=0) == pytest.approx(want, abs=1e-12)
+    tied = sr.ItemRanking(["q"] * len(ranked), ranked, scores)
+    groups = [[d for d, v in zip(ranked, scores) if v == value] for value in sorted(set(scores))]
+    sums = [
+        _precision_sum([qrels.get(d) for group in orders for d in group])
+        for orders in itertools.product(*(itertools.permutations(g) for g in groups[::-1]))
+    ]
+    mean = sum(sums) / len(sums)
+    want = math.log((1 + mean) / (1 + big_r - mean))
+    assert sr.yaap_score(truth, tied, no_relevant=0) == pytest.approx(want, abs=1e-12)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_tie_average_is_the_mean_over_every_ordering(seed):
     rng = np.random.default_rng(100 + seed)
