@@ -4,6 +4,13 @@ topics missing from the run and run topics without judgments."""
 
 import numpy as np
 
+# trec_eval's measure parameters: set_F's x, a fractional cut-off, utility's coefficients,
+# rbp_resid's p, relstring's length, 11pt_avg's recall levels, gains per grade; yaap.
+_PARAMETERS = ["-m", "set_F.0.5", "-m", "ndcg_cut.23.4,5", "-m", "utility.2,-1,0,0"]
+_PARAMETERS += ["-m", "rbp_resid.p=0.8", "-m", "relstring.20", "-m", "relative_P.3,7"]
+_PARAMETERS += ["-m", "11pt_avg..25,.5,.75", "-m", "set_F.3", "-m", "ndcg.1=3,2=9,3=4.5"]
+_PARAMETERS += ["-m", "G.1=3,2=9", "-m", "ndcg_rel.1=2,2=2,3=5", "-m", "Rndcg.1=5", "-m", "yaap"]
+
 # What tests/data/trec_eval10/record_random.py recorded from the trec_eval 10.0 binary:
 # (seed, queries, topics missing from the run, trec_eval's options, output file)
 RECORDINGS = [
@@ -13,6 +20,8 @@ RECORDINGS = [
     (6, 400, False, ["-m", "all_trec"], "random6_400_complete.out"),
     (0, 2000, True, ["-c", "-M", "20", "-m", "all_trec"], "random0_2000_c_M20.out"),
     (1, 100, True, ["-q", "-c", "-M", "20", "-m", "all_trec"], "random1_100_q_c_M20.out.gz"),
+    (6, 400, True, ["-q", "-c", "-m", "all_trec"], "random6_400_q_c_all_trec.out.gz"),
+    (3, 200, True, ["-q", "-c", *_PARAMETERS], "random3_200_q_c_parameters.out"),
 ]
 
 

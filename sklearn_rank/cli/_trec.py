@@ -278,11 +278,30 @@ def _shows(measures, line):
 
 
 def _requests(measures):
-    from ..metrics._names import _parse_requests
+    """The requests of ``-m`` names, in trec_eval's order. As trec_eval, the first
+    parameters given to a measure are its only ones: a later ``-m P.10`` after ``-m P.5``,
+    and a group's defaults (``all_trec``), add nothing to it."""
+    from ..metrics._names import TREC_GROUPS, TREC_MEASURES, _parse_requests
+    from ._relstring import is_relstring
 
+    names = measures or ["official"]
+    explicit = {}  # measure -> the first name giving it parameters
+    for name in names:
+        base, dot, _params = name.partition(".")
+        if dot and base in TREC_MEASURES:
+            explicit.setdefault(base, name)
+    expanded = []
+    for name in names:
+        if name in TREC_GROUPS:
+            expanded += [base for base in TREC_GROUPS[name] if base not in explicit]
+            continue
+        base, dot, _params = name.partition(".")
+        if base in explicit and (name == base or (dot and explicit[base] != name)):
+            continue  # that measure has its (first) parameters already
+        expanded.append(name)
     requests = {}
-    for name in measures or ["official"]:
-        if name in _LINES:
+    for name in expanded:
+        if name in _LINES or is_relstring(name):
             continue
         for request in _parse_requests(name, dialect="trec_eval"):
             requests.setdefault(request.label, request)
@@ -302,8 +321,8 @@ def _nan_iprec(labels, per_query, counts, conventions):
         name = request.metric.name
         if name == "iprec":
             levels = [request.params.get("recall", 0.0)]
-        elif name == "iprec_avg":
-            levels = [0.0]  # level 0 always asks for none: the mean is NaN
+        elif name == "iprec_avg":  # a level that asks for none makes the mean NaN
+            levels = list(request.params.get("levels", [0.0]))
         else:
             continue
         for level in levels:
@@ -408,13 +427,17 @@ def run(argv, stdout=None, stderr=None, stdin=None):
     }
     z = "Z" if zscores is not None else ""
     if args.q:
+        strings, printed = _per_topic_lines(args, labels, qrels, ranking, conventions)
         for row, q in enumerate(topics):
             if missing and not args.c and args.convention == "trec_eval" and q > missing[0]:
                 break
-            for label, request in labels.items():
-                if request.metric.name == "gm_map":
-                    continue  # trec_eval prints gm_map on the all line only
-                stdout.write(z + _line(label, q, values[label][row], integer[label]))
+            for label in printed:
+                if label in strings:  # trec_eval's relstring: a text, quoted
+                    text = strings[label].get(q, _missing_relstring(label, args.J))
+                    stdout.write(f"{label:<22}\t{q}\t'{text}'\n")
+                elif labels[label].metric.aggregate != "geometric":
+                    # (trec_eval prints gm_map, gm_bpref on the all line only)
+                    stdout.write(z + _line(label, q, values[label][row], integer[label]))
     if missing and not args.c and args.convention == "trec_eval":
         stderr.write(
             f"sklearn-rank: judged topic {missing[0]!r} is not in the run: trec_eval 10.0 "
@@ -448,10 +471,32 @@ def _standardized(zscores, labels, values, topics):
     standardized = {}
     for label, request in labels.items():
         column = np.asarray(values[label], dtype=np.float64)
-        if request.metric.name == "gm_map":
+        if request.metric.aggregate == "geometric":  # gm_map, gm_bpref
             column = np.array([math.log(max(v, _GEOMETRIC_FLOOR)) for v in column.tolist()])
         standardized[label] = _trec_eval_zscores(zscores, label, column, topics).tolist()
     return standardized
+
+
+def _missing_relstring(label, judged_only):
+    """relstring of a topic missing from the run under -c: trec_eval ranks one document
+    absent from the qrels there ("-") and clears the text afterwards only for the line
+    named exactly "relstring" (trec_eval.c compares the names); -J removes that document."""
+    return "" if label in ("relstring", "relstring_0") or judged_only else "-"
+
+
+def _per_topic_lines(args, labels, qrels, ranking, conventions):
+    """The relstring texts asked for ({label: {topic: text}}) and every per-topic label
+    in trec_eval's order: relstring comes after the P lines."""
+    from ..metrics._names import TREC_MEASURES
+    from ._relstring import relstring_lines, relstrings
+
+    lengths = relstring_lines(args.measures)
+    strings = {}
+    for label, length in lengths.items():
+        strings[label] = relstrings(qrels, ranking, length, args.J, conventions["score_dtype"])
+    keys = [(_order_key(request), label) for label, request in labels.items()]
+    keys += [((list(TREC_MEASURES).index("P"), math.inf), label) for label in lengths]
+    return strings, [label for _key, label in sorted(keys, key=lambda entry: entry[0])]
 
 
 # Stands for a qrels topic whose every line has a negative grade: trec_eval still
@@ -550,17 +595,32 @@ def _relevant_counts(truth, options):
 
 def _missing_value(request, relevant, options, conventions):
     """trec_eval -c: a judged topic without a run (``relevant``: its R) scores 0, except
-    its num_rel (R) and, under -J, interpolated precision where it reaches no relevant
+    its num_rel (R), yaap, utility and rbp_resid named with parameters, and, under -J,
+    interpolated precision where it reaches no relevant
     document: trec_eval ranks one unjudged document there, which -J removes, and divides
     0 by 0 (NaN)."""
     name = request.metric.name
     if name == "num_rel":
         return float(relevant)
+    # trec_eval resets utility and rbp_resid computed on its one-document ranking only
+    # under these very names (trec_eval.c compares them): utility_2,-1,0,0 keeps its value.
+    retrieved = 0 if options.get("judged_only") else 1  # -J removes that document
+    if name == "utility" and request.label != "utility":
+        p1, p2, p3, p4 = request.params.get("coefficients", (1.0, -1.0, 0.0, 0.0))
+        return p1 * 0 + p2 * retrieved + p3 * relevant + p4 * (0 - retrieved - relevant)
+    if name == "yaap":  # not reset either: log((1 + 0) / (1 + R - 0))
+        return math.log((1.0 + 0.0) / (1.0 + relevant - 0.0))
+    if name == "trec_rbp_residual" and request.label != "rbp_resid" and retrieved:
+        p = request.params.get("p", 0.9)
+        return p + (1 - p) * 1.0
     if options.get("judged_only") and name in ("iprec", "iprec_avg"):
         from ..metrics._trec import _recall_cut
 
-        recall = request.params.get("recall", 0.0) if name == "iprec" else 0.0
-        if _recall_cut(recall, relevant, conventions["iprec_rounding"]) == 0:
+        if name == "iprec":
+            levels = [request.params.get("recall", 0.0)]
+        else:
+            levels = list(request.params.get("levels", [0.0]))
+        if any(_recall_cut(p, relevant, conventions["iprec_rounding"]) == 0 for p in levels):
             return math.nan
     return 0.0
 

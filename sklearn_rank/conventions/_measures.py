@@ -48,6 +48,72 @@ def _top_grade(name, value):
     return None if value is None else _positive(name, value)
 
 
+def _coefficients(name, value):
+    """Four real numbers, as a sequence or as trec_eval writes them ("1,-1,0,0")."""
+    given = value
+    if isinstance(value, str):
+        try:
+            value = [float(part) for part in value.split(",")]
+        except ValueError:
+            raise ValueError(
+                f"{name} must be four numbers such as '1,-1,0,0'; got {given!r}."
+            ) from None
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__len__") or len(value) != 4:
+        raise ValueError(f"{name} must be four numbers (p1, p2, p3, p4); got {given!r}.")
+    return tuple(_finite_real(name, v) for v in value)
+
+
+def _recall_levels(name, value):
+    """Recall levels in [0, 1], as a sequence or as trec_eval writes them (".25,.5,.75")."""
+    given = value
+    if isinstance(value, str):
+        try:
+            value = [float(part) for part in value.split(",")]
+        except ValueError:
+            raise ValueError(
+                f"{name} must be recall levels such as '.25,.5,.75'; got {given!r}."
+            ) from None
+    if isinstance(value, (bytes, dict)) or not hasattr(value, "__len__") or len(value) == 0:
+        raise ValueError(f"{name} must be one or more recall levels in [0, 1]; got {given!r}.")
+    return tuple(_recall_level(name, v) for v in value)
+
+
+def _level_gains(name, value):
+    """(grade, gain) pairs, from a mapping or as trec_eval writes them ("1=3,2=9,4=4.5");
+    None: the grades themselves."""
+    if value is None:
+        return None
+    given = value
+    if isinstance(value, str):
+        pairs = []
+        for part in value.split(","):
+            level, equals, gain = part.partition("=")
+            try:
+                pairs.append((int(level), float(gain)))
+            except ValueError:
+                raise ValueError(
+                    f"{name} must be grade=gain pairs such as '1=3,2=9'; got {given!r}."
+                ) from None
+            if not equals:
+                raise ValueError(
+                    f"{name} must be grade=gain pairs such as '1=3,2=9'; got {given!r}."
+                )
+        value = dict(pairs)
+    if not isinstance(value, dict):
+        value = dict(value) if isinstance(value, (list, tuple)) else value
+    if not isinstance(value, dict) or not value:
+        raise ValueError(f"{name} must map grades to gains, such as {{1: 3, 2: 9}}; got {given!r}.")
+    pairs = []
+    for level, gain in sorted(value.items()):
+        if _is_bool(level) or not isinstance(level, (int, np.integer)) or level < 1:
+            raise ValueError(f"{name}: grades must be integers from 1; got {level!r} in {given!r}.")
+        gain = _finite_real(name, gain)
+        if gain < 0:
+            raise ValueError(f"{name}: gains must be non-negative; got {gain!r} in {given!r}.")
+        pairs.append((int(level), gain))
+    return tuple(pairs)
+
+
 def _rbp_gains(name, value):
     if value not in ("binary", "query_max"):
         raise ValueError(f"{name} must be 'binary' or 'query_max'; got {value!r}.")
@@ -197,6 +263,40 @@ _IDEAL_MEAN = Parameter(
     "it; give the whole dataset's value to score it in batches.",
     type_text="float or None",
 )
+_LEVELS = Parameter(
+    "levels",
+    _recall_levels,
+    (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+    "The recall levels averaged, each in [0, 1] (a sequence, or a text '.25,.5,.75' as\n"
+    "trec_eval's ``11pt_avg..25,.5,.75``); default the 11 points 0, 0.1, ..., 1.",
+    type_text="tuple of floats",
+)
+_LEVEL_GAINS = Parameter(
+    "level_gains",
+    _level_gains,
+    None,
+    "Gain of each grade: {grade: gain} (or a text '1=3,2=9,4=4.5', trec_eval's\n"
+    "``ndcg.1=3,2=9,4=4.5``); a grade not listed keeps its grade as gain. Grades from 1,\n"
+    "gains non-negative.",
+    type_text="dict or str",
+)
+_BETA = Parameter(
+    "beta",
+    _positive,
+    1.0,
+    "Weight of recall (positive): (beta + 1) P R / (beta P + R), trec_eval's ``set_F.x``\n"
+    "(its x plays the role of beta squared in van Rijsbergen's F; 1: F1).",
+    type_text="float",
+)
+_COEFFICIENTS = Parameter(
+    "coefficients",
+    _coefficients,
+    (1.0, -1.0, 0.0, 0.0),
+    "Worth (p1, p2, p3, p4) of a relevant retrieved item, a non-relevant retrieved one, a\n"
+    "relevant item not retrieved and a non-relevant one not retrieved (trec_eval's\n"
+    "``utility.p1,p2,p3,p4``; the collection size is 0, as without trec_eval's -N).",
+    type_text="tuple of 4 floats, or a text '1,-1,0,0'",
+)
 
 #: Every measure parameter by name; registry entries take theirs from here.
 MEASURE_PARAMETERS = {
@@ -207,6 +307,10 @@ MEASURE_PARAMETERS = {
         _RECALL,
         _X,
         _MAX_GRADE,
+        _COEFFICIENTS,
+        _BETA,
+        _LEVELS,
+        _LEVEL_GAINS,
         _ETA,
         _MAX_WEIGHT,
         _NORMALIZE,

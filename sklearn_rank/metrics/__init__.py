@@ -53,9 +53,27 @@ from ._trec_functions import (
     r_precision_mult_score,
     r_precision_score,
 )
+from ._trec_gain_functions import (
+    binary_g_score,
+    g_score,
+    geometric_mean_bpref_score,
+    ndcg_rel_score,
+    ndcg_with_gains_score,
+    r_ndcg_score,
+    trec_rbp_residual,
+    yaap_score,
+)
+from ._trec_set_functions import (
+    relative_precision_at_k_score,
+    set_average_precision_score,
+    set_f_score,
+    set_relative_precision_score,
+    utility_score,
+)
 
 __all__ = [
     "average_relative_position",
+    "binary_g_score",
     "bpref_score",
     "cg_score",
     "dcg_score",
@@ -65,7 +83,9 @@ __all__ = [
     "evaluate_judgment_groups",
     "evaluate_preferences",
     "f1_at_k_score",
+    "g_score",
     "geometric_mean_average_precision_score",
+    "geometric_mean_bpref_score",
     "get_metric_names",
     "hit_rate_score",
     "inferred_average_precision_score",
@@ -80,7 +100,9 @@ __all__ = [
     "mean_average_precision_score",
     "mean_reciprocal_rank_score",
     "metric_at_k_curve",
+    "ndcg_rel_score",
     "ndcg_score",
+    "ndcg_with_gains_score",
     "num_nonrelevant_judged_retrieved",
     "num_relevant",
     "num_relevant_retrieved",
@@ -89,6 +111,7 @@ __all__ = [
     "precision_at_k_score",
     "psndcg_score",
     "psp_score",
+    "r_ndcg_score",
     "r_precision_mult_score",
     "r_precision_score",
     "ranking_auc_score",
@@ -96,5 +119,12 @@ __all__ = [
     "rbp_score",
     "recall_at_k_score",
     "slate_policy_value",
+    "relative_precision_at_k_score",
+    "set_average_precision_score",
+    "set_f_score",
+    "set_relative_precision_score",
+    "trec_rbp_residual",
     "unjudged_at_k",
+    "utility_score",
+    "yaap_score",
 ]

@@ -90,6 +90,7 @@ def eleven_point_average_precision_score(
     y_true,
     y_score,
     *,
+    levels=(0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
     groups=None,
     exclude=None,
     sample_weight=None,
@@ -99,12 +100,14 @@ def eleven_point_average_precision_score(
     """11-point interpolated average precision.
 
     The mean of `interpolated_precision_score` at recall 0, 0.1, ..., 1 (trec_eval's
-    ``11pt_avg``), with its bound on the cost of exact tie averaging.
+    ``11pt_avg``), or at the recall ``levels`` given (``11pt_avg..25,.5,.75``), with its
+    bound on the cost of exact tie averaging.
 
     Parameters
     ----------
     {y_true}
     {y_score}
+    {levels}
     {groups}
     {exclude}
     {sample_weight}
@@ -132,11 +135,14 @@ def eleven_point_average_precision_score(
     >>> run = ItemRanking(["q"] * 4, ["b", "a", "e", "c"], [0.9, 0.8, 0.7, 0.6])
     >>> eleven_point_average_precision_score(truth, run)
     0.5
+    >>> eleven_point_average_precision_score(truth, run, levels=(0.5, 1.0))
+    0.5
     """
     return _score(
         "iprec_avg",
         y_true,
         y_score,
+        levels=levels,
         groups=groups,
         exclude=exclude,
         sample_weight=sample_weight,

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from ..conventions._declarations import resolve
 from ._beyond_registry import BEYOND_METRICS
 from ._registry import _LARGEST_K, METRICS, get_metric_names
-from ._trec_names import _trec_not_implemented
+from ._trec_names import TREC_GROUPS, TREC_MEASURES, _trec_not_implemented
 
 
 @dataclass(frozen=True)
@@ -40,72 +40,6 @@ class _Request:
 # --------------------------------------------------------------------------------------
 # The alias tables
 # --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Trec:
-    """A trec_eval measure: the registry entry, what its ``.params`` are (None: none;
-    "k": cut-offs; a measure parameter's name: its values, printed with ``%3.2f``;
-    "named": ``name=value`` pairs), trec_eval's defaults, and fixed parameters."""
-
-    metric: str
-    param: str | None = None
-    defaults: tuple = ()
-    fixed: tuple = ()  # (name, value) pairs: measure parameters or conventions
-    exact: tuple = ()  # (parameter, allowed value): the only value supported here
-    printed: str = "text"  # "float": parameter values printed with %3.2f
-
-
-_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-_RECALL_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
-
-#: trec_eval 10.0's measures, in the order trec_eval prints them (measures.c).
-TREC_MEASURES = {
-    "num_ret": _Trec("num_ret"),
-    "num_rel": _Trec("num_rel"),
-    "num_rel_ret": _Trec("num_rel_ret"),
-    "map": _Trec("map"),
-    "gm_map": _Trec("gm_map"),
-    "Rprec": _Trec("rprec"),
-    "bpref": _Trec("bpref"),
-    "recip_rank": _Trec("mrr"),
-    "iprec_at_recall": _Trec("iprec", "recall", _RECALL_LEVELS, printed="float"),
-    "P": _Trec("precision", "k", _CUTS),
-    "recall": _Trec("recall", "k", _CUTS),
-    "infAP": _Trec("infap"),
-    "Rprec_mult": _Trec("rprec_mult", "x", tuple(x / 10 for x in range(2, 21, 2)), printed="float"),
-    "11pt_avg": _Trec("iprec_avg"),
-    "ndcg": _Trec("ndcg"),
-    "ndcg_cut": _Trec("ndcg", "k", _CUTS),
-    "map_cut": _Trec("map", "k", _CUTS),
-    "success": _Trec("hit_rate", "k", (1, 5, 10)),
-    "set_P": _Trec("precision"),
-    "set_recall": _Trec("recall"),
-    "set_F": _Trec("f1", "x", (1.0,), exact=(("x", 1.0),)),
-    "num_nonrel_judged_ret": _Trec("num_nonrel_judged_ret"),
-    "rbp": _Trec("rbp", "named", fixed=(("p", 0.9), ("gains", "query_max"))),
-    "unj": _Trec("unjudged", "k", (5, 10, 20)),
-}
-
-#: The measures trec_eval's groups print, in its order ("runid" and "num_q" are the
-#: command line's lines, not measures). all_trec less what is not implemented here:
-#: relstring, gm_bpref, utility, binG, G, ndcg_rel, Rndcg, relative_P, set_relative_P,
-#: set_map and rbp_resid (trec_eval's differs from Moffat and Zobel's residual).
-TREC_GROUPS = {
-    "official": (
-        "num_ret",
-        "num_rel",
-        "num_rel_ret",
-        "map",
-        "gm_map",
-        "Rprec",
-        "bpref",
-        "recip_rank",
-        "iprec_at_recall",
-        "P",
-    ),
-    "all_trec": tuple(TREC_MEASURES),
-}
 
 
 @dataclass(frozen=True)
@@ -166,6 +100,8 @@ _IR = re.compile(
 _TREC_DOTTED = re.compile(r"^(?P<name>[A-Za-z0-9_]+)\.(?P<params>\S+)$")
 _PAIR = re.compile(r"^\s*(?P<key>[A-Za-z_][A-Za-z0-9_]*)\s*=\s*(?P<value>.*?)\s*$")
 _INTEGER = re.compile(r"^[+-]?[0-9]+$")
+_DECIMAL = re.compile(r"^([0-9]*)\.[0-9]*$")
+_OUTSIDE_QUOTES = re.compile(r",(?=(?:[^'\"]*['\"][^'\"]*['\"])*[^'\"]*$)")
 _FLOAT = re.compile(r"^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$")
 
 
@@ -192,7 +128,8 @@ def _pairs(text, name):
     pairs = {}
     if text is None or not text.strip():
         return pairs
-    for part in text.split(","):
+    # Commas inside a quoted text belong to it: utility(coefficients='2,-1,0,0').
+    for part in _OUTSIDE_QUOTES.split(text):
         match = _PAIR.match(part)
         if match is None:
             raise ValueError(
@@ -256,6 +193,15 @@ def _split_params(metric, given, name):
     return params, overrides
 
 
+def _shown_value(value):
+    """A parameter value as a name writes it: a tuple (utility's coefficients, ndcg's
+    grade=gain pairs) as the quoted text the names read back."""
+    if not isinstance(value, tuple):
+        return repr(value)
+    parts = [f"{v[0]}={v[1]!r}" if isinstance(v, tuple) else repr(v) for v in value]
+    return "'" + ",".join(parts) + "'"
+
+
 def _label(metric, k, params, overrides):
     """Our canonical name: ``name(param=value, ...)@k``, defaults left out."""
     shown = {
@@ -264,7 +210,7 @@ def _label(metric, k, params, overrides):
         if p.name in params and params[p.name] != p.default
     }
     shown.update(overrides)
-    inside = ", ".join(f"{key}={value!r}" for key, value in shown.items())
+    inside = ", ".join(f"{key}={_shown_value(value)}" for key, value in shown.items())
     return metric.name + (f"({inside})" if inside else "") + (f"@{k}" if k is not None else "")
 
 
@@ -301,12 +247,26 @@ def _trec_requests(base, values, name, given_text=None):
         params, overrides = _split_params(metric, {**dict(entry.fixed), **given}, name)
         label = base if values is None else f"{base}_{','.join(values)}"
         return [_Request(label, metric, None, params, overrides)]
+    if entry.param == "whole":  # utility.2,-1,0,0: one request of the whole text
+        params = dict(fixed_params)
+        if values is not None:
+            if entry.given is not None:  # ndcg.1=3: another entry takes the parameters
+                metric = METRICS[entry.given]
+            (parameter,) = metric.parameters
+            try:
+                params[parameter.name] = parameter.check(parameter.name, ",".join(values))
+            except ValueError as exc:
+                raise ValueError(f"{name!r}: trec_eval's {base!r}: {exc}") from None
+        label = base if values is None else f"{base}_{','.join(values)}"
+        return [_Request(label, metric, None, params, fixed_overrides)]
     texts = [str(v) for v in entry.defaults] if values is None else values
     requests = []
     seen = set()
     for text in texts:
         if entry.param == "k":
-            k = _cut_off(text, name, metric)
+            # trec_eval reads a cut-off with atol: 23.4 is 23 (and .5 is 0, refused)
+            decimal = _DECIMAL.match(text)
+            k = _cut_off(decimal.group(1) or "0" if decimal else text, name, metric)
             if k in seen:
                 raise ValueError(f"trec_eval's {base!r} got the cut-off {k} twice in {name!r}.")
             seen.add(k)
@@ -314,6 +274,7 @@ def _trec_requests(base, values, name, given_text=None):
             requests.append(_Request(label, metric, k, fixed_params, fixed_overrides))
             continue
         value = _value(text, name)
+        measure, parameter = metric, entry.param
         for key, allowed in entry.exact:
             if key == entry.param and value != allowed:
                 raise ValueError(
@@ -329,13 +290,13 @@ def _trec_requests(base, values, name, given_text=None):
         else:
             label = base if values is None else f"{base}_{text}"
         params = dict(fixed_params)
-        declared = {p.name: p for p in metric.parameters}
-        if entry.param in declared:
+        declared = {p.name: p for p in measure.parameters}
+        if parameter in declared:
             try:  # Rprec_mult_-1 would silently be 0
-                params[entry.param] = declared[entry.param].check(entry.param, value)
+                params[parameter] = declared[parameter].check(parameter, value)
             except ValueError as exc:
                 raise ValueError(f"{name!r}: trec_eval's {base!r}: {exc}") from None
-        requests.append(_Request(label, metric, None, params, fixed_overrides))
+        requests.append(_Request(label, measure, None, params, fixed_overrides))
     return requests
 
 
@@ -346,7 +307,7 @@ def _trec(name, dialect):
     dotted = _TREC_DOTTED.match(name)
     if dotted and dotted.group("name") in TREC_MEASURES:
         values = dotted.group("params").split(",")
-        if TREC_MEASURES[dotted.group("name")].param == "named":
+        if TREC_MEASURES[dotted.group("name")].param in ("named", "whole"):
             values = [dotted.group("params")]
         if any(not v for v in values):
             raise ValueError(f"Empty parameter in {name!r}: expected values separated by commas.")
@@ -525,6 +486,9 @@ def _markdown_names_table():
         if entry.param == "named":  # name=value parameters: trec_eval's fixed values
             fixed = ", ".join(f"{name}={value}" for name, value in entry.fixed)
             shown = f"`{base}`, `{base}.NAME=VALUE` ({fixed})"
+        elif entry.param == "whole":  # every value together, as one parameter
+            example = {"utility": "P1,P2,P3,P4", "11pt_avg": ".25,.5,.75", "ndcg": "1=3,2=9"}
+            shown = f"`{base}`, `{base}.{example.get(base, 'VALUES')}`"
         elif entry.param not in ("k", None):
             shown = f"`{base}` (x = {', '.join(str(v) for v in entry.defaults)})"
         trec.setdefault(entry.metric, []).append(shown)

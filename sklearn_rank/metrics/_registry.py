@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..conventions._measures import MEASURE_PARAMETERS
-from . import _cascade, _clicks, _propensity_scored, _reductions, _trec
+from . import _cascade, _clicks, _propensity_scored, _reductions, _trec, _trec_sets
 from ._statistics import TOP_GRADE
 
 
@@ -124,6 +124,10 @@ _CLICKS = tuple(
 _IPS_RANGE = "[0, inf); (-inf, inf) with eps_minus > 0"
 _PROPENSITY_SCORED = tuple(MEASURE_PARAMETERS[name] for name in ("ps_normalize", "ideal_mean"))
 _PS_RANGE = "[0, inf); its mean in [0, 1]"
+_COEFFICIENTS, _BETA, _LEVELS, _LEVEL_GAINS = (
+    MEASURE_PARAMETERS[name] for name in ("coefficients", "beta", "levels", "level_gains")
+)
+_SET = {"takes_k": False, "ranks_without_k": False, "order_free": True, "family": "trec"}
 
 METRICS = {
     m.name: m
@@ -333,6 +337,7 @@ METRICS = {
             "mean interpolated precision at recall 0, 0.1, ..., 1 (11-point average)",
             takes_k=False,
             conventions=_THRESHOLD + ("iprec_rounding",),
+            parameters=(_LEVELS,),
             family="trec",
         ),
         _Metric(
@@ -486,6 +491,133 @@ METRICS = {
             family="propensity",
             statistics=(_propensity_scored.IDEAL_SUMS,),
             side_inputs=_propensity_scored._check_request,
+        ),
+        # --- trec_eval's set measures and experimental ones (all_trec) -------------------
+        _Metric(
+            "set_relative_precision",
+            "set_relative_precision_score",
+            _trec_sets.set_relative_precision,
+            "relevant candidates / min(N, R): set precision relative to the best possible",
+            conventions=_THRESHOLD,
+            **_SET,
+        ),
+        _Metric(
+            "set_map",
+            "set_average_precision_score",
+            _trec_sets.set_average_precision,
+            "relevant candidates squared / (N R): unranked average precision",
+            conventions=_THRESHOLD,
+            **_SET,
+        ),
+        _Metric(
+            "set_f",
+            "set_f_score",
+            _trec_sets.set_f,
+            "(beta + 1) P R / (beta P + R) of the candidate set (trec_eval's set_F.beta)",
+            conventions=_THRESHOLD,
+            parameters=(_BETA,),
+            **_SET,
+        ),
+        _Metric(
+            "utility",
+            "utility_score",
+            _trec_sets.utility,
+            "p1 relevant retrieved + p2 non-relevant retrieved + p3 relevant missed + p4 (h - N "
+            "- R), a set utility",
+            conventions=_THRESHOLD,
+            parameters=(_COEFFICIENTS,),
+            value_range="(-inf, inf)",
+            scores_without_relevant=True,
+            **_SET,
+        ),
+        _Metric(
+            "relative_precision",
+            "relative_precision_at_k_score",
+            _trec_sets.relative_precision,
+            "hits in the top k / min(k, R): precision up to R, recall after it",
+            conventions=_THRESHOLD,
+            ranks_without_k=False,
+            family="trec",
+        ),
+        _Metric(
+            "gm_bpref",
+            "geometric_mean_bpref_score",
+            _trec.bpref,
+            "bpref, combined over queries by the geometric mean of max(bpref, 1e-5)",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            needs_judged=True,
+            aggregate="geometric",
+            family="trec",
+        ),
+        _Metric(
+            "bin_g",
+            "binary_g_score",
+            _trec_sets.binary_g,
+            "(1/R) sum over relevant candidates of 1 / log2(2 + non-relevant items above it)",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            family="trec",
+        ),
+        _Metric(
+            "rndcg",
+            "r_ndcg_score",
+            _trec_sets.r_ndcg,
+            "mean nDCG at the ideal ranking's grade boundaries (and at N beyond the last)",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            parameters=(_LEVEL_GAINS,),
+            family="trec",
+        ),
+        _Metric(
+            "ndcg_gains",
+            "ndcg_with_gains_score",
+            _trec_sets.ndcg_with_gains,
+            "trec_eval's ndcg with a gain per grade: DCG / DCG of all judged items by gain",
+            takes_k=False,
+            parameters=(_LEVEL_GAINS,),
+            family="trec",
+        ),
+        _Metric(
+            "g",
+            "g_score",
+            _trec_sets.g_measure,
+            "sum of gain / log2(2 + ideal cost - gain gathered so far), / the ideal total gain",
+            takes_k=False,
+            parameters=(_LEVEL_GAINS,),
+            family="trec",
+        ),
+        _Metric(
+            "ndcg_rel",
+            "ndcg_rel_score",
+            _trec_sets.ndcg_rel,
+            "mean over the positive items of nDCG at their rank (at N for those not retrieved)",
+            takes_k=False,
+            parameters=(_LEVEL_GAINS,),
+            family="trec",
+        ),
+        _Metric(
+            "yaap",
+            "yaap_score",
+            _trec_sets.yaap,
+            "log((1 + S) / (1 + R - S)), S = R AP: Robertson's smoothed average precision",
+            takes_k=False,
+            conventions=_THRESHOLD,
+            value_range="(-inf, inf)",
+            family="trec",
+        ),
+        _Metric(
+            "trec_rbp_residual",
+            "trec_rbp_residual",
+            _trec_sets.trec_rbp_residual,
+            "trec_eval's RBP residual: p**N + (1 - p) sum of p**(i - 1) over unjudged ranks "
+            "i, 0 where every candidate is judged",
+            takes_k=False,
+            parameters=(_PERSISTENCE,),
+            greater_is_better=False,
+            needs_judged=True,
+            scores_without_relevant=True,
+            family="trec",
         ),
     )
 }

@@ -194,8 +194,9 @@ def interpolated_precision(r, k=None, *, relevance_threshold, iprec_rounding, re
     return values[:, 0], r.relevant_count(relevance_threshold) > 0
 
 
-def eleven_point_average(r, k=None, *, relevance_threshold, iprec_rounding):
-    means = _interpolated_values(r, ELEVEN_POINTS, iprec_rounding, relevance_threshold, _mean)
+def eleven_point_average(r, k=None, *, relevance_threshold, iprec_rounding, levels=None):
+    levels = ELEVEN_POINTS if levels is None else np.asarray(levels, dtype=np.float64)
+    means = _interpolated_values(r, levels, iprec_rounding, relevance_threshold, _mean)
     return means, r.relevant_count(relevance_threshold) > 0
 
 

@@ -165,3 +165,48 @@ def test_every_measure_equals_pytrec_eval_on_random_runs(seed):
         level = 2 if case % 5 == 4 else 1
         judged_only = case % 7 == 6  # trec_eval -J: condensed lists
         _compare(qrels, run, level, (seed, case, qrels, run), judged_only)
+
+
+# trec_eval's set measures and experimental ones (all_trec's rest), with trec_eval's names.
+MORE = ["set_relative_P", "set_map", "utility", "relative_P.1,3,5,10", "binG", "G"]
+MORE += ["ndcg_rel", "Rndcg", "gm_bpref", "set_F.0.5"]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_set_and_experimental_measures_equal_pytrec_eval_on_random_runs(seed):
+    # set_relative_P, set_map, utility, relative_P, binG, G, ndcg_rel, Rndcg, gm_bpref and
+    # set_F.x, per query, under trec_eval9 (float32 scores, as pytrec_eval reads them)
+    rng = np.random.default_rng(9000 + seed)
+    for case in range(150):
+        qrels, run = _case(rng)
+        level = 2 if case % 5 == 4 else 1
+        evaluator = pytrec_eval.RelevanceEvaluator(
+            qrels,
+            {m.split(".")[0] for m in MORE} | {"relative_P.1,3,5,10", "set_F.0.5"},
+            relevance_level=level,
+        )
+        expected = evaluator.evaluate(run)
+
+        def rows(nested, dtype):
+            q, d, v = zip(*[(q, d, v) for q, docs in nested.items() for d, v in docs.items()])
+            return np.array(q, dtype=object), np.array(d, dtype=object), np.array(v, dtype=dtype)
+
+        truth, ranking = sr.ItemJudgments(*rows(qrels, np.int64)), sr.ItemRanking(*rows(run, float))
+        threshold = None if level == 1 else level
+        got = sr.evaluate(
+            truth,
+            ranking,
+            MORE,
+            convention="trec_eval9",
+            relevance_threshold=threshold,
+            per_query=True,
+        )
+        ids = list(sr.query_ids(truth, ranking, convention="trec_eval9"))
+        assert sorted(ids) == sorted(expected)
+        for name, values in got.items():
+            for row, q in enumerate(ids):
+                value = values[row]
+                if name == "gm_bpref":  # pytrec_eval gives each topic's log(max(bpref, 1e-5))
+                    value = math.log(max(value, 1e-5))
+                want = expected[q][{"set_F_0.5": "set_F"}.get(name, name)]  # its key
+                assert value == pytest.approx(want, abs=1e-9), (name, q, seed, case)

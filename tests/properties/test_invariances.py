@@ -492,7 +492,8 @@ def _check_ranges(values, rows, conv, context):
                 assert low <= value <= high, (name, rel, value, context)
                 if metric.value_range.startswith("("):
                     assert value > low, (name, rel, value, context)
-            elif (rel >= 0).all():  # CG, DCG, counts: [0, inf) unless relevance is negative
+            elif (rel >= 0).all() and not metric.value_range.startswith("(-inf"):
+                # CG, DCG, counts: [0, inf) unless relevance is negative (utility: signed)
                 assert value >= 0, (name, rel, value, context)
 
 
