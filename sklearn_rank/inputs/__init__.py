@@ -6,13 +6,13 @@ ranks. Imports `sklearn_rank.utils` and `sklearn_rank.conventions` only.
 
 from ._files import read_table, read_trec_qrels, read_trec_run
 from ._normalise import query_ids
-from ._sampling import sample_negatives
 from ._preferences import (
     GroupedJudgments,
     read_trec_prefs,
     read_trec_qrels_jg,
     read_trec_qrels_prefs,
 )
+from ._sampling import sample_negatives
 from ._tables import ItemJudgments, ItemRanking
 
 __all__ = [
