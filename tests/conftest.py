@@ -5,6 +5,10 @@ import os
 
 import pytest
 
+# The scripts that recorded the peers' values (trec_eval, RecTools) run in their own
+# environments; they are data, not tests, and are never collected.
+collect_ignore_glob = ["data/*"]
+
 
 def pytest_sessionfinish(session, exitstatus):
     if os.environ.get("CI", "").lower() not in ("1", "true", "yes"):

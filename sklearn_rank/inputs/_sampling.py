@@ -9,7 +9,6 @@ catalogue; distinct draws use Floyd's algorithm, one step per draw for every use
 
 import numpy as np
 import scipy.sparse
-from sklearn.utils import Bunch, check_random_state
 
 from ..conventions._docs import _with_declarations
 from ..conventions._sampling import N_NEGATIVES, REPLACEMENT
@@ -117,6 +116,10 @@ def sample_negatives(y_true, n_negatives, *, exclude=None, replacement=False, ra
     n_allowed = n_items - np.diff(forbidden.indptr).astype(np.int64)
     users = np.flatnonzero(n_positives > 0)
     _check_draws(users, n_allowed, m, replacement)
+    # scikit-learn's utils import pandas and pyarrow: imported when called, so that
+    # importing the package (and reading a small file) stays light.
+    from sklearn.utils import check_random_state
+
     rng = check_random_state(random_state)
     allowed_counts = n_allowed[users]
     if replacement:
@@ -180,6 +183,8 @@ def _long_format(truth, users, n_positives, negatives, n_allowed):
     y_true[positive_slots] = positive_values
     negative_slots = (first + counts)[:, None] + np.arange(m)[None, :]
     items[negative_slots.ravel()] = negatives.ravel()
+    from sklearn.utils import Bunch
+
     return Bunch(
         groups=groups, item_ids=items, y_true=y_true, catalog_size=n_allowed[users] + counts
     )

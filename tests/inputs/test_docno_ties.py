@@ -11,7 +11,10 @@ from sklearn_rank.inputs import _items
 from sklearn_rank.inputs._items import _docno_order
 from sklearn_rank.metrics._registry import METRICS
 
-NAMES = list(METRICS) + [f"{m.name}@5" for m in METRICS.values() if m.takes_k]
+# Every registry metric that reads the run and the judgments alone (the click-log and
+# propensity-scored ones need per-row propensities: tests/metrics/test_clicks.py).
+_OWN = [m for m in METRICS.values() if m.side_inputs is None]
+NAMES = [m.name for m in _OWN] + [f"{m.name}@5" for m in _OWN if m.takes_k]
 
 
 def _run_and_truth(seed, string_ids):
