@@ -7,9 +7,9 @@ Tuned by NDCG alone, a recommender fills its lists with popular items.
 Data shaped like MovieLens 100K, generated here (no download): 943 users, 1,682 items of
 long-tailed popularity, about 80 training and 20 test interactions per user. A model's score
 is a learned taste plus ``weight`` times the logarithm of the item's training popularity.
-The script prints NDCG@10 beside catalog coverage, the Gini index, novelty, popularity and
-the long-tail share for each weight, picks the best NDCG@10 among the weights that keep
-coverage@10 at 0.3 or more with `BestWithinBounds`, and draws the long-tail plot and the
+The script prints ``NDCG@10`` beside catalog coverage, the Gini index, novelty, popularity and
+the long-tail share for each weight, picks the best ``NDCG@10`` among the weights that keep
+``coverage@10`` at 0.3 or more with `BestWithinBounds`, and draws the long-tail plot and the
 Lorenz curves when matplotlib is installed.
 
 Run: python examples/beyond_accuracy.py

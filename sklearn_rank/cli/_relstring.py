@@ -7,6 +7,7 @@ with ``-q`` only, never on the ``all`` line. A text does not average, so it is n
 `evaluate`; only this form prints it (docs/metrics.md, "trec_eval's measures").
 """
 
+import math
 import re
 
 import numpy as np
@@ -64,3 +65,40 @@ def relstrings(qrels, ranking, length, judged_only, score_dtype):
     topics, starts = np.unique(queries, return_index=True)
     pieces = np.split(chars, starts[1:]) if topics.size else []
     return {topic: "".join(piece) for topic, piece in zip(topics.tolist(), pieces)}
+
+
+def _missing_relstring(label, judged_only):
+    """relstring of a topic missing from the run under -c: trec_eval ranks one document
+    absent from the qrels there ("-") and clears the text afterwards only for the line
+    named exactly "relstring" (trec_eval.c compares the names); -J removes that document."""
+    return "" if label in ("relstring", "relstring_0") or judged_only else "-"
+
+
+def _per_topic_lines(args, labels, qrels, ranking, conventions):
+    """The relstring texts asked for ({label: {topic: text}}) and every per-topic label
+    in trec_eval's order: relstring comes after the P lines."""
+    from ..metrics._names import TREC_MEASURES
+
+    lengths = relstring_lines(args.measures)
+    strings = {}
+    for label, length in lengths.items():
+        strings[label] = relstrings(qrels, ranking, length, args.J, conventions["score_dtype"])
+    keys = [(_order_key(request), label) for label, request in labels.items()]
+    keys += [((list(TREC_MEASURES).index("P"), math.inf), label) for label in lengths]
+    return strings, [label for _key, label in sorted(keys, key=lambda entry: entry[0])]
+
+
+def _order_key(request):
+    """trec_eval prints its measures in its table's order, each measure's cut-offs or
+    parameters in increasing order (it sorts them: meas_init.c); others follow as given."""
+    from ..metrics._names import TREC_MEASURES
+
+    bases = list(TREC_MEASURES)
+    label = request.label
+    # The longest base the label starts with: map_cut_5 is map_cut's, not map's.
+    matches = [b for b in bases if label == b or label.startswith(b + "_")]
+    if not matches:
+        return len(bases), 0.0
+    numbers = [v for v in request.params.values() if isinstance(v, (int, float))]
+    value = request.k if request.k is not None else numbers[0] if len(numbers) == 1 else 0.0
+    return bases.index(max(matches, key=len)), float(value)

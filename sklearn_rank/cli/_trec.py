@@ -17,6 +17,9 @@ import sys
 
 import numpy as np
 
+from ._relstring import _missing_relstring, _order_key, _per_topic_lines
+from ._zscores import _standardized
+
 PROG = "sklearn-rank evaluate"
 
 # trec_eval's exit status when a judged topic is missing from the run (trec_eval.c).
@@ -253,22 +256,6 @@ def _top(run, n, score_dtype):
     return ItemRanking(run.queries[keep], run.items[keep], run.scores[keep])
 
 
-def _order_key(request):
-    """trec_eval prints its measures in its table's order, each measure's cut-offs or
-    parameters in increasing order (it sorts them: meas_init.c); others follow as given."""
-    from ..metrics._names import TREC_MEASURES
-
-    bases = list(TREC_MEASURES)
-    label = request.label
-    # The longest base the label starts with: map_cut_5 is map_cut's, not map's.
-    matches = [b for b in bases if label == b or label.startswith(b + "_")]
-    if not matches:
-        return len(bases), 0.0
-    numbers = [v for v in request.params.values() if isinstance(v, (int, float))]
-    value = request.k if request.k is not None else numbers[0] if len(numbers) == 1 else 0.0
-    return bases.index(max(matches, key=len)), float(value)
-
-
 # Lines of trec_eval's all block that are not measures, and the groups that print them.
 _LINES = ("runid", "num_q")
 
@@ -458,45 +445,6 @@ def run(argv, stdout=None, stderr=None, stdin=None):
                 total = _all_line(request, column, truth, args.c)
             stdout.write(z + _line(label, "all", total, integer[label]))
     return 0
-
-
-def _standardized(zscores, labels, values, topics):
-    """trec_eval -Z: each topic's values replaced by their z from the zscores file, by
-    the measure's printed name (convert_zscores.c), before printing and adding up.
-    gm_map's per-topic values are trec_eval's logs (m_gm_map.c), its all line exp of
-    their mean."""
-    from ..comparison._standardize import _trec_eval_zscores
-    from ..metrics._aggregate import _GEOMETRIC_FLOOR
-
-    standardized = {}
-    for label, request in labels.items():
-        column = np.asarray(values[label], dtype=np.float64)
-        if request.metric.aggregate == "geometric":  # gm_map, gm_bpref
-            column = np.array([math.log(max(v, _GEOMETRIC_FLOOR)) for v in column.tolist()])
-        standardized[label] = _trec_eval_zscores(zscores, label, column, topics).tolist()
-    return standardized
-
-
-def _missing_relstring(label, judged_only):
-    """relstring of a topic missing from the run under -c: trec_eval ranks one document
-    absent from the qrels there ("-") and clears the text afterwards only for the line
-    named exactly "relstring" (trec_eval.c compares the names); -J removes that document."""
-    return "" if label in ("relstring", "relstring_0") or judged_only else "-"
-
-
-def _per_topic_lines(args, labels, qrels, ranking, conventions):
-    """The relstring texts asked for ({label: {topic: text}}) and every per-topic label
-    in trec_eval's order: relstring comes after the P lines."""
-    from ..metrics._names import TREC_MEASURES
-    from ._relstring import relstring_lines, relstrings
-
-    lengths = relstring_lines(args.measures)
-    strings = {}
-    for label, length in lengths.items():
-        strings[label] = relstrings(qrels, ranking, length, args.J, conventions["score_dtype"])
-    keys = [(_order_key(request), label) for label, request in labels.items()]
-    keys += [((list(TREC_MEASURES).index("P"), math.inf), label) for label in lengths]
-    return strings, [label for _key, label in sorted(keys, key=lambda entry: entry[0])]
 
 
 # Stands for a qrels topic whose every line has a negative grade: trec_eval still

@@ -524,8 +524,8 @@ def get_scorer_names():
     Examples
     --------
     >>> from sklearn_rank import get_scorer_names
-    >>> [name for name in get_scorer_names() if name.startswith(("ndcg", "neg_a"))]
-    ['ndcg', 'ndcg@K', 'neg_arp']
+    >>> [name for name in get_scorer_names() if name.startswith(("ndcg@", "neg_a"))]
+    ['ndcg@K', 'neg_arp']
     """
     names = []
     for entry in (*METRICS.values(), *BEYOND_METRICS.values()):

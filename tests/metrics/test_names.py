@@ -26,7 +26,6 @@ SAME = [
     ("success_1", "hit_rate@1", {}),
     ("set_P", "precision", {}),
     ("set_recall", "recall", {}),
-    ("set_F", "f1", {}),
     ("nDCG@10", "ndcg@10", {}),
     ("NDCG", "ndcg", {}),
     ("nDCG(dcg='exp-log2')@5", "ndcg@5", {"gain": "exponential"}),
@@ -57,6 +56,25 @@ def test_alias_gives_the_value_of_our_name(alias, ours, conventions, ties):
     # A per-request convention stays with its request: ndcg@2 keeps the call's gain.
     plain = sr.evaluate(y_true, y_score, ["ndcg@2"], ties=ties, per_query=True)
     np.testing.assert_array_equal(got["ndcg@2"], plain["ndcg@2"])
+
+
+@pytest.mark.parametrize("ties", ["average", "stable"])
+def test_set_f_is_trec_evals_formula(ties):
+    """trec_eval's set_F.x is (x + 1) P R / (x P + R) over the retrieved set: F1 at x = 1 up to
+    the rounding of the other formula; set_F.0.5 weighs precision more."""
+    y_true, y_score = _data()
+    got = sr.evaluate(
+        y_true,
+        y_score,
+        ["set_F", "set_F.0.5", "f1", "precision", "recall"],
+        ties=ties,
+        per_query=True,
+    )
+    np.testing.assert_allclose(got["set_F"], got["f1"], rtol=1e-15, atol=0)
+    p, r = got["precision"], got["recall"]
+    with np.errstate(invalid="ignore"):
+        expected = np.where(p + r > 0, 1.5 * p * r / (0.5 * p + r), 0.0)
+    np.testing.assert_allclose(got["set_F_0.5"], expected, rtol=1e-15, atol=0)
 
 
 def test_trec_eval_lists_expand_with_trec_eval_labels():
@@ -103,7 +121,6 @@ def test_trec_eval_dialect_reads_bare_names_as_trec_eval():
         ("RR(rel=2, rel=3)", r"Parameter 'rel' is given twice"),
         ("AP(judged_only=True)", r"pass judged_only=True to evaluate"),
         ("SetF(beta=2)", r"SetF is supported with beta=1.0 only"),
-        ("set_F.0.5", r"'set_F' is supported with x=1.0 only"),
         ("nDCG(dcg='log3')@5", r"dcg must be one of 'log2', 'exp-log2'"),
         ("SetP@5", r"ir_measures' SetP takes no cut-off"),
         ("map(rel=2)", r"Metric 'map' takes no parameter 'rel'"),
