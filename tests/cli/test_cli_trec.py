@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from _random_trec import RECORDINGS, random_trec
+from _trec_form import run_evaluate as _run
 
 import sklearn_rank as sr
 from sklearn_rank.cli._main import main
@@ -16,14 +17,6 @@ from sklearn_rank.cli._main import main
 DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval10"
 # all_trec measures not implemented here (docs/metrics.md, "Names").
 NOT_HERE = ()  # every line: none left out
-
-
-def _run(args, monkeypatch):
-    out, err = io.StringIO(), io.StringIO()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stderr", err)
-    status = main(["evaluate", *args])
-    return status, out.getvalue(), err.getvalue()
 
 
 def _recorded(name, keep=lambda line: True):

@@ -3,27 +3,17 @@ against the trec_eval 10.0 binary's (tests/data/trec_eval10, zscores*.out), comp
 `ScoreStandardizer` from the same file."""
 
 import gzip
-import io
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 from _random_trec import random_trec
+from _trec_form import run_evaluate as _run
 
 from sklearn_rank import ScoreStandardizer
-from sklearn_rank.cli._main import main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval10"
 ZSCORES = str(DATA / "zscores.txt")
-
-
-def _run(args, monkeypatch):
-    out, err = io.StringIO(), io.StringIO()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stderr", err)
-    status = main(["evaluate", *args])
-    return status, out.getvalue(), err.getvalue()
 
 
 @pytest.mark.parametrize(

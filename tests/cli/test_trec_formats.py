@@ -10,18 +10,9 @@ from pathlib import Path
 
 import pytest
 from _random_prefs import RECORDINGS, random_prefs
-
-from sklearn_rank.cli._main import main
+from _trec_form import run_evaluate as _run
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval10" / "formats"
-
-
-def _run(args, monkeypatch):
-    out, err = io.StringIO(), io.StringIO()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stderr", err)
-    status = main(["evaluate", *args])
-    return status, out.getvalue(), err.getvalue()
 
 
 def _recorded(name):

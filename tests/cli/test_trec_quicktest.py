@@ -3,13 +3,10 @@ through evaluate's trec_eval form, stdout compared byte for byte with the output
 the trec_eval 10.0 binary (tests/data/trec_eval10/quicktest/README.md)."""
 
 import importlib.util
-import io
-import sys
 from pathlib import Path
 
 import pytest
-
-from sklearn_rank.cli._main import main
+from _trec_form import run_evaluate as _run
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "trec_eval10" / "quicktest"
 
@@ -32,14 +29,6 @@ def _split_rbp(text):
     lines = text.splitlines(True)
     rbp = [line for line in lines if line.startswith(UNDEFINED_IN_TREC_EVAL)]
     return [line for line in lines if not line.startswith(UNDEFINED_IN_TREC_EVAL)], rbp
-
-
-def _run(args, monkeypatch):
-    out, err = io.StringIO(), io.StringIO()
-    monkeypatch.setattr(sys, "stdout", out)
-    monkeypatch.setattr(sys, "stderr", err)
-    status = main(["evaluate", *args])
-    return status, out.getvalue(), err.getvalue()
 
 
 def test_the_fifteen_lines_of_the_makefile():
