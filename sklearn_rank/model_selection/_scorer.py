@@ -498,15 +498,19 @@ def _resolve_metric(metric, params):
 
 def _greater_is_better(entry, request, convention):
     """The scorer's direction: the registry's, except where a parameter turns the measure
-    around: Gini with ``complement=True`` (in the name or from Elliot's preset) is 1 - G,
-    a diversity, 1 for equal exposure."""
-    if entry.name != "gini" or not _is_beyond(entry):
+    around (in the name or from a framework's preset): Gini with ``complement=True`` is
+    1 - G, a diversity (1 for equal exposure); diversity with ``form="similarity"``
+    (LensKit's ILS) is a similarity, lower for a more diverse list (a Hamming distance
+    stays a distance)."""
+    if not _is_beyond(entry) or entry.name not in ("gini", "diversity"):
         return entry.greater_is_better
     try:
         arguments = _preset_arguments(convention, entry.name, request.params)
-    except ValueError:  # a preset without Gini: refused when the scorer computes
+    except ValueError:  # a preset without the measure: refused when the scorer computes
         return entry.greater_is_better
-    return bool(arguments["complement"])
+    if entry.name == "gini":
+        return bool(arguments["complement"])
+    return arguments["form"] != "similarity" or arguments["similarity"] == "hamming"
 
 
 def get_scorer(name):
