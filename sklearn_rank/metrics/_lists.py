@@ -49,6 +49,20 @@ def _refuse_as_the_framework(request, convention, side):
                 f"convention='elliot': {request.label} of an empty list divides by zero in "
                 f"Elliot (ZeroDivisionError); {int((lengths == 0).sum())} lists are empty."
             )
+    if convention == "elliot" and request.metric.name in ("pop_rsp", "pop_reo"):
+        # Elliot reads its training dict at every recommended user (PopREO: those with a
+        # relevant test item): a user without training rows is a KeyError there.
+        read = lengths > 0
+        if request.metric.name == "pop_reo" and side.relevant is not None:
+            read &= np.diff(side.relevant.offsets) > 0
+        if side.history is not None:
+            untrained = read & (np.diff(side.history.offsets) == 0)
+            if untrained.any():
+                raise ValueError(
+                    f"convention='elliot': {request.label} of a user without training "
+                    f"interactions fails in Elliot (KeyError on its training data); "
+                    f"{int(untrained.sum())} users have none."
+                )
 
 
 def _blocks(side, popularity, n_threads, vectors=None):

@@ -50,6 +50,16 @@ def _scores_of(cv_results, metric):
     )
 
 
+def _objective_of(cv_results, metric):
+    """The values to maximise: the scorer's own, greater is better. A lower-is-better metric
+    named as it reads (``"popularity@10"``, scored as ``neg_popularity@10``) is thus
+    minimised; read in its own scale, as bounds are, it would be maximised."""
+    for key in (metric, f"neg_{metric}"):
+        if f"mean_test_{key}" in cv_results:
+            return np.asarray(cv_results[f"mean_test_{key}"], dtype=float)
+    return _scores_of(cv_results, metric)
+
+
 def _closest(name, side, bound, values):
     """``name >= bound (the largest is ...)``: how near the candidates came to one bound."""
     reached = values[~np.isnan(values)]
@@ -76,7 +86,8 @@ class BestWithinBounds:
     Parameters
     ----------
     metric : str
-        The scorer key whose mean test score is maximised (``"ndcg@10"``).
+        The scorer key whose mean test score is maximised (``"ndcg@10"``). A lower-is-better
+        metric scored as ``neg_<name>`` may be named ``<name>``: it is minimised.
     lower : dict of str to float, default=None
         Metric name -> the least mean test score a candidate may have (inclusive).
     upper : dict of str to float, default=None
@@ -148,7 +159,7 @@ class BestWithinBounds:
         return f"BestWithinBounds({self.metric!r}{bounds})"
 
     def __call__(self, cv_results):
-        objective = _scores_of(cv_results, self.metric)
+        objective = _objective_of(cv_results, self.metric)
         within = ~np.isnan(objective)
         reasons = {}
         missed = []

@@ -658,6 +658,20 @@ def test_elliot_refuses_an_empty_list_and_a_cold_item():
         )  # fmt: skip
 
 
+def test_elliot_refuses_pop_rsp_and_pop_reo_of_a_user_without_training_rows():
+    # Elliot reads self._train[u] for every recommended user (pop_rsp.py, pop_reo.py):
+    # a user absent from the training data raises KeyError there.
+    run = sr.ItemRanking([1, 1, 4, 4], [0, 1, 2, 3])
+    truth = sr.ItemJudgments([1, 4], [0, 2])  # user 4 has a list and a relevant item
+    for name in ("pop_rsp@2", "pop_reo@2"):
+        with pytest.raises(ValueError, match="KeyError.*1 users"):
+            sr.evaluate(truth, run, [name], train=TOY_TRAIN, catalog=5, convention="elliot")
+    # Without the preset the user counts with an empty history: short head {0, 1, 2, 3},
+    # long tail {4}; head rate (2 + 2) / (1 + 4), tail rate 0 / (1 + 1): |0.8 - 0| / 0.8.
+    name = "pop_rsp(tail_ties='order')@2"
+    assert sr.evaluate(truth, run, [name], train=TOY_TRAIN, catalog=5)[name] == 1.0
+
+
 def test_rectools_ndcg_divides_by_the_ideal_dcg_of_k_items():
     # One relevant item, ranked first: RecTools' NDCG@10 is 1 / (the DCG of 10 items of
     # gain 1) by default; divide_by_achievable=True gives 1, the library's ndcg@10.

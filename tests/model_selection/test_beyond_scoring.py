@@ -205,3 +205,47 @@ def test_compare_search_pairs_the_per_user_measures_and_names_the_corpus_ones():
     np.testing.assert_array_equal(result.per_query["novelty@5"], values)
     with pytest.raises(ValueError, match=r"'coverage@5' has no per-query values to pair"):
         sr.compare_search(search, metrics=["coverage@5"])
+
+
+@pytest.mark.filterwarnings("ignore:.*no relevant item")
+@pytest.mark.parametrize(
+    "key, params",
+    [("gini(complement=True)@5", {}), ("gini@5", {"convention": "elliot"})],
+)
+def test_gini_as_a_diversity_is_scored_greater_is_better(key, params):
+    # complement=True (Elliot's Gini) reports 1 - G, 1 for equal exposure: negating it
+    # would make a search prefer the most concentrated recommendations.
+    with pytest.raises(ValueError, match="greater-is-better already"):
+        sr.make_ranking_scorer(f"neg_{key}", **params)
+    scorer = sr.make_ranking_scorer(key, **params)
+    X, y, users, items = _data()
+    model = Ridge().fit(X, y)
+    run = sr.ItemRanking(users, items, model.predict(X))
+    truth = sr.ItemJudgments(users, items, y)
+    expected = sr.evaluate(truth, run, [key], train=(users, items), catalog=30, **params)[key]
+    scored = sr.make_ranking_scorer(key, train=(users, items), catalog=30, **params)
+    assert scored(model, X, y, groups=users, item_ids=items) == expected > 0
+    assert scorer.sign == 1
+
+
+@pytest.mark.parametrize(
+    "key, params",
+    [("diversity(form='similarity')@5", {}), ("diversity@5", {"convention": "lenskit"})],
+)
+def test_intra_list_similarity_is_scored_lower_is_better(key, params):
+    # form="similarity" (LensKit's ILS) is the mean pairwise similarity: the more diverse
+    # list has the lower value, so its scorer is neg_, as every lower-is-better measure's.
+    with pytest.raises(ValueError, match="lower-is-better"):
+        sr.make_ranking_scorer(key, **params)
+    X, y, users, items = _data()
+    features = np.random.default_rng(0).random((30, 4))
+    model = Ridge().fit(X, y)
+    run = sr.ItemRanking(users, items, model.predict(X))
+    truth = sr.ItemJudgments(users, items, y)
+    kwargs = dict(item_features=features, catalog=30, **params)
+    expected = sr.evaluate(truth, run, [key], **kwargs)[key]
+    scorer = sr.make_ranking_scorer(f"neg_{key}", **kwargs)
+    assert scorer.sign == -1
+    assert scorer(model, X, y, groups=users, item_ids=items) == -expected < 0
+    hamming = sr.make_ranking_scorer("diversity(form='similarity', similarity='hamming')@5")
+    assert hamming.sign == 1  # a distance whatever the form

@@ -128,3 +128,16 @@ def test_a_grouped_search_refits_the_candidate_within_bounds():
     assert search.best_index_ == int(np.nanargmax(results["mean_test_ndcg@10"]))
     assert search.refit is refit and refit.excluded_ == {}
     assert hasattr(search, "best_estimator_")
+
+
+def test_a_lower_is_better_objective_named_without_neg_is_minimised():
+    # The search scores "neg_popularity@10"; naming the metric as it reads must pick the
+    # least popular candidate, as naming the scorer key does, never the most popular.
+    cv_results = {
+        "mean_test_ndcg@10": np.array([0.5, 0.6, 0.7]),
+        "mean_test_neg_popularity@10": np.array([-10.0, -50.0, -30.0]),
+    }
+    assert sr.BestWithinBounds("neg_popularity@10")(cv_results) == 0
+    refit = sr.BestWithinBounds("popularity@10", lower={"ndcg@10": 0.6})
+    assert refit(cv_results) == 2  # the least popular among candidates with ndcg >= 0.6
+    assert refit.excluded_ == {0: ["ndcg@10 = 0.5 < 0.6"]}
