@@ -4,6 +4,7 @@ import dataclasses
 
 import numpy as np
 
+from ..metrics._lists import _greater_is_better
 from ..metrics._plan import _Plan
 from ..metrics._signatures import _with_conventions
 from ..utils._threads import _check_n_jobs
@@ -254,8 +255,9 @@ def compare(
             user_ids=user_ids,
         )
         result.baseline, result.alternative = baseline, alternative
+        convention = whole.conventions.get("convention")
         result.lower_is_better = tuple(
-            r.label for r in whole.requests if not r.metric.greater_is_better
+            r.label for r in whole.requests if not _greater_is_better(r, convention)
         )
         result.conventions = {r.label: given for r in whole.requests}
         result.per_query = {r.label: result.per_query[r.label] for r in whole.requests}
@@ -307,7 +309,8 @@ def _per_user_comparison(
             f"compare needs at least 2 queries to test; got {query_ids.size}"
             + (" after missing='drop'." if missing == "drop" else ".")
         )
-    lower = tuple(r.label for r in plan.requests if not r.metric.greater_is_better)
+    convention = plan.conventions.get("convention")
+    lower = tuple(r.label for r in plan.requests if not _greater_is_better(r, convention))
     aggregates = {r.label: r.metric.aggregate for r in plan.requests}
     notes = ()
     if standardize is not None:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from ..metrics._lists import _greater_is_better
 from ..metrics._plan import _Plan
 from ..utils._ids import _concat_ids, _factorize, _id_array
 from ..utils._validation import _python_value, _shown
@@ -115,7 +116,7 @@ def _metric_traits(label):
         request = _Plan.from_names([label], {}).requests[0]
     except (ValueError, TypeError, KeyError):
         return "mean", False
-    return request.metric.aggregate, not request.metric.greater_is_better
+    return request.metric.aggregate, not _greater_is_better(request)
 
 
 def _matrices(ids, runs, metrics, values):

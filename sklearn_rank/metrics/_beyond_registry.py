@@ -38,7 +38,7 @@ BEYOND_METRICS = {
             _beyond.coverage_counts,
             "catalog coverage: distinct items in the top-k lists / catalog size",
             "corpus",
-            "[0, 1]",
+            "[0, 1]; [0, inf) with normalize=False (a count) or denominator='train'",
             corpus_value=_beyond.coverage_value,
         ),
         _entry(

@@ -12,7 +12,7 @@ uses, never a second one.
 import numpy as np
 
 from ._beyond import _Block, _popularity
-from ._lists import _arguments, corpus_value
+from ._lists import _arguments, _refuse_as_the_framework, corpus_value
 
 
 def _gather(lists, positions, k=None):
@@ -58,6 +58,8 @@ class _CorpusDraws:
     def __init__(self, request, sides, convention=None):
         self.request = request
         self.sides = sides
+        for side in sides:  # where the framework of the preset raises, it refuses
+            _refuse_as_the_framework(request, convention, side)
         first = sides[0]
         self.arguments = _arguments(request, convention, first)
         popularity = getattr(first, "popularity", None)  # an engine's, if it has one

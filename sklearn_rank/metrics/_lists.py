@@ -27,6 +27,24 @@ def _arguments(request, convention=None, side=None):
     return _preset_arguments(convention, request.metric.name, request.params, present)
 
 
+def _greater_is_better(request, convention=None):
+    """A request's direction: its registry entry's, except where a parameter turns the
+    measure around (in the name or from a framework's preset): Gini with
+    ``complement=True`` is 1 - G, a diversity (1 for equal exposure); diversity with
+    ``form="similarity"`` (LensKit's ILS) is a similarity, lower for a more diverse list
+    (a Hamming distance stays a distance). Scorers, comparisons and their tables read it."""
+    entry = request.metric
+    if getattr(entry, "level", "query") == "query" or entry.name not in ("gini", "diversity"):
+        return entry.greater_is_better
+    try:
+        arguments = _preset_arguments(convention, entry.name, request.params)
+    except ValueError:  # a preset without the measure: refused when it is computed
+        return entry.greater_is_better
+    if entry.name == "gini":
+        return bool(arguments["complement"])
+    return arguments["form"] != "similarity" or arguments["similarity"] == "hamming"
+
+
 def _is_corpus(request, arguments):
     """Whether the request's value is merged from counts (novelty averaged over slots too)."""
     return request.metric.level == "corpus" or arguments.get("average") == "slots"

@@ -7,10 +7,10 @@ import numpy as np
 from sklearn.base import is_classifier
 from sklearn.utils.metadata_routing import MetadataRequest
 
-from ..conventions._beyond import _preset_arguments
 from ..conventions._declarations import QUIET_DEFAULTS, check_k, resolve
 from ..conventions._side_inputs import SIDE_INPUTS
 from ..metrics._beyond_registry import BEYOND_METRICS
+from ..metrics._lists import _greater_is_better
 from ..metrics._names import _parse_request, _Request
 from ..metrics._plan import _Plan
 from ..metrics._registry import METRICS
@@ -482,7 +482,7 @@ def _resolve_metric(metric, params):
             "list its value does not depend on the order, so it cannot compare models."
         )
     negated = isinstance(metric, str) and metric.startswith("neg_")
-    greater = _greater_is_better(entry, request, params.get("convention"))
+    greater = _greater_is_better(request, params.get("convention"))
     if greater and negated:
         what = entry.name if entry.greater_is_better else label
         raise ValueError(f"{metric!r}: {what!r} is greater-is-better already; use {label!r}.")
@@ -494,23 +494,6 @@ def _resolve_metric(metric, params):
             )
         return f"neg_{label}", entry, k, -1, request
     return label, entry, k, 1, request
-
-
-def _greater_is_better(entry, request, convention):
-    """The scorer's direction: the registry's, except where a parameter turns the measure
-    around (in the name or from a framework's preset): Gini with ``complement=True`` is
-    1 - G, a diversity (1 for equal exposure); diversity with ``form="similarity"``
-    (LensKit's ILS) is a similarity, lower for a more diverse list (a Hamming distance
-    stays a distance)."""
-    if not _is_beyond(entry) or entry.name not in ("gini", "diversity"):
-        return entry.greater_is_better
-    try:
-        arguments = _preset_arguments(convention, entry.name, request.params)
-    except ValueError:  # a preset without the measure: refused when the scorer computes
-        return entry.greater_is_better
-    if entry.name == "gini":
-        return bool(arguments["complement"])
-    return arguments["form"] != "similarity" or arguments["similarity"] == "hamming"
 
 
 def get_scorer(name):

@@ -162,3 +162,20 @@ def test_what_needs_per_user_values_is_refused_with_the_reason(options, match):
         runs = {name: [scores, scores] for name, scores in runs.items()}
     with pytest.raises(ValueError, match=rf"coverage@5: corpus-level.*{match}"):
         sr.compare(truth, runs, ["coverage@5"], train=train, **options)
+
+
+def test_a_measure_turned_around_by_its_parameters_reads_that_way_in_the_tables():
+    """Gini with complement=True is 1 - G: greater is more equal exposure, and the table
+    must not call the lower one better."""
+    truth, runs, train = _case(6)
+    result = sr.compare(
+        truth,
+        {"a": runs["a"], "b": runs["b"]},
+        ["gini@5", "gini(complement=True)@5"],
+        baseline="a",
+        train=train,
+        n_resamples=20,
+        random_state=0,
+    )
+    assert "gini@5" in result.lower_is_better
+    assert "gini(complement=True)@5" not in result.lower_is_better
