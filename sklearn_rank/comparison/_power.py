@@ -44,6 +44,10 @@ def _t_power(effect_size, n_queries, alpha, alternative):
         if alternative == "two-sided":
             return 1.0
         return 1.0 if positive == (alternative == "greater") else 0.0
+    if effect_size == 0:
+        # The null is true: the test rejects with its level, exactly (scipy's noncentral t
+        # at noncentrality 0 differs from the central one by up to 1e-11 in some versions).
+        return float(alpha)
     df = n_queries - 1
     noncentrality = effect_size * math.sqrt(n_queries)
     if alternative == "two-sided":

@@ -101,6 +101,11 @@ def binary_g(r, k=None, *, relevance_threshold):
     sums = _discounts(r)
     top = np.minimum(above + spread, sums.size - 1).astype(np.int64)
     terms = m * (sums[top] - sums[above.astype(np.int64)]) / spread
+    # An item alone in its group (every one under trec_eval's order): its own term, as
+    # trec_eval adds it, not a difference of running sums, which rounds otherwise and
+    # prints another fourth decimal on a rounding boundary.
+    alone = spread == 1.0
+    terms[alone] = m[alone] / np.log2(above[alone] + 2.0)
     value = r.per_query(terms)
     return _ratio(value, count, out=value), count > 0
 
