@@ -102,11 +102,12 @@ def _prepare_input(
     return _Prepared(queries, ids, weights, _is_recommender_form(y_true, y_score))
 
 
-def _with_side(prepared, y_true, y_score, *, exclude=None, side_inputs=None, k=None):
+def _with_side(prepared, y_true, y_score, *, exclude=None, side_inputs=None, k=None, relevant=True):
     """``prepared`` with the side inputs of the beyond-accuracy measures (`_side`).
 
     side_inputs : dict of ``train``, ``item_features``, ``catalog`` (None values: absent).
     k : the largest cut-off they read (None: whole lists).
+    relevant : whether a measure reads each user's relevant test items (else not made).
     """
     side = _side_inputs(
         y_true,
@@ -115,6 +116,7 @@ def _with_side(prepared, y_true, y_score, *, exclude=None, side_inputs=None, k=N
         n_queries=prepared.queries.n_queries,
         exclude=exclude,
         k=k,
+        relevant=relevant,
         **(side_inputs or {}),
     )
     return prepared._replace(side=side)

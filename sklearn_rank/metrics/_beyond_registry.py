@@ -29,6 +29,10 @@ def _entry(name, reduce, summary, level, value_range, greater=True, corpus_value
     )
 
 
+#: The measures that read each user's relevant test items (beside the recommended lists):
+#: only for them are those items gathered.
+READS_RELEVANT = frozenset({"efd", "epc", "pop_reo", "serendipity", "rank_serendipity"})
+
 #: Beyond-accuracy measures by name (every one takes a cut-off ``@k``).
 BEYOND_METRICS = {
     m.name: m

@@ -12,6 +12,7 @@ from ..utils._threads import _block_runner, _check_n_jobs
 from ..utils._validation import _check_per_query
 from . import _sampled
 from ._aggregate import _aggregate
+from ._beyond_registry import READS_RELEVANT
 from ._blocks import _split_queries
 from ._input_checks import (
     _check_relevance,
@@ -85,7 +86,13 @@ def _prepare(
         cut_offs = [r.k for r in on_lists]
         k = None if None in cut_offs else max(cut_offs)
         prepared = _with_side(
-            prepared, y_true, y_score, exclude=exclude, side_inputs=side_inputs, k=k
+            prepared,
+            y_true,
+            y_score,
+            exclude=exclude,
+            side_inputs=side_inputs,
+            k=k,
+            relevant=any(r.metric.name in READS_RELEVANT for r in on_lists),
         )
     elif side_inputs and any(v is not None for v in side_inputs.values()):
         named = ", ".join(f"{key}=" for key, v in side_inputs.items() if v is not None)
