@@ -14,6 +14,7 @@ import numpy as np
 
 from ..metrics._corpus_resampling import _CorpusDraws, _gather
 from ..metrics._lists import _corpus_requests
+from ..utils._ids import _concat_ids, _factorize
 from ._core import _pairs, _seeds
 
 
@@ -38,12 +39,14 @@ def _aligned_sides(prepared):
         if len(sizes) != 1:
             raise ValueError(f"the runs have different numbers of queries: {sorted(sizes)}.")
         return None, sides, np.zeros(len(sides), dtype=np.int64)
-    union = list(dict.fromkeys(v for run_ids in ids for v in np.asarray(run_ids).tolist()))
+    parts = [np.asarray(run_ids) for run_ids in ids]
+    codes, union = _factorize(_concat_ids(parts), None, "query ids")
+    ends = np.cumsum([part.size for part in parts])
     aligned, lacked = [], []
-    for run_ids, side in zip(ids, sides):
-        where = {v: i for i, v in enumerate(np.asarray(run_ids).tolist())}
+    for run_codes, side in zip(np.split(codes, ends[:-1]), sides):
         n = side.lists.n_queries
-        positions = np.array([where.get(v, n) for v in union], dtype=np.int64)
+        positions = np.full(union.size, n, dtype=np.int64)  # n: the run lacks the user
+        positions[run_codes] = np.arange(run_codes.size)
         lacked.append(int(np.count_nonzero(positions == n)))
         aligned.append(
             side._replace(
@@ -52,7 +55,7 @@ def _aligned_sides(prepared):
                 history=_with_empty(side.history, positions),
             )
         )
-    return np.asarray(union, dtype=object), aligned, np.asarray(lacked, dtype=np.int64)
+    return union, aligned, np.asarray(lacked, dtype=np.int64)
 
 
 def _with_empty(lists, positions):
