@@ -12,6 +12,8 @@ import re
 
 import numpy as np
 
+from ._trec_order import qrels_grades, trec_first_rows
+
 _RELSTRING = re.compile(r"^relstring(?:[._](?P<n>[+-]?[0-9]+))?$")
 _DEFAULT_LENGTH = 10
 
@@ -38,33 +40,31 @@ def relstrings(qrels, ranking, length, judged_only, score_dtype):
     """{topic: the first ``length`` documents' characters} in trec_eval's order (score,
     then docno descending); ``judged_only`` (-J) drops the documents without a grade of
     0 or more first."""
-    queries = ranking.queries.astype(str)
-    docnos = ranking.items.astype(str)
-    scores = ranking.scores.astype(np.float32) if score_dtype == "float32" else ranking.scores
-    doc_codes = np.unique(docnos, return_inverse=True)[1].ravel()
-    order = np.lexsort((-doc_codes, -scores.astype(np.float64), queries))
-    queries, docnos = queries[order], docnos[order]
-    # each document's grade, looked up by (topic, docno) among the qrels' sorted keys
-    keys = np.char.add(np.char.add(qrels.queries.astype(str), "\t"), qrels.items.astype(str))
-    sorted_keys = np.argsort(keys)
-    wanted = np.char.add(np.char.add(queries, "\t"), docnos)
-    where = np.searchsorted(keys[sorted_keys], wanted)
-    where = np.minimum(where, max(keys.size - 1, 0))
-    found = keys.size > 0 and keys[sorted_keys][where] == wanted
-    found = np.asarray(found, dtype=bool) & np.ones(wanted.size, dtype=bool)
-    grades = np.where(found, np.asarray(qrels.relevance)[sorted_keys][where], 0).astype(np.int64)
-    chars = np.where(grades > 9, ">", np.clip(grades, 0, 9).astype(str))
-    chars = np.where(grades < 0, ".", chars)
-    chars = np.where(found, chars, "-")
     if judged_only:
-        keep = found & (grades >= 0)
-        queries, chars = queries[keep], chars[keep]
-    heads = np.searchsorted(queries, queries, side="left")
-    keep = np.arange(queries.size) - heads < length
-    queries, chars = queries[keep], chars[keep]
-    topics, starts = np.unique(queries, return_index=True)
-    pieces = np.split(chars, starts[1:]) if topics.size else []
-    return {topic: "".join(piece) for topic, piece in zip(topics.tolist(), pieces)}
+        every_grade, every_found = qrels_grades(qrels, ranking.queries, ranking.items)
+        keep = every_found & (every_grade >= 0)
+        rows, codes, topics = trec_first_rows(ranking, score_dtype, length, keep)
+        grades, found = every_grade[rows], every_found[rows]
+    else:
+        rows, codes, topics = trec_first_rows(ranking, score_dtype, length)
+        grades, found = qrels_grades(
+            qrels, np.asarray(ranking.queries)[rows], np.asarray(ranking.items)[rows]
+        )
+    chars = _GRADE_CHARACTERS[np.clip(grades, -1, 10) + 1]
+    chars[~found] = "-"
+    # Each topic's characters side by side in a row of ``length`` one-character cells:
+    # a row read as one string of ``length`` characters is the topic's text (numpy drops
+    # the empty cells at its end).
+    present, first = np.unique(codes, return_index=True)
+    cells = np.zeros((present.size, max(length, 1)), dtype="U1")
+    topic_row = np.searchsorted(present, codes)
+    cells[topic_row, np.arange(codes.size) - first[topic_row]] = chars
+    texts = cells.view(f"U{max(length, 1)}").ravel()
+    return dict(zip(np.asarray(topics)[present].astype(str).tolist(), texts.tolist()))
+
+
+# The character of each grade from -1 ("." pooled, not judged) to 10 (">" above 9).
+_GRADE_CHARACTERS = np.array(list(".0123456789>"))
 
 
 def _missing_relstring(label, judged_only):

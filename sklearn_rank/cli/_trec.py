@@ -18,6 +18,7 @@ import sys
 import numpy as np
 
 from ._relstring import _missing_relstring, _order_key, _per_topic_lines
+from ._trec_order import trec_first_rows
 from ._zscores import _standardized
 
 PROG = "sklearn-rank evaluate"
@@ -247,12 +248,7 @@ def _top(run, n, score_dtype):
     """The first n documents of each topic in trec_eval's order (score, docno descending)."""
     from ..inputs._tables import ItemRanking
 
-    scores = run.scores.astype(np.float32) if score_dtype == "float32" else run.scores
-    queries = np.unique(run.queries.astype(str), return_inverse=True)[1].ravel()
-    docnos = np.unique(run.items.astype(str), return_inverse=True)[1].ravel()
-    order = np.lexsort((-docnos, -scores.astype(np.float64), queries))
-    position = np.arange(order.size) - np.searchsorted(queries[order], queries[order])
-    keep = np.sort(order[position < n])
+    keep = np.sort(trec_first_rows(run, score_dtype, n)[0])
     return ItemRanking(run.queries[keep], run.items[keep], run.scores[keep])
 
 

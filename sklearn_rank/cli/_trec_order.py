@@ -1,0 +1,87 @@
+"""trec_eval's order of a run's documents, for the lines the command line computes itself
+(relstring, ``-M``): per topic, score descending, then docno descending compared as
+strings.
+
+Only the first documents of each topic are wanted there, so the docnos are compared only
+where scores tie (a run written as runs are, grouped by topic and ranked, is not sorted
+again), and the grades of those documents only are looked up in the qrels.
+"""
+
+import numpy as np
+
+from ..utils._ids import _concat_ids, _factorize
+
+
+def _kernel_scores(run, score_dtype):
+    """The run's scores as trec_eval compares them (float32 under trec_eval 9), as float64."""
+    scores = np.asarray(run.scores)
+    if score_dtype == "float32":
+        scores = scores.astype(np.float32)
+    return scores.astype(np.float64)
+
+
+def _docno_ranks(items):
+    """Each id's rank among the distinct ids compared as strings."""
+    distinct, which = np.unique(items, return_inverse=True)
+    rank = np.empty(distinct.size, dtype=np.int64)
+    rank[np.argsort(distinct.astype(str), kind="stable")] = np.arange(distinct.size)
+    return rank[which.ravel()]
+
+
+def trec_first_rows(run, score_dtype, n=None, keep=None):
+    """The rows of ``run`` in trec_eval's order, topic after topic (topics numbered by
+    first appearance), the first ``n`` of each topic only (every row: None); ``keep``, a
+    mask of rows, leaves the others out first.
+
+    Returns the rows, each row's topic code, and the topics (the run's query ids in code
+    order).
+    """
+    codes, topics = _factorize(run.queries, None, "the run's topics")
+    scores = _kernel_scores(run, score_dtype)
+    rows = np.arange(codes.size) if keep is None else np.flatnonzero(keep)
+    code, score = codes[rows], scores[rows]
+    same_topic = code[1:] == code[:-1]
+    ranked = np.all(code[1:] >= code[:-1]) and np.all(
+        score[1:][same_topic] <= score[:-1][same_topic]
+    )
+    if not ranked:
+        order = np.lexsort((-score, code))  # stable: equal scores keep their row order
+        rows, code, score = rows[order], code[order], score[order]
+    # Tie groups: runs of rows of one topic and one score.
+    starts_group = np.ones(rows.size, dtype=bool)
+    starts_group[1:] = (code[1:] != code[:-1]) | (score[1:] != score[:-1])
+    group = np.cumsum(starts_group) - 1
+    if n is not None:
+        # Whole tie groups that start within the first n: the docno decides which of a
+        # group straddling position n are in.
+        position = np.arange(rows.size) - np.searchsorted(code, code)
+        wanted = position[starts_group][group] < n
+        rows, code, group = rows[wanted], code[wanted], group[wanted]
+    size = np.bincount(group, minlength=int(group.max(initial=-1)) + 1)
+    tied = np.flatnonzero(size[group] > 1)
+    if tied.size:
+        docno_rank = _docno_ranks(np.asarray(run.items)[rows[tied]])
+        rows[tied] = rows[tied][np.lexsort((-docno_rank, group[tied]))]
+    if n is not None:
+        first = np.arange(rows.size) - np.searchsorted(code, code) < n
+        rows, code = rows[first], code[first]
+    return rows, code, topics
+
+
+def qrels_grades(qrels, queries, items):
+    """The grade in ``qrels`` of each (query, item) pair, and whether the qrels have it."""
+    n_qrels = len(qrels.queries)
+    query_codes, _ = _factorize(_concat_ids([np.asarray(qrels.queries), np.asarray(queries)]), None)
+    item_codes, item_ids = _factorize(
+        _concat_ids([np.asarray(qrels.items), np.asarray(items)]), None
+    )
+    keys = query_codes * np.int64(max(item_ids.size, 1)) + item_codes
+    judged_keys, wanted = keys[:n_qrels], keys[n_qrels:]
+    order = np.argsort(judged_keys, kind="stable")
+    grades = np.zeros(wanted.size, dtype=np.int64)
+    found = np.zeros(wanted.size, dtype=bool)
+    if n_qrels:
+        at = np.minimum(np.searchsorted(judged_keys[order], wanted), n_qrels - 1)
+        found = judged_keys[order][at] == wanted
+        grades[found] = np.asarray(qrels.relevance)[order[at[found]]]
+    return grades, found
