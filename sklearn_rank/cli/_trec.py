@@ -321,6 +321,27 @@ def _format(value, integer):
     return f"{value:6.4f}"
 
 
+def _formatted(column, integer):
+    """`_format` of each value of a column."""
+    if integer:
+        return [str(int(round(value))) for value in column]
+    return ["  -nan" if value != value else f"{value:6.4f}" for value in column]
+
+
+def _topic_values(labels, per_query, topics, evaluated, relevant, options, conventions):
+    """{label: the values of ``topics`` as floats}: the evaluated topics' from
+    ``per_query``, -c's missing topics' from `_missing_value`."""
+    rows = np.array([evaluated.get(q, -1) for q in topics], dtype=np.int64)
+    absent = np.flatnonzero(rows < 0)
+    values = {}
+    for label, request in labels.items():
+        column = np.asarray(per_query[label], dtype=np.float64)[np.maximum(rows, 0)]
+        for row in absent.tolist():  # -c: 0 on everything but num_rel
+            column[row] = _missing_value(request, relevant[topics[row]], options, conventions)
+        values[label] = column.tolist()
+    return values
+
+
 def _line(label, query, value, integer):
     return f"{label:<22}\t{query}\t{_format(value, integer)}\n"
 
@@ -391,14 +412,7 @@ def run(argv, stdout=None, stderr=None, stdin=None):
     # Topics in trec_eval's order: its qrels topics sorted as strings (strcmp).
     topics = [q for q in judged_topics if q in evaluated or args.c]
     relevant = _relevant_counts(truth, options) if args.c else {}
-    values = {label: [] for label in labels}
-    for q in topics:
-        for label in labels:
-            if q in evaluated:
-                values[label].append(float(per_query[label][evaluated[q]]))
-            else:  # -c: a topic missing from the run scores 0 on everything but num_rel
-                value = _missing_value(labels[label], relevant[q], options, conventions)
-                values[label].append(value)
+    values = _topic_values(labels, per_query, topics, evaluated, relevant, options, conventions)
     if zscores is not None:
         values = _standardized(zscores, labels, values, topics)
     note = _VERSION_NOTE.get(args.convention, args.convention)
@@ -411,16 +425,27 @@ def run(argv, stdout=None, stderr=None, stdin=None):
     z = "Z" if zscores is not None else ""
     if args.q:
         strings, printed = _per_topic_lines(args, labels, qrels, ranking, conventions)
-        for row, q in enumerate(topics):
-            if missing and not args.c and args.convention == "trec_eval" and q > missing[0]:
-                break
-            for label in printed:
-                if label in strings:  # trec_eval's relstring: a text, quoted
-                    text = strings[label].get(q, _missing_relstring(label, args.J))
-                    stdout.write(f"{label:<22}\t{q}\t'{text}'\n")
-                elif labels[label].metric.aggregate != "geometric":
-                    # (trec_eval prints gm_map, gm_bpref on the all line only)
-                    stdout.write(z + _line(label, q, values[label][row], integer[label]))
+        shown = topics
+        if missing and not args.c and args.convention == "trec_eval":
+            shown = [q for q in topics if q <= missing[0]]  # trec_eval stops there
+        columns = []
+        for label in printed:
+            if label in strings:  # trec_eval's relstring: a text, quoted
+                texts = strings[label]
+                absent = _missing_relstring(label, args.J)
+                cells = [f"'{texts.get(q, absent)}'" for q in shown]
+                columns.append((f"{label:<22}\t", cells))
+            elif labels[label].metric.aggregate != "geometric":
+                # (trec_eval prints gm_map, gm_bpref on the all line only)
+                cells = _formatted(values[label][: len(shown)], integer[label])
+                columns.append((f"{z}{label:<22}\t", cells))
+        stdout.write(
+            "".join(
+                f"{head}{q}\t{cells[row]}\n"
+                for row, q in enumerate(shown)
+                for head, cells in columns
+            )
+        )
     if missing and not args.c and args.convention == "trec_eval":
         stderr.write(
             f"sklearn-rank: judged topic {missing[0]!r} is not in the run: trec_eval 10.0 "
