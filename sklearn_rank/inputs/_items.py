@@ -11,6 +11,7 @@ import scipy.sparse
 from ..utils._ids import _concat_ids, _factorize, _factorize_strings, _id_array
 from ..utils._threads import _block_runner, _value_range
 from ..utils._validation import _is_bool, _python_value
+from ._join import _hash_join, _match
 from ._queries import _Queries, _scores_as
 from ._tables import ItemJudgments, ItemRanking
 
@@ -145,42 +146,54 @@ def _from_items(
         (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code) = _exclude_items(
             exclude, (run_q, run_i, score, run_code), (true_q, true_i, rel, true_code)
         )
-    true_item, run_item, n_items, distinct_items = _item_codes(true_i, run_i, n_threads)
-    true_key = true_code * n_items + true_item
-    run_key = run_code * n_items + run_item
+    joined = _hash_join(true_code, true_i, run_code, run_i, n_threads)
+    if joined is None:
+        true_item, run_item, n_items, distinct_items = _item_codes(true_i, run_i, n_threads)
+        true_key = true_code * n_items + true_item
+        run_key = run_code * n_items + run_item
 
-    def keys_in_order():
-        # Item codes by first appearance: the pair a message names does not depend on how
-        # the codes of the join were numbered.
-        true_item, run_item, n_items, _ = _item_codes(true_i, run_i, n_threads, in_order=True)
-        return true_code * n_items + true_item, run_code * n_items + run_item
+        def keys_in_order():
+            # Item codes by first appearance: the pair a message names does not depend on
+            # how the codes of the join were numbered.
+            true_item, run_item, n_items, _ = _item_codes(true_i, run_i, n_threads, in_order=True)
+            return true_code * n_items + true_item, run_code * n_items + run_item
 
-    _refuse_duplicates(true_key, true_q, true_i, "y_true judges", lambda: keys_in_order()[0])
-    _refuse_duplicates(run_key, run_q, run_i, "y_score ranks", lambda: keys_in_order()[1])
+        _refuse_duplicates(true_key, true_q, true_i, "y_true judges", lambda: keys_in_order()[0])
+        _refuse_duplicates(run_key, run_q, run_i, "y_score ranks", lambda: keys_in_order()[1])
+        joined = _match(true_key, run_key)
+        del true_key, run_key
 
-    order = np.argsort(true_key)
-    sorted_key = true_key[order]
-    cand_rel = np.zeros(run_key.size)
-    matched = np.zeros(true_key.size, dtype=bool)
-    found = np.zeros(run_key.size, dtype=bool)
-    if sorted_key.size:
-        pos = np.minimum(np.searchsorted(sorted_key, run_key), sorted_key.size - 1)
-        found = sorted_key[pos] == run_key
-        cand_rel[found] = rel[order[pos[found]]]
-        matched[order[pos[found]]] = True
+        def item_codes(run_item=run_item, distinct_items=distinct_items):
+            return run_item, distinct_items
+
+    else:  # the items are not numbered unless a run out of rank order needs them
+
+        def item_codes(true_i=true_i, run_i=run_i):
+            return _item_codes(true_i, run_i, n_threads)[1::2]
+
+    rows, found = joined
+    cand_rel = np.zeros(run_code.size)
+    matched = np.zeros(true_code.size, dtype=bool)
+    cand_rel[found] = rel[rows[found]]
+    matched[rows[found]] = True
+    del rows
     if judged_only:  # condensed lists: the unjudged candidates leave the ranking
-        run_code, score, cand_rel, run_i, run_item = (
-            run_code[found],
-            score[found],
-            cand_rel[found],
-            run_i[found],
-            run_item[found],
+        kept = found
+        run_code, score, cand_rel, run_i = (
+            run_code[kept],
+            score[kept],
+            cand_rel[kept],
+            run_i[kept],
         )
-        found = found[found]
+        found = found[kept]
+        every_item_codes = item_codes
+
+        def item_codes():
+            run_item, distinct_items = every_item_codes()
+            return run_item[kept], distinct_items
+
     if tie_break == "item_descending":
-        rows = _docno_order(
-            run_code, _scores_as(score, score_dtype), run_i, run_item, distinct_items
-        )
+        rows = _docno_order(run_code, _scores_as(score, score_dtype), run_i, item_codes)
         if rows is not None:
             run_code, score, cand_rel, found = (
                 run_code[rows],
@@ -215,7 +228,7 @@ def _from_items(
     )
 
 
-def _docno_order(codes, kernel_score, items, item_codes, distinct_items):
+def _docno_order(codes, kernel_score, items, item_codes):
     """The row order that breaks score ties as trec_eval does, by document id compared as
     strings, descending (the kernel's stable sort keeps it within ties); None when the
     rows are in such an order already.
@@ -243,6 +256,7 @@ def _docno_order(codes, kernel_score, items, item_codes, distinct_items):
         return rows
     # Only the distinct ids are turned into strings (and string ids, numbered already, are
     # not numbered again: ranking every distinct id of both sides orders the run's alike).
+    item_codes, distinct_items = item_codes()
     distinct = None if distinct_items is None else distinct_items()
     if distinct is not None and distinct.dtype.kind == "U":
         text_rank = np.empty(distinct.size, dtype=np.int64)

@@ -1,0 +1,87 @@
+"""The join of a run with its judgments by (query, item) pairs: each pair a 64-bit key,
+the judgments' keys sorted once, each ranked pair sought among them.
+
+String item ids (docnos) are not numbered first: each pair's key is a hash of its query's
+code and its item's characters, equal for equal pairs. Two different pairs could share a
+hash, so what the hash join finds is checked (every matched pair compared whole, no key
+repeated on either side); where that fails (a pair given twice, or two pairs sharing a
+key) the caller numbers the items and joins exactly, which also names a repeated pair.
+"""
+
+import numpy as np
+
+from ..utils._ids import _string_hashes
+
+# Below this many item ids, numbering the strings costs about what hashing them does.
+_HASH_JOIN_ROWS = 1 << 15
+_QUERY_MIX = np.uint64(0xC4CEB9FE1A85EC53)
+_KEY_MIX = np.uint64(0xFF51AFD7ED558CCD)
+_SHIFT = np.uint64(33)
+
+
+def _hashed_pair_keys(true_code, true_items, run_code, run_items, n_threads=1):
+    """The 64-bit keys of the (query code, item) pairs of the judgments and of the run,
+    when both sides' items are fixed-width strings, many enough to hash; else None."""
+    if true_items.dtype.kind != "U" or run_items.dtype.kind != "U":
+        return None
+    if true_items.size + run_items.size < _HASH_JOIN_ROWS:
+        return None
+    # Equal strings hash alike only at one width: the narrower side is widened.
+    dtype = max(true_items.dtype, run_items.dtype, key=lambda dtype: dtype.itemsize)
+    if dtype.itemsize == 0:
+        return None
+    query_bits = int(max(true_code.max(initial=0), run_code.max(initial=0))).bit_length()
+    keys = []
+    for codes, items in ((true_code, true_items), (run_code, run_items)):
+        key = _string_hashes(np.ascontiguousarray(items, dtype=dtype), n_threads)
+        if 0 < query_bits <= 32:
+            # The query's code in the high bits: the keys of a run grouped by query are
+            # sorted blocks, which the search among the judgments' keys reads in order.
+            key >>= np.uint64(query_bits)
+            key |= codes.astype(np.uint64) << np.uint64(64 - query_bits)
+        elif query_bits:
+            key ^= codes.astype(np.uint64) * _QUERY_MIX
+            key *= _KEY_MIX
+            key ^= key >> _SHIFT
+        keys.append(key)
+    return keys
+
+
+def _has_repeated_key(keys, codes):
+    # Keys in sorted blocks (rows grouped by query) sort faster by merging runs.
+    grouped = bool(np.all(codes[1:] >= codes[:-1]))
+    in_order = np.sort(keys, kind="stable" if grouped else None)
+    return bool(np.any(in_order[1:] == in_order[:-1]))
+
+
+def _match(true_key, run_key):
+    """For each run key, the row of the equal judgments key: ``(rows, found)``, ``rows``
+    meaningful where ``found``."""
+    order = np.argsort(true_key)
+    found = np.zeros(run_key.size, dtype=bool)
+    rows = np.zeros(run_key.size, dtype=np.intp)
+    if true_key.size:
+        sorted_key = true_key[order]
+        at = np.minimum(np.searchsorted(sorted_key, run_key), sorted_key.size - 1)
+        found = sorted_key[at] == run_key
+        rows = order[at]
+    return rows, found
+
+
+def _hash_join(true_code, true_items, run_code, run_items, n_threads=1):
+    """`_match` by hashed keys, checked: ``(rows, found)``, or None where the hash join
+    does not apply or cannot be trusted (a key repeated, a matched pair not equal)."""
+    keys = _hashed_pair_keys(true_code, true_items, run_code, run_items, n_threads)
+    if keys is None:
+        return None
+    true_key, run_key = keys
+    if _has_repeated_key(true_key, true_code) or _has_repeated_key(run_key, run_code):
+        return None
+    rows, found = _match(true_key, run_key)
+    matched = rows[found]
+    if not (
+        np.array_equal(run_code[found], true_code[matched])
+        and np.array_equal(run_items[found], true_items[matched])
+    ):
+        return None
+    return rows, found
