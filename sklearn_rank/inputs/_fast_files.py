@@ -36,6 +36,7 @@ import zlib
 
 import numpy as np
 
+from ..utils._ids import _with_known_codes
 from ..utils._threads import _block_runner, _check_n_jobs
 from ._fast_ids import (
     _has_repeats,
@@ -299,7 +300,7 @@ def _ids_once_each(encoded_queries, items, n_threads):
     codes, names = _query_codes(encoded_queries)
     if _has_repeats(codes, items.hashes, n_threads):
         return None
-    return names[codes], items.ids()
+    return _with_known_codes(names[codes], codes, names), items.ids()
 
 
 def _floats(pa, texts):

@@ -8,7 +8,13 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import scipy.sparse
 
-from ..utils._ids import _concat_ids, _factorize, _factorize_strings, _id_array
+from ..utils._ids import (
+    _concat_ids,
+    _factorize,
+    _factorize_concatenated,
+    _factorize_strings,
+    _id_array,
+)
 from ..utils._threads import _block_runner, _value_range
 from ..utils._validation import _is_bool, _python_value
 from ._join import _hash_join, _match
@@ -122,7 +128,7 @@ def _from_items(
         ids, true_code, run_code = known_queries, true_q.astype(np.int64), run_q.astype(np.int64)
     else:
         parts = [true_q, run_q] if known_queries is None else [known_queries, true_q, run_q]
-        codes, ids = _factorize(_concat_ids(parts), sum(p.size for p in parts), n_threads=n_threads)
+        codes, ids = _factorize_concatenated(parts, n_threads=n_threads)
         start = codes.size - true_q.size - run_q.size
         true_code, run_code = codes[start : start + true_q.size], codes[start + true_q.size :]
     if query_set != "all":

@@ -4,6 +4,7 @@ Ids may be numbers or strings (any hashable in object arrays); 1 and "1" are dif
 ids, and None, NaN, NaT or pandas.NA is never one.
 """
 
+import weakref
 from collections.abc import Mapping, Set
 from operator import methodcaller
 
@@ -95,6 +96,58 @@ def _first_missing(ids):
     return int(np.flatnonzero(missing)[0]) if missing.any() else None
 
 
+# Id arrays whose codes a file reader computed while reading: id(array) -> (a weak
+# reference to the array, its codes, its distinct ids in code order). An entry goes with
+# its array.
+_KNOWN_CODES = {}
+
+
+def _with_known_codes(ids, codes, distinct):
+    """``ids``, remembered with ``codes`` (numbered by first appearance) and ``distinct``
+    (the ids in code order), which `_factorize` then returns while they still hold."""
+    for array in (codes, distinct):
+        array.flags.writeable = False
+    key = id(ids)
+    _KNOWN_CODES[key] = (
+        weakref.ref(ids, lambda _ref: _KNOWN_CODES.pop(key, None)),
+        codes,
+        distinct,
+    )
+    return ids
+
+
+def _known_codes(ids):
+    """``(codes, distinct ids)`` of an array `_with_known_codes` remembered, else None.
+
+    The ids may have been changed in place since: the codes are returned only if they
+    still give every id (a comparison of each id, several times faster than numbering
+    them again).
+    """
+    entry = _KNOWN_CODES.get(id(ids))
+    if entry is None or entry[0]() is not ids:
+        return None
+    codes, distinct = entry[1], entry[2]
+    if ids.shape != codes.shape or not np.array_equal(distinct[codes], ids):
+        return None
+    return codes, distinct
+
+
+def _factorize_concatenated(parts, name="groups", n_threads=1):
+    """`_factorize` of the id arrays ``parts`` end to end; where every part's codes are
+    known, from those codes and the parts' distinct ids only (the same numbering by first
+    appearance: each part's distinct ids are in that order already)."""
+    known = [_known_codes(part) for part in parts]
+    if not parts or any(entry is None for entry in known):
+        total = sum(part.size for part in parts)
+        return _factorize(_concat_ids(parts), total, name, n_threads=n_threads)
+    distinct_codes, distinct = _factorize(_concat_ids([ids for _codes, ids in known]), None, name)
+    starts = np.cumsum([0] + [ids.size for _codes, ids in known])
+    codes = np.concatenate(
+        [distinct_codes[start:][part_codes] for start, (part_codes, _ids) in zip(starts, known)]
+    )
+    return codes, distinct
+
+
 def _factorize(groups, n_rows, name="groups", n_threads=1):
     """Integer codes for ids, numbered in order of first appearance, and the distinct ids
     in that order.
@@ -129,6 +182,9 @@ def _factorize(groups, n_rows, name="groups", n_threads=1):
                 f"(row 0 is {groups[0]!r})."
             )
     ids = groups
+    known = _known_codes(ids)
+    if known is not None and (n_rows is None or ids.shape[0] == n_rows):
+        return known
     if ids.ndim != 1 or (n_rows is not None and ids.shape[0] != n_rows):
         rows = "" if n_rows is None else f" ({n_rows} rows)"
         raise ValueError(

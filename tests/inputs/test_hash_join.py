@@ -1,6 +1,7 @@
 """The join of string item ids by hashed (query, item) keys gives the values of the join
 of numbered ids, to the bit; a repeated pair is refused with the same message; two pairs
-sharing a hash fall back to the exact join."""
+sharing a hash fall back to the exact join. The query codes a reader computes are those of
+numbering the ids, and are not used once the ids change."""
 
 import numpy as np
 import pytest
@@ -107,3 +108,25 @@ def test_pairs_sharing_a_hash_take_the_exact_join(monkeypatch):
     expected = sr.evaluate(*numbers, NAMES, per_query=True, convention="trec_eval")
     for name in NAMES:
         np.testing.assert_array_equal(got[name], expected[name], err_msg=name)
+
+
+def test_query_codes_of_the_reader_are_those_of_numbering_the_ids(tmp_path, monkeypatch):
+    from sklearn_rank.inputs import _fast_files
+    from sklearn_rank.utils._ids import _factorize, _factorize_objects, _known_codes
+
+    monkeypatch.setattr(_fast_files, "_MIN_BYTES", 0)  # the pyarrow path, which numbers them
+    rng = np.random.default_rng(5)
+    topics = rng.choice(["301", "7", "x", "10", "ä"], 3_000)
+    path = tmp_path / "run.txt"
+    path.write_text("".join(f"{t} Q0 d{i} 1 {i % 7} r\n" for i, t in enumerate(topics)))
+    run = sr.read_trec_run(path)
+    assert _known_codes(run.queries) is not None
+    codes, distinct = _factorize(run.queries, None)
+    expected_codes, expected_distinct = _factorize_objects(run.queries.astype(object).copy())
+    assert codes.tolist() == expected_codes.tolist()
+    assert distinct.tolist() == expected_distinct.tolist() == list(dict.fromkeys(topics.tolist()))
+    # Changed in place: the reader's codes no longer hold and are not used.
+    run.queries[0] = "new"
+    assert _known_codes(run.queries) is None
+    codes, distinct = _factorize(run.queries, None)
+    assert distinct[codes[0]] == "new" and codes[0] == 0
