@@ -13,7 +13,6 @@ the forms (Krichene & Rendle, KDD 2020; Li et al., AAAI 2023's code for the EM).
 """
 
 import numpy as np
-from scipy import special
 
 # EM steps from the uniform start (the maximum-likelihood rank distribution is not unique:
 # the result depends on both; Li et al.'s code takes 100).
@@ -30,6 +29,8 @@ def _sampled_rank_matrix(n_negatives, m, replacement):
     """
     above = np.arange(n_negatives + 1)[:, None]
     x = np.arange(m + 1)[None, :]
+    from scipy import special  # (imported here: scipy.special takes ~50 ms to import)
+
     log_factorial = special.gammaln(np.arange(max(n_negatives, m) + 1, dtype=np.float64) + 1.0)
     log_choose_m = log_factorial[m] - log_factorial[x] - log_factorial[m - x]
     if replacement:
