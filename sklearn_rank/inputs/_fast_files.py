@@ -25,6 +25,7 @@ pyarrow is imported here only, inside functions; any failure to import it (such 
 for another numpy) leaves the line-by-line reader alone.
 """
 
+import codecs
 import csv
 import functools
 import gzip
@@ -61,6 +62,9 @@ _ENABLED = True
 _BOM = b"\xef\xbb\xbf"
 # Whitespace that str.split() splits on, besides the space and line ends; in UTF-8, the
 # non-ASCII whitespace and the byte-order mark (which starts a line specially).
+# Where a space-separated line has an empty field: two spaces in a row, a space at a line's
+# start or end.
+_EMPTY_FIELD_PAIRS = (b"  ", b"\n ", b" \n", b"\r ", b" \r")
 _ASCII_SPACES = (b"\t", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
 _OTHER_SPACES = re.compile(
     rb"\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80|"
@@ -121,7 +125,11 @@ class _CheckedStream:
         self.declined = False
         self.has_hash = False  # a '#' in the bytes read so far: comment lines, maybe
         self.has_space = False  # whitespace (but line ends) in the bytes read so far
+        self._empty_field = False  # two spaces in a row, or a space starting or ending a line
         self.ascii = True  # every byte read so far is ASCII
+        # UTF-8 checked from the first byte that is not ASCII on: fields a reader does
+        # not hold are not checked by pyarrow.
+        self._utf8 = codecs.getincrementaldecoder("utf-8")()
         self.n_lines = 0
         self._last = b""  # the last bytes read: a character or a \r\n cut between blocks
         source.seek(0)
@@ -153,8 +161,18 @@ class _CheckedStream:
         if not ascii and self._pattern.search(self._last[-2:] + data):
             self.declined = True
             return b""
+        if not (ascii and self.ascii):
+            try:
+                self._utf8.decode(data, final=not data)
+            except UnicodeDecodeError:
+                self.declined = True
+                return b""
         self.ascii = self.ascii and ascii
         self.has_hash = self.has_hash or b"#" in data
+        if not self._empty_field and b" " in data:
+            # (A block's first byte is checked with the byte before it.)
+            edges = (b"\n" if start else self._last[-1:]) + data
+            self._empty_field = any(pair in edges for pair in _EMPTY_FIELD_PAIRS)
         self.has_space = (
             self.has_space or not ascii or any(space in data for space in (b" ", *_ASCII_SPACES))
         )
@@ -167,6 +185,12 @@ class _CheckedStream:
             self.n_lines += count
         self._last = (self._last + data[-3:])[-3:]
         return data
+
+    @property
+    def may_have_empty_field(self):
+        """Whether a line read so far may have an empty field between spaces (or at its
+        start or end), where pyarrow reads an empty string."""
+        return self._empty_field or self._last.endswith(b" ")
 
     def lines(self):
         """The number of lines, once everything was read."""
@@ -212,7 +236,9 @@ def _stream(source, forbidden, pattern, count_lines):
     return (None, None) if stream.declined else (pa, stream)
 
 
-def _read_fields(pa, stream, delimiter, n_columns, skip_rows=0, floats=(), keep=None):
+def _read_fields(
+    pa, stream, delimiter, n_columns, skip_rows=0, floats=(), keep=None, only_columns=None
+):
     """The record batches of every field as bytes (null for an empty one), the columns
     numbered in ``floats`` as float64, one batch per block of `_BLOCK` bytes; None when
     pyarrow or the checks refuse a block (another number of fields on a line, text that
@@ -224,14 +250,18 @@ def _read_fields(pa, stream, delimiter, n_columns, skip_rows=0, floats=(), keep=
     and its cast from strings share one parser), in the parsing threads.
 
     The whole file is parsed at once, on pyarrow's threads, and its fields are held until
-    the caller is done. With ``keep(batch)`` (the batch's checked columns the caller
+    the caller is done; with ``only_columns`` (column numbers, for space-separated files)
+    only those are held, named by their numbers as text, and a file in which some field
+    may be empty is declined (a field not held is not checked otherwise). With
+    ``keep(batch)`` (the batch's checked columns the caller
     uses, or None to decline), the file is streamed instead, parsed on one thread, and
     only what ``keep`` returns is held: for tables with columns nobody asked for.
     """
     names = [str(i) for i in range(n_columns)]
+    held = range(n_columns) if only_columns is None else only_columns
     types = {name: pa.float64() if i in floats else pa.binary() for i, name in enumerate(names)}
     as_text = pa.schema(
-        [(name, pa.string() if i not in floats else pa.float64()) for i, name in enumerate(names)]
+        [(names[i], pa.string() if i not in floats else pa.float64()) for i in held]
     )
     options = {
         "read_options": pa.csv.ReadOptions(
@@ -250,12 +280,13 @@ def _read_fields(pa, stream, delimiter, n_columns, skip_rows=0, floats=(), keep=
             null_values=[""],
             strings_can_be_null=True,
             quoted_strings_can_be_null=True,
+            include_columns=None if only_columns is None else [names[i] for i in held],
         ),
     }
     try:
         if keep is None:
             table = pa.csv.read_csv(stream, **options)
-            if stream.declined:
+            if stream.declined or (only_columns is not None and stream.may_have_empty_field):
                 return None
             if not stream.ascii:
                 table = table.cast(as_text)
@@ -380,7 +411,8 @@ def _trec_columns(pa, stream, n_columns, columns, integer):
     """``(query ids, docnos, values)`` of the stream, or None."""
     query_column, item_column, value_column = columns
     floats = () if integer else (value_column,)
-    batches = _read_fields(pa, stream, " ", n_columns, floats=floats)
+    batches = _read_fields(pa, stream, " ", n_columns, floats=floats, only_columns=columns)
+    query_column, item_column, value_column = (str(column) for column in columns)
     if not batches:
         return None  # declined, or no data lines (an error, from the line-by-line reader)
     string = pa.string()  # (bytes that are all ASCII are valid UTF-8)

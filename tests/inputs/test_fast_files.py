@@ -414,6 +414,29 @@ DECLINED_VALID = [
 ]
 
 
+def test_text_of_fields_not_kept_is_checked_as_utf8_across_blocks(tmp_path, file_parser):
+    """The tag is not kept by the reader, but a file is text: a character cut between two
+    blocks of bytes is whole, one cut by the end of the file is not UTF-8."""
+    from sklearn_rank.inputs._fast_files import _BLOCK
+
+    lines = [f"q{i % 7} Q0 d{i} 1 {i % 5} t\u00e9\u4e2d\n" for i in range(_BLOCK // 12)]
+    text = "".join(lines).encode()
+    # The first line's docno lengthened until the first block ends inside a character.
+    shift = next(n for n in range(64) if text[_BLOCK - n] & 0xC0 == 0x80)
+    lines[0] = lines[0].replace(" d0 ", f" d{'0' * (shift + 1)} ")  # (shift more bytes)
+    text = "".join(lines).encode()
+    assert text[_BLOCK] & 0xC0 == 0x80 and len(text) > 2 * _BLOCK
+    path = tmp_path / "run.txt"
+    path.write_bytes(text)
+    queries, docs, scores = _parse_trec_run(path)
+    assert docs.tolist() == [line.split()[2] for line in lines]
+    assert scores.tolist() == [float(i % 5) for i in range(len(lines))]
+    assert file_parser.fast_reads == (file_parser.name == "pyarrow")
+    path.write_bytes(text + b"q1 Q0 dx 1 1 t\xe4\xb8")  # the last character cut short
+    with pytest.raises(ValueError, match=f":{len(lines) + 1}: not UTF-8 text"):
+        _parse_trec_run(path)
+
+
 @pytest.mark.parametrize("case", range(len(DECLINED_VALID)))
 def test_valid_files_the_pyarrow_path_declines(tmp_path, file_parser, case):
     kind, text, values, dtype = DECLINED_VALID[case]
@@ -435,6 +458,11 @@ BAD = [
     ("run", RUN.replace("2.5", "0x1p3"), 1, "score (field 5) must be a finite number; got"),
     ("run", "# only a comment\n\n", 2, "no data lines (only blank or comment lines)"),
     ("run", RUN + "q3 Q0 d1 1 1 caf\xe9\n", 4, "not UTF-8 text"),
+    # A field missing where two spaces make pyarrow read an empty one, in a field the
+    # reader does not keep (Q0, the tag, qrels' iteration).
+    ("run", RUN + "q3  d1 1 2.5 t\n", 4, "expected 6 fields 'qid Q0 docno rank score tag', got 5"),
+    ("run", RUN + "q3 Q0 d1 1 2.5 \n", 4, "expected 6 fields 'qid Q0 docno rank score tag', got 5"),
+    ("qrels", QRELS + "q3  d1 1\n", 4, "expected 4 fields 'qid iter docno rel', got 3"),
     ("qrels", QRELS.replace(" 1\n", " 0x1\n"), 1, "relevance (field 4) must be an integer"),
     (
         "qrels",
