@@ -10,6 +10,7 @@ import contextlib
 import itertools
 import numbers
 import os
+import sys
 import threading
 
 
@@ -36,18 +37,47 @@ def _check_n_jobs(n_jobs):
 
 
 def _usable_cores():
-    """The cores this process may run on (its affinity mask or container quota)."""
-    try:
-        from joblib import cpu_count  # scikit-learn's own dependency
+    """The cores this process may run on: its affinity mask, capped by a container's CPU
+    quota (joblib's count, once joblib is imported: importing it takes ~0.1 s, most of
+    a small command line's start)."""
+    if "joblib" in sys.modules:
+        from joblib import cpu_count
 
         return max(1, int(cpu_count()))
-    except ImportError:  # pragma: no cover - scikit-learn always brings joblib
-        return max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    quota = _cgroup_cpu_quota()
+    return max(1, min(cores or 1, quota or cores or 1))
+
+
+def _cgroup_cpu_quota():
+    """The CPU quota of this process's cgroup, rounded up (cgroup v2's cpu.max, or v1's
+    cfs quota and period), or None."""
+    for path, read in (
+        ("/sys/fs/cgroup/cpu.max", lambda text: text.split()[:2]),
+        ("/sys/fs/cgroup/cpu/cpu.cfs_quota_us", None),
+    ):
+        try:
+            with open(path) as handle:
+                text = handle.read()
+            if read is None:
+                with open("/sys/fs/cgroup/cpu/cpu.cfs_period_us") as handle:
+                    quota, period = text.strip(), handle.read().strip()
+            else:
+                quota, period = read(text)
+        except (OSError, ValueError):
+            continue
+        if quota in ("max", "-1") or not quota.isdigit() or not period.isdigit():
+            return None
+        return max(1, -(-int(quota) // max(int(period), 1)))
+    return None
 
 
 def _native_thread_limit():
     """The fewest threads any loaded native pool (BLAS, OpenMP) may use: 1 inside
-    ``threadpool_limits(1)``, or what joblib gives each of its workers."""
+    ``threadpool_limits(1)``, or what joblib gives each of its workers. (Neither can be
+    in force before threadpoolctl or joblib is imported.)"""
+    if "threadpoolctl" not in sys.modules and "joblib" not in sys.modules:
+        return _usable_cores()
     try:
         from threadpoolctl import threadpool_info  # scikit-learn's own dependency
     except ImportError:  # pragma: no cover

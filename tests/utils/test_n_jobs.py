@@ -287,6 +287,54 @@ def test_every_core_honours_a_threadpool_limit():
         assert _check_n_jobs(2) == 2  # asked for explicitly: as given
 
 
+def test_cores_counted_without_joblib_are_joblibs_count():
+    """Before joblib is imported (the command line never imports it) the cores are those
+    joblib would count."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from sklearn_rank.utils._threads import _check_n_jobs\n"
+        "ours = _check_n_jobs(-1)\n"
+        "assert 'joblib' not in sys.modules\n"
+        "import joblib\n"
+        "print(ours, joblib.cpu_count())\n"
+    )
+    ours, joblibs = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert ours == joblibs
+
+
+@pytest.mark.parametrize(
+    "files, quota",
+    [
+        ({"/sys/fs/cgroup/cpu.max": "150000 100000\n"}, 2),
+        ({"/sys/fs/cgroup/cpu.max": "max 100000\n"}, None),
+        (
+            {
+                "/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "300000\n",
+                "/sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000\n",
+            },
+            3,
+        ),
+        ({"/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "-1\n"}, None),
+        ({}, None),
+    ],
+)
+def test_a_containers_cpu_quota_caps_the_cores(monkeypatch, files, quota):
+    import io
+
+    def fake_open(path, *args, **kwargs):
+        if path not in files:
+            raise FileNotFoundError(path)
+        return io.StringIO(files[path])
+
+    monkeypatch.setattr(_threads, "open", fake_open, raising=False)
+    assert _threads._cgroup_cpu_quota() == quota
+
+
 def test_the_command_line_takes_jobs(tmp_path, capsys):
     from sklearn_rank.cli import main
 
