@@ -11,7 +11,8 @@ symmetric means, free of overflow and cancellation.
 """
 
 import numpy as np
-from scipy.special import gammaln
+
+from ._counting import _log_comb
 
 
 def _stopping(rel, max_grade):
@@ -224,11 +225,6 @@ def _subset_means(stay, n_ones, depth):
             last = min(first + step, depth)
             mu[first:last] = _mixing_weights(seen, n_ones, last, first) @ padded
     return mu
-
-
-def _log_comb(a, b):
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    return gammaln(a + 1.0) - gammaln(b + 1.0) - gammaln(a - b + 1.0)
 
 
 def _rank_biased(r, k, p, item_weight):

@@ -7,7 +7,6 @@ from counts per (query, relevance level).
 """
 
 import numpy as np
-from scipy.special import gammaln
 
 
 def _sum_by(codes, weights, size):
@@ -111,6 +110,9 @@ def _ordered_pair_signs(segment, value, n_segments):
 
 def _log_comb(a, b):
     """log C(a, b) for integer arrays with 0 <= b <= a."""
+    from scipy.special import gammaln  # (imported here: scipy.special takes ~50 ms to import)
+
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     return gammaln(a + 1.0) - gammaln(b + 1.0) - gammaln(a - b + 1.0)
 
 

@@ -6,7 +6,6 @@ hypergeometric count that holds all but 1e-31 of its mass. Notation as in `_trec
 """
 
 import numpy as np
-from scipy.special import gammaln
 
 from ._columns import _as_float
 from ._counting import _hypergeometric_window
@@ -92,6 +91,8 @@ def _expected_infap_terms(start, size, a, b, A, Bn):
     first = np.zeros(n.size + 1, dtype=np.int64)
     np.cumsum(n, out=first[1:])
     tables = (np.asarray(start), n, judged, unjudged, share, A, Bn)
+    from scipy.special import gammaln  # (imported here: scipy.special takes ~50 ms to import)
+
     tables += (gammaln(np.arange(n.max() + 1.0) + 1.0),)  # log i!, i = 0..n
     expected = np.zeros(n.size)
     # Blocks of whole groups, or of one group's rows where it needs more than a block:
