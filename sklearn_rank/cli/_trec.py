@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 from ._relstring import _missing_relstring, _order_key, _per_topic_lines
-from ._trec_order import trec_first_rows
+from ._trec_order import _infap_with_pooled, trec_first_rows
 from ._zscores import _standardized
 
 PROG = "sklearn-rank evaluate"
@@ -492,66 +492,6 @@ def _judged(qrels):
     items = np.concatenate([qrels.items[keep].astype(object), [_NO_JUDGED_DOCUMENT] * lost.size])
     relevance = np.concatenate([qrels.relevance[keep], np.zeros(lost.size)])
     return ItemJudgments._from_file(queries, items, relevance)
-
-
-def _infap_with_pooled(labels, per_query, ids, qrels, ranking, level, conventions):
-    """trec_eval's infAP where a topic retrieves a document of negative grade (m_infap.c):
-    such a document above a relevant one counts in the judged-so-far factor, where a
-    document absent from the qrels only lengthens the ranking. Computed directly, in
-    trec_eval's order (scores, then docno descending), for those topics only."""
-    negative = qrels.relevance < 0
-    if not negative.any():
-        return
-    topics = set(qrels.queries[negative].astype(str).tolist())
-    grades, relevant = {}, dict.fromkeys(topics, 0)
-    for q, d, g in zip(qrels.queries.astype(str), qrels.items.astype(str), qrels.relevance):
-        if q in topics:
-            grades[q, d] = g
-            relevant[q] += g >= level
-    row = {q: i for i, q in enumerate(ids)}
-    docs_by_topic = {}
-    order = _trec_order(ranking, conventions["score_dtype"])
-    for q, d in zip(ranking.queries[order].astype(str), ranking.items[order].astype(str)):
-        if q in topics:
-            docs_by_topic.setdefault(q, []).append(d)
-    for q in set(docs_by_topic) & set(row):
-        if not any(grades.get((q, d), 0) < 0 for d in docs_by_topic[q]):
-            continue
-        value = _infap(docs_by_topic[q], q, grades, level, relevant[q])
-        for label, request in labels.items():
-            if request.metric.name == "infap":
-                per_query[label][row[q]] = value
-
-
-def _trec_order(run, score_dtype):
-    scores = run.scores.astype(np.float32) if score_dtype == "float32" else run.scores
-    docnos = np.unique(run.items.astype(str), return_inverse=True)[1].ravel()
-    return np.lexsort((-docnos, -scores.astype(np.float64)))
-
-
-def _infap(docs, topic, grades, level, relevant):
-    """m_infap.c on one topic's ranked docnos (``relevant``: its R)."""
-    from ..metrics._trec import _INFAP_EPSILON
-
-    rel, nonrel, pooled, total = 0, 0, 0, 0.0
-    for j, doc in enumerate(docs):
-        grade = grades.get((topic, doc))
-        if grade is None:
-            continue
-        if grade < 0:
-            pooled += 1
-        elif grade < level:
-            nonrel += 1
-        else:
-            rel += 1
-            if j == 0:
-                total += 1.0
-            else:
-                fj = float(j)
-                total += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (
-                    (rel - 1 + nonrel + pooled) / fj
-                ) * ((rel - 1 + _INFAP_EPSILON) / (rel - 1 + nonrel + 2 * _INFAP_EPSILON))
-    return total / relevant if relevant else 0.0
 
 
 def _relevant_counts(truth, options):

@@ -1,6 +1,6 @@
 """trec_eval's order of a run's documents, for the lines the command line computes itself
-(relstring, ``-M``): per topic, score descending, then docno descending compared as
-strings.
+(relstring, ``-M``, infAP where a topic retrieves a pooled document): per topic, score
+descending, then docno descending compared as strings.
 
 Only the first documents of each topic are wanted there, so the docnos are compared only
 where scores tie (a run written as runs are, grouped by topic and ranked, is not sorted
@@ -85,3 +85,57 @@ def qrels_grades(qrels, queries, items):
         found = judged_keys[order][at] == wanted
         grades[found] = np.asarray(qrels.relevance)[order[at[found]]]
     return grades, found
+
+
+def _infap_with_pooled(labels, per_query, ids, qrels, ranking, level, conventions):
+    """trec_eval's infAP where a topic retrieves a document of negative grade (m_infap.c):
+    such a document above a relevant one counts in the judged-so-far factor, where a
+    document absent from the qrels only lengthens the ranking. Computed directly, in
+    trec_eval's order (scores, then docno descending), for those topics only."""
+    negative = qrels.relevance < 0
+    if not negative.any():
+        return
+    topics = set(qrels.queries[negative].astype(str).tolist())
+    grades, relevant = {}, dict.fromkeys(topics, 0)
+    for q, d, g in zip(qrels.queries.astype(str), qrels.items.astype(str), qrels.relevance):
+        if q in topics:
+            grades[q, d] = g
+            relevant[q] += g >= level
+    row = {q: i for i, q in enumerate(ids)}
+    docs_by_topic = {}
+    order = trec_first_rows(ranking, conventions["score_dtype"])[0]
+    for q, d in zip(ranking.queries[order].astype(str), ranking.items[order].astype(str)):
+        if q in topics:
+            docs_by_topic.setdefault(q, []).append(d)
+    for q in set(docs_by_topic) & set(row):
+        if not any(grades.get((q, d), 0) < 0 for d in docs_by_topic[q]):
+            continue
+        value = _infap(docs_by_topic[q], q, grades, level, relevant[q])
+        for label, request in labels.items():
+            if request.metric.name == "infap":
+                per_query[label][row[q]] = value
+
+
+def _infap(docs, topic, grades, level, relevant):
+    """m_infap.c on one topic's ranked docnos (``relevant``: its R)."""
+    from ..metrics._trec import _INFAP_EPSILON
+
+    rel, nonrel, pooled, total = 0, 0, 0, 0.0
+    for j, doc in enumerate(docs):
+        grade = grades.get((topic, doc))
+        if grade is None:
+            continue
+        if grade < 0:
+            pooled += 1
+        elif grade < level:
+            nonrel += 1
+        else:
+            rel += 1
+            if j == 0:
+                total += 1.0
+            else:
+                fj = float(j)
+                total += 1.0 / (fj + 1.0) + (fj / (fj + 1.0)) * (
+                    (rel - 1 + nonrel + pooled) / fj
+                ) * ((rel - 1 + _INFAP_EPSILON) / (rel - 1 + nonrel + 2 * _INFAP_EPSILON))
+    return total / relevant if relevant else 0.0
