@@ -8,9 +8,11 @@ retrieved by the run), then in the same run, alternately, ``--repeat`` times eac
   ``../shared/tools/build-trec-eval`` builds), with its default measures and with
   ``-q -m all_trec``; when the binary is absent the script says so and prints our side only;
 - ``sklearn-rank evaluate QRELS RUN`` with the same options, one thread and ``-j 2``;
-- in this process: ``read_trec_qrels`` and ``read_trec_run``, ``evaluate`` of
+- in this process: ``read_trec_qrels``, ``read_trec_run`` and ``read_table`` (the run as a
+  CSV table ``query,item,score``) against ``pandas.read_csv`` of the same files, ``evaluate`` of
   ``["map", "ndcg", "P_10"]`` under ``convention="trec_eval"`` on the read files, and the
-  same rows with the ids as integers.
+  same rows with the ids as integers;
+- the peak memory of each reader and of ``pandas.read_csv``, each in a fresh process.
 
 Each command's time is its wall-clock time, its memory the peak resident set size (max
 RSS) of its process, read from ``os.wait4``. The outputs of one and two threads are
@@ -37,10 +39,19 @@ TREC_EVAL = os.path.expanduser("~/.cache/trec_eval/trec_eval")
 def write_files(folder, n_queries, n_docs, n_judged, seed=0):
     """A run and its qrels, TREC format, with GOV2-like string docnos; {kind: path}."""
     rng = np.random.default_rng(seed)
-    paths = {"run": os.path.join(folder, "run.txt"), "qrels": os.path.join(folder, "qrels.txt")}
+    paths = {
+        "run": os.path.join(folder, "run.txt"),
+        "qrels": os.path.join(folder, "qrels.txt"),
+        "table": os.path.join(folder, "run.csv"),
+    }
     corpus = 25_000_000
     topics = np.arange(301, 301 + n_queries)
-    with open(paths["run"], "w") as run, open(paths["qrels"], "w") as qrels:
+    with (
+        open(paths["run"], "w") as run,
+        open(paths["qrels"], "w") as qrels,
+        open(paths["table"], "w") as table,
+    ):
+        table.write("query,item,score\n")
         for topic in topics.tolist():
             docs = np.unique(rng.integers(0, corpus, 2 * n_docs))
             rng.shuffle(docs)
@@ -53,6 +64,9 @@ def write_files(folder, n_queries, n_docs, n_judged, seed=0):
             run.writelines(
                 f"{topic} Q0 {name} {rank} {score!r} bench\n"
                 for rank, (name, score) in enumerate(zip(names, scores.tolist()), 1)
+            )
+            table.writelines(
+                f"{topic},{name},{score!r}\n" for name, score in zip(names, scores.tolist())
             )
             grades = rng.choice([0, 0, 0, 1, 2], judged.size).tolist()
             judged_names = [
@@ -82,6 +96,44 @@ def values(output):
     return {(fields[0].strip(), fields[1]): fields[2] for fields in lines if len(fields) == 3}
 
 
+# pandas.read_csv of each file, as a user would read it.
+_PANDAS_OPTIONS = {
+    "qrels": {"sep": " ", "header": None},
+    "run": {"sep": " ", "header": None},
+    "table": {},
+}
+_OUR_READERS = {
+    "qrels": "sr.read_trec_qrels(path)",
+    "run": "sr.read_trec_run(path)",
+    "table": "sr.read_table(path, query='query', item='item', score='score')",
+}
+
+
+# The peak resident memory of this process (VmHWM: since its exec; a fork's max RSS from
+# wait4 would count the parent's pages too).
+_PRINT_PEAK = (
+    "; print(next(int(line.split()[1]) * 1024 for line in open('/proc/self/status') "
+    "if line.startswith('VmHWM')))"
+)
+
+
+def reader_memory(paths, env):
+    """{(kind, reader): peak RSS in bytes} of a fresh process that imports the reader's
+    library and reads the file: ours and pandas.read_csv."""
+    peaks = {}
+    for kind, call in _OUR_READERS.items():
+        for reader, code in (
+            ("sklearn_rank", f"import sklearn_rank as sr; path = {paths[kind]!r}; {call}"),
+            (
+                "pandas",
+                f"import pandas; pandas.read_csv({paths[kind]!r}, **{_PANDAS_OPTIONS[kind]!r})",
+            ),
+        ):
+            output = run_command([sys.executable, "-c", code + _PRINT_PEAK], env)[3]
+            peaks[kind, reader] = int(output.split()[-1])
+    return peaks
+
+
 def in_process(paths, n_repeat):
     """{label: median seconds} of the readers, pandas and evaluate, in this process."""
     import sklearn_rank as sr
@@ -101,15 +153,18 @@ def in_process(paths, n_repeat):
     calls = {
         "read_trec_qrels": lambda: sr.read_trec_qrels(paths["qrels"]),
         "read_trec_run": lambda: sr.read_trec_run(paths["run"]),
+        "read_table": lambda: sr.read_table(
+            paths["table"], query="query", item="item", score="score"
+        ),
         "evaluate, string ids": lambda: sr.evaluate(qrels, run, metrics, convention="trec_eval"),
         "evaluate, integer ids": lambda: sr.evaluate(
             int_qrels, int_run, metrics, convention="trec_eval"
         ),
     }
     if pandas is not None:
-        for kind in ("qrels", "run"):
-            calls[f"pandas.read_csv, {kind}"] = lambda kind=kind: pandas.read_csv(
-                paths[kind], sep=" ", header=None
+        for kind, options in _PANDAS_OPTIONS.items():
+            calls[f"pandas.read_csv, {kind}"] = lambda kind=kind, options=options: pandas.read_csv(
+                paths[kind], **options
             )
     times = {label: [] for label in calls}
     for _ in range(n_repeat):
@@ -119,6 +174,14 @@ def in_process(paths, n_repeat):
             call()
             times[label].append(time.perf_counter() - start)
     return {label: statistics.median(seconds) for label, seconds in times.items()}
+
+
+def _has_pandas():
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def main():
@@ -165,10 +228,19 @@ def main():
                 results[case].append((seconds, rss, cpu))
                 outputs[case] = output
         measured = in_process(paths, args.repeat)
+        memory = reader_memory(paths, env) if _has_pandas() else {}
     finally:
         if args.folder is None:
             shutil.rmtree(folder, ignore_errors=True)
     _report(cases, results, outputs, measured, have_binary, args)
+    for kind in _OUR_READERS:
+        if (kind, "pandas") in memory:
+            ours, theirs = memory[kind, "sklearn_rank"], memory[kind, "pandas"]
+            print(
+                f"{_OUR_READERS[kind].split('(')[0][3:]} peak memory {ours / 1e6:.0f} MB, "
+                f"pandas.read_csv {theirs / 1e6:.0f} MB: {ours / theirs:.2f}x (target 1.5x; "
+                "each a fresh process: import and read)"
+            )
     try:
         import pyarrow
 
@@ -214,9 +286,10 @@ def _report(cases, results, outputs, measured, have_binary, args):
     for label, seconds in measured.items():
         print(f"{label:<42}{seconds:>8.2f}")
     if "pandas.read_csv, run" in measured:
-        for kind in ("qrels", "run"):
-            ratio = measured[f"read_trec_{kind}"] / measured[f"pandas.read_csv, {kind}"]
-            print(f"read_trec_{kind} / pandas.read_csv: {ratio:.2f}x (target 2x)")
+        for kind, call in _OUR_READERS.items():
+            reader = call.split("(")[0][3:]
+            ratio = measured[reader] / measured[f"pandas.read_csv, {kind}"]
+            print(f"{reader} / pandas.read_csv: {ratio:.2f}x (target 2x)")
     strings, integers = measured["evaluate, string ids"], measured["evaluate, integer ids"]
     print(f"evaluate, string ids / integer ids: {strings / integers:.2f}x (target 1.5x)")
     if have_binary:
