@@ -11,6 +11,7 @@ key) the caller numbers the items and joins exactly, which also names a repeated
 import numpy as np
 
 from ..utils._ids import _string_hashes
+from ..utils._threads import _block_runner
 
 # Below this many item ids, numbering the strings costs about what hashing them does.
 _HASH_JOIN_ROWS = 1 << 15
@@ -75,8 +76,10 @@ def _hash_join(true_code, true_items, run_code, run_items, n_threads=1):
     if keys is None:
         return None
     true_key, run_key = keys
-    if _has_repeated_key(true_key, true_code) or _has_repeated_key(run_key, run_code):
-        return None
+    with _block_runner(2, n_threads) as run:  # (numpy's sorts release the GIL)
+        sides = [(true_key, true_code), (run_key, run_code)]
+        if any(run(lambda side: _has_repeated_key(*side), sides)):
+            return None
     rows, found = _match(true_key, run_key)
     matched = rows[found]
     if not (
