@@ -417,6 +417,8 @@ def _trec_columns(pa, stream, n_columns, columns, integer):
         return None  # declined, or no data lines (an error, from the line-by-line reader)
     string = pa.string()  # (bytes that are all ASCII are valid UTF-8)
     items = _ItemIds([batch.column(item_column).view(string) for batch in batches], stream.ascii)
+    starts = np.cumsum([0] + [batch.num_rows for batch in batches])
+    values = np.empty(int(starts[-1]), dtype=np.int64 if integer else np.float64)
 
     def convert(index):  # on a thread: None declines
         batch = batches[index]
@@ -431,17 +433,22 @@ def _trec_columns(pa, stream, n_columns, columns, integer):
             numbers = _finite(batch.column(value_column).to_numpy())
         if numbers is None:
             return None
+        values[starts[index] : starts[index + 1]] = numbers
         items.add(index)
-        return numbers, pa.compute.dictionary_encode(queries)
+        # The batch's fields are converted: its memory may go (with the fixed-width ids,
+        # which are built from the bytes, nothing of it is read again).
+        batches[index] = None
+        return pa.compute.dictionary_encode(queries)
 
     n_threads = _every_core()
-    converted = _each_batch(convert, range(len(batches)), n_threads)
-    if converted is None:
+    encoded = _each_batch(convert, range(len(batches)), n_threads)
+    if encoded is None:
         return None
-    ids = _ids_once_each([encoded for _numbers, encoded in converted], items, n_threads)
+    _release_unused(pa)  # before the check of repeated pairs allocates its keys
+    ids = _ids_once_each(encoded, items, n_threads)
     if ids is None:
         return None
-    return *ids, np.concatenate([numbers for numbers, _ in converted])
+    return *ids, values
 
 
 # --------------------------------------------------------------------------------------

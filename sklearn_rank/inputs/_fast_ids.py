@@ -212,7 +212,7 @@ class _ItemIds:
         self._longest = max(_longest(column) for column in columns)
         n_characters = sum(_text_size(column) for column in columns)
         self._fixed = ascii and _fits_fixed_width(max(self._longest, 1), n_characters, n_ids)
-        self._ends_with_nul = False
+        self._with_nul = []  # (rows, lengths) of ids ending with NUL, batch by batch
         self.hashes = np.empty(n_ids, dtype=np.uint64)
         if self._fixed:
             self._ids = np.empty(n_ids, dtype=f"U{max(self._longest, 1)}")
@@ -230,16 +230,24 @@ class _ItemIds:
         self._characters[rows] = characters[:, : self._longest]
         # numpy's fixed-width strings drop trailing NUL characters ("a\x00" would be "a").
         last = characters[np.arange(lengths.size), np.maximum(lengths - 1, 0)]
-        if np.any((last == 0) & (lengths > 0)):
-            self._ends_with_nul = True
+        with_nul = np.flatnonzero((last == 0) & (lengths > 0))
+        if with_nul.size:  # their lengths, to give them back their NULs
+            self._with_nul.append((with_nul + rows.start, lengths[with_nul]))
         self.hashes[rows] = _word_hashes(words, lengths)
+        self._columns[index] = None  # built: the batch's bytes may go
 
     def ids(self):
-        if self._fixed and not self._ends_with_nul:
+        if self._fixed and not self._with_nul:
             return self._ids
-        self._ids = self._characters = None  # (ids ending with NUL: not kept beside)
+        if self._fixed:  # Python strings, the NULs numpy dropped put back (ASCII: 1 byte each)
+            strings = self._ids.astype(object)
+            self._ids = self._characters = None
+            for rows, lengths in self._with_nul:
+                for row, length in zip(rows.tolist(), lengths.tolist()):
+                    strings[row] = strings[row].ljust(length, "\x00")
+            return strings
         strings = np.concatenate(
             [column.to_numpy(zero_copy_only=False) for column in self._columns]
         )
-        # All ASCII without a trailing NUL: `_fits_fixed_width` said Python strings.
-        return strings if self._ascii and not self._ends_with_nul else _str_array(strings)
+        # All ASCII: `_fits_fixed_width` said Python strings.
+        return strings if self._ascii else _str_array(strings)

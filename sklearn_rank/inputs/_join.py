@@ -63,9 +63,10 @@ def _match(true_key, run_key):
     rows = np.zeros(run_key.size, dtype=np.intp)
     if true_key.size:
         sorted_key = true_key[order]
-        at = np.minimum(np.searchsorted(sorted_key, run_key), sorted_key.size - 1)
-        found = sorted_key[at] == run_key
-        rows = order[at]
+        rows = np.searchsorted(sorted_key, run_key)
+        np.minimum(rows, sorted_key.size - 1, out=rows)
+        found = sorted_key[rows] == run_key
+        np.take(order, rows, out=rows)  # (in place: as many rows as the run)
     return rows, found
 
 
@@ -76,11 +77,13 @@ def _hash_join(true_code, true_items, run_code, run_items, n_threads=1):
     if keys is None:
         return None
     true_key, run_key = keys
+    del keys
     with _block_runner(2, n_threads) as run:  # (numpy's sorts release the GIL)
         sides = [(true_key, true_code), (run_key, run_code)]
         if any(run(lambda side: _has_repeated_key(*side), sides)):
             return None
     rows, found = _match(true_key, run_key)
+    del true_key, run_key
     matched = rows[found]
     if not (
         np.array_equal(run_code[found], true_code[matched])
