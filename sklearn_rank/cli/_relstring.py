@@ -55,11 +55,12 @@ def relstrings(qrels, ranking, length, judged_only, score_dtype):
     # Each topic's characters side by side in a row of ``length`` one-character cells:
     # a row read as one string of ``length`` characters is the topic's text (numpy drops
     # the empty cells at its end).
-    present, first = np.unique(codes, return_index=True)
-    cells = np.zeros((present.size, max(length, 1)), dtype="U1")
+    present, first, counts = np.unique(codes, return_index=True, return_counts=True)
+    width = max(int(counts.max(initial=0)), 1)  # (the longest text, not the length asked)
+    cells = np.zeros((present.size, width), dtype="U1")
     topic_row = np.searchsorted(present, codes)
     cells[topic_row, np.arange(codes.size) - first[topic_row]] = chars
-    texts = cells.view(f"U{max(length, 1)}").ravel()
+    texts = cells.view(f"U{width}").ravel()
     return dict(zip(np.asarray(topics)[present].astype(str).tolist(), texts.tolist()))
 
 

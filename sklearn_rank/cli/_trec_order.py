@@ -20,12 +20,15 @@ def _kernel_scores(run, score_dtype):
     return scores.astype(np.float64)
 
 
+def _as_text(ids):
+    """Ids as numpy's str, which drops a docno's trailing NUL characters as trec_eval's C
+    strings end at the first ("d1\\x00" is "d1")."""
+    return np.asarray(ids).astype(str)
+
+
 def _docno_ranks(items):
-    """Each id's rank among the distinct ids compared as strings."""
-    distinct, which = np.unique(items, return_inverse=True)
-    rank = np.empty(distinct.size, dtype=np.int64)
-    rank[np.argsort(distinct.astype(str), kind="stable")] = np.arange(distinct.size)
-    return rank[which.ravel()]
+    """Each id's rank among the distinct ids compared as strings (equal strings tie)."""
+    return np.unique(_as_text(items), return_inverse=True)[1].ravel()
 
 
 def trec_first_rows(run, score_dtype, n=None, keep=None):
@@ -72,9 +75,7 @@ def qrels_grades(qrels, queries, items):
     """The grade in ``qrels`` of each (query, item) pair, and whether the qrels have it."""
     n_qrels = len(qrels.queries)
     query_codes, _ = _factorize(_concat_ids([np.asarray(qrels.queries), np.asarray(queries)]), None)
-    item_codes, item_ids = _factorize(
-        _concat_ids([np.asarray(qrels.items), np.asarray(items)]), None
-    )
+    item_codes, item_ids = _factorize(_concat_ids([_as_text(qrels.items), _as_text(items)]), None)
     keys = query_codes * np.int64(max(item_ids.size, 1)) + item_codes
     judged_keys, wanted = keys[:n_qrels], keys[n_qrels:]
     order = np.argsort(judged_keys, kind="stable")

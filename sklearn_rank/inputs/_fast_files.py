@@ -169,7 +169,7 @@ class _CheckedStream:
                 return b""
         self.ascii = self.ascii and ascii
         self.has_hash = self.has_hash or b"#" in data
-        if not self._empty_field and b" " in data:
+        if not self._empty_field and (b" " in data or self._last.endswith(b" ")):
             # (A block's first byte is checked with the byte before it.)
             edges = (b"\n" if start else self._last[-1:]) + data
             self._empty_field = any(pair in edges for pair in _EMPTY_FIELD_PAIRS)

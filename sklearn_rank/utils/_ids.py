@@ -184,7 +184,7 @@ def _factorize(groups, n_rows, name="groups", n_threads=1):
     ids = groups
     known = _known_codes(ids)
     if known is not None and (n_rows is None or ids.shape[0] == n_rows):
-        return known
+        return known[0].copy(), known[1].copy()  # (the caller's to change)
     if ids.ndim != 1 or (n_rows is not None and ids.shape[0] != n_rows):
         rows = "" if n_rows is None else f" ({n_rows} rows)"
         raise ValueError(

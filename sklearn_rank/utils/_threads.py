@@ -37,16 +37,20 @@ def _check_n_jobs(n_jobs):
 
 
 def _usable_cores():
-    """The cores this process may run on: its affinity mask, capped by a container's CPU
-    quota (joblib's count, once joblib is imported: importing it takes ~0.1 s, most of
-    a small command line's start)."""
+    """The cores this process may run on, as joblib counts them: the affinity mask, capped
+    by a container's CPU quota and by ``LOKY_MAX_CPU_COUNT`` (joblib's own count once
+    joblib is imported: importing it takes ~0.1 s, most of a small command line's start)."""
     if "joblib" in sys.modules:
         from joblib import cpu_count
 
         return max(1, int(cpu_count()))
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    quota = _cgroup_cpu_quota()
-    return max(1, min(cores or 1, quota or cores or 1))
+    cores = os.cpu_count() or 1
+    limits = [cores, _cgroup_cpu_quota() or cores]
+    if hasattr(os, "sched_getaffinity"):
+        limits.append(len(os.sched_getaffinity(0)))
+    if os.environ.get("LOKY_MAX_CPU_COUNT"):
+        limits.append(int(os.environ["LOKY_MAX_CPU_COUNT"]))
+    return max(1, min(limits))
 
 
 def _cgroup_cpu_quota():
@@ -74,10 +78,7 @@ def _cgroup_cpu_quota():
 
 def _native_thread_limit():
     """The fewest threads any loaded native pool (BLAS, OpenMP) may use: 1 inside
-    ``threadpool_limits(1)``, or what joblib gives each of its workers. (Neither can be
-    in force before threadpoolctl or joblib is imported.)"""
-    if "threadpoolctl" not in sys.modules and "joblib" not in sys.modules:
-        return _usable_cores()
+    ``threadpool_limits(1)``, or what joblib gives each of its workers."""
     try:
         from threadpoolctl import threadpool_info  # scikit-learn's own dependency
     except ImportError:  # pragma: no cover

@@ -82,6 +82,25 @@ def test_relstring_is_trec_eval_text_line_for_line(args, recorded, request, monk
     assert "relstring" in out
 
 
+def test_relstring_longer_than_every_topic_and_docnos_ending_with_nul(tmp_path, monkeypatch):
+    # A relstring longer than any topic's ranking prints the whole ranking (and allocates
+    # for that, not for the length asked); a docno's trailing NUL ends it, as trec_eval's C
+    # strings end there: "d1\x00" is judged as "d1" and ties with it by docno.
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("1 0 d1 1\n1 0 d2 2\n")
+    run.write_text("1 Q0 d1\x00 1 3.0 t\n1 Q0 d2 2 2.0 t\n1 Q0 d1 3 2.0 t\n")
+    for length in ("100", "10000000000"):
+        status, out, _err = _run(
+            ["-q", "-m", f"relstring.{length}", str(qrels), str(run)], monkeypatch
+        )
+        assert status == 0
+        assert out.splitlines()[0].split("\t") == [f"relstring_{length}".ljust(22), "1", "'121'"]
+    status, out, _err = _run(
+        ["-q", "-M", "2", "-m", "relstring", str(qrels), str(run)], monkeypatch
+    )
+    assert out.splitlines()[0].endswith("'12'")
+
+
 def test_a_measure_keeps_the_first_parameters_given_as_trec_eval(monkeypatch):
     # -m official -m P.7: P_7 only (a group's defaults do not override), set_F.3 after
     # set_F.0.5 adds nothing

@@ -414,6 +414,24 @@ DECLINED_VALID = [
 ]
 
 
+def test_a_space_ending_the_last_line_across_blocks_is_an_empty_field(tmp_path, file_parser):
+    """The last line's trailing space ends a block and its newline is the whole next one:
+    an empty tag, as the line-by-line reader says (5 fields)."""
+    from sklearn_rank.inputs._fast_files import _BLOCK
+
+    last = "q9 Q0 dz 1 2.5 "
+    lines = [f"q{i % 7} Q0 d{i} 1 {i % 5} t\n" for i in range(_BLOCK // 16)]
+    text = "".join(lines)
+    text = text[: text.rindex("\n", 0, _BLOCK - len(last) - 40) + 1]
+    text += "q8 Q0 dy 1 1 " + "x" * (_BLOCK - len(last) - len(text) - 14) + "\n" + last
+    assert len(text) == _BLOCK and text.endswith(" ")
+    path = tmp_path / "run.txt"
+    path.write_text(text + "\n")
+    n_lines = text.count("\n") + 1
+    with pytest.raises(ValueError, match=f":{n_lines}: expected 6 fields"):
+        _parse_trec_run(path)
+
+
 def test_text_of_fields_not_kept_is_checked_as_utf8_across_blocks(tmp_path, file_parser):
     """The tag is not kept by the reader, but a file is text: a character cut between two
     blocks of bytes is whole, one cut by the end of the file is not UTF-8."""

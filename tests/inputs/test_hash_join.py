@@ -134,6 +134,11 @@ def test_query_codes_of_the_reader_are_those_of_numbering_the_ids(tmp_path, monk
     expected_codes, expected_distinct = _factorize_objects(run.queries.astype(object).copy())
     assert codes.tolist() == expected_codes.tolist()
     assert distinct.tolist() == expected_distinct.tolist() == list(dict.fromkeys(topics.tolist()))
+    # What _factorize returns is the caller's: changing it changes nothing kept.
+    codes[:] = 0
+    distinct[:] = "x"
+    assert sr.query_ids(run.queries).tolist() == expected_distinct.tolist()
+    assert _factorize(run.queries, None)[0].tolist() == expected_codes.tolist()
     # Changed in place: the reader's codes no longer hold and are not used.
     run.queries[0] = "new"
     assert _known_codes(run.queries) is None

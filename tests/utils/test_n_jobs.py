@@ -287,24 +287,38 @@ def test_every_core_honours_a_threadpool_limit():
         assert _check_n_jobs(2) == 2  # asked for explicitly: as given
 
 
-def test_cores_counted_without_joblib_are_joblibs_count():
+@pytest.mark.parametrize(
+    "environment",
+    [{}, {"LOKY_MAX_CPU_COUNT": "1"}, {"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}],
+)
+def test_cores_counted_without_joblib_are_joblibs_count(environment):
     """Before joblib is imported (the command line never imports it) the cores are those
-    joblib would count."""
+    joblib would count, under the limits of the environment too."""
+    import os
     import subprocess
     import sys
 
     code = (
         "import sys\n"
+        "import numpy  # (its BLAS: a native pool the environment may limit)\n"
         "from sklearn_rank.utils._threads import _check_n_jobs\n"
         "ours = _check_n_jobs(-1)\n"
         "assert 'joblib' not in sys.modules\n"
         "import joblib\n"
         "print(ours, joblib.cpu_count())\n"
     )
+    env = {**os.environ, **environment}
     ours, joblibs = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
     ).stdout.split()
-    assert ours == joblibs
+    code = code.replace("ours = _check_n_jobs(-1)", "import joblib; ours = _check_n_jobs(-1)")
+    code = code.replace("assert 'joblib' not in sys.modules", "")
+    before = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    ).stdout.split()[0]
+    assert ours == before  # what joblib's count and the native pools' limits give
+    if environment:
+        assert ours == "1"
 
 
 @pytest.mark.parametrize(
