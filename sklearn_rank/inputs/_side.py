@@ -421,4 +421,6 @@ def _training_of(train, catalog, y_true=None):
     """``train`` alone as a `_Training` over ``catalog`` (an engine's driver: the
     popularity of the whole training data, before any partition), and the catalog size."""
     found = _catalog(catalog, y_true, train)
-    return _training(train, found, None, 0), found.n_items
+    # No query: no training user is evaluated (an empty object array: user ids of any
+    # type are looked up, not read as row numbers).
+    return _training(train, found, np.zeros(0, dtype=object), 0), found.n_items
