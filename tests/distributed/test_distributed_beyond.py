@@ -374,6 +374,15 @@ def test_spark_history_measures_equal_evaluate(spark):
             data, names, judgments=judgments, train=given, no_relevant="skip", **side
         )
         assert got == {name: expected[name] for name in names}
+    # One table (run rows tagged apart from the training rows), input-order ties.
+    one = run.merge(truth, on=["query", "item"], how="left")
+    judged = one[one["relevance"].notna()]
+    expected_one = _in_memory(one, judged, names, train=_rows(train), **side)
+    got = sr.evaluate_spark(
+        spark.createDataFrame(one), names, train=table, ties="stable", no_relevant="skip",
+        **side,
+    )  # fmt: skip
+    assert got == expected_one
     per_user = (
         sr.evaluate_spark(
             data, ["serendipity@10"], judgments=judgments, train=table, per_query=True, **side
