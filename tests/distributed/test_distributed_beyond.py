@@ -290,15 +290,22 @@ def test_history_measures_on_a_local_cluster():
         n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
         dashboard_address=None,
     )  # fmt: skip
+    data, judgments, table = _uneven(run), _uneven(truth), _uneven(train)
     try:
         with distributed.Client(cluster):
             got = evaluate_dask(
-                _uneven(run), HISTORY_NAMES, judgments=_uneven(truth), train=_uneven(train),
-                ties="stable", no_relevant="skip", **side,
+                data, HISTORY_NAMES, judgments=judgments, train=table, ties="stable",
+                no_relevant="skip", **side,
+            )  # fmt: skip
+            # without co-occurrence: the training rows shuffled with the queries
+            rows_only = evaluate_dask(
+                data, ROWS_ONLY[:3], judgments=judgments, train=table, no_relevant="skip",
+                **side,
             )  # fmt: skip
     finally:
         cluster.close()
     assert got == expected
+    assert rows_only == _in_memory(run, truth, ROWS_ONLY[:3], train=_rows(train), **side)
 
 
 # --- Spark: the same numbers, partial counts pickled per partition ----------------------
