@@ -204,6 +204,7 @@ def _side_inputs(
     k=None,
     popularity=None,
     relevant=True,
+    history=True,
 ):
     """The side inputs of one call: a `_Side`.
 
@@ -212,13 +213,15 @@ def _side_inputs(
     k : the largest cut-off the metrics read (None: whole lists).
     relevant : whether to gather each query's relevant test items (None otherwise: the
         measures that read them are named in `metrics._beyond_registry.READS_RELEVANT`).
+    history : whether to gather each query's training items (None otherwise: the
+        measures that read them are named in `metrics._beyond_registry.READS_HISTORY`).
     """
     found = _catalog(catalog, y_true, train)
     lists = _recommended(y_true, y_score, ids, n_queries, exclude, found, k)
     training = None if train is None else _training(train, found, ids, n_queries)
     features = None if item_features is None else _features(item_features, found.n_items)
     relevant = _relevant(y_true, y_score, ids, n_queries, found) if relevant else None
-    history = None if training is None else _history(training, n_queries)
+    history = None if training is None or not history else _history(training, n_queries)
     return _Side(lists, found.n_items, training, features, relevant, history, popularity)
 
 

@@ -1,0 +1,159 @@
+"""What a call of list- and corpus-level measures alone reads of its queries, without the
+join of the run with the judgments.
+
+Coverage, novelty, popularity, diversity... read each user's recommended items (`_side`),
+never the relevance of a ranked item: the `_Queries` that `_normalise` builds for the
+accuracy metrics (every ranked item matched with its judgment) would be made for nothing.
+Such a call still needs what the normaliser decides: which queries there are and in what
+order (the users that count in a per-user mean), how many items each one ranks, and that
+the input passes the normaliser's checks. This module finds the first two by the
+normaliser's own rules and proves the third with cheap tests; whenever it cannot prove it
+(a repeated item, an id the truth matrix cannot index, relevance an accuracy metric would
+refuse, a convention that renumbers or filters the queries), it gives up and the caller
+prepares the input whole, which raises or warns exactly as before.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+import scipy.sparse
+
+from ..utils._ids import _concat_ids, _factorize
+from ..utils._threads import _value_range
+from ._items import _check_ids_in_matrix, _item_codes
+from ._tables import ItemJudgments, ItemRanking
+
+# Relevance the normaliser's checks accept for any metric: non-negative, and small enough
+# for an exponential gain (`metrics._input_checks._check_relevance`).
+_HIGHEST_RELEVANCE = 1023
+_BLOCK = 1 << 19  # ids per block of rows checked for a repeated item (1 MiB as int16)
+
+
+class _QueryCounts(NamedTuple):
+    """The queries of a call without accuracy metrics: their number and the items each
+    one ranks, as `_Queries` has them (the fields `_query_weights`, the short-list warning
+    and the per-query tables read).
+
+    n_queries : int.
+    n_cand : (n_queries,) int64 items ranked per query (0: the run has none for it).
+    n_cand_unexcluded : None (no ``exclude``).
+    n_rows, codes : None (no long-format rows: weights are given per query).
+    """
+
+    n_queries: int
+    n_cand: np.ndarray
+    n_cand_unexcluded: np.ndarray | None = None
+    n_rows: int | None = None
+    codes: np.ndarray | None = None
+
+
+def _query_counts(
+    y_true, y_score, *, groups, exclude, query_set, judged_only, tie_break, score_dtype, n_threads=1
+):
+    """(`_QueryCounts`, query ids) as `_normalise` would number the queries, or None when
+    the input must be normalised whole (a form or a convention this does not cover, or an
+    input the normaliser might refuse or warn about)."""
+    plain = (
+        groups is None
+        and exclude is None
+        and query_set == "all"
+        and not judged_only
+        and tie_break != "item_descending"
+        and score_dtype == "float64"
+        and isinstance(y_score, ItemRanking)
+    )
+    if not plain:
+        return None
+    try:
+        if scipy.sparse.issparse(y_true):
+            return _of_sparse_truth(y_true, y_score, n_threads)
+        if isinstance(y_true, ItemJudgments):
+            return _of_judgments(y_true, y_score, n_threads)
+    except (ValueError, TypeError):  # the normaliser says what is wrong, as before
+        return None
+    return None
+
+
+def _accepted_relevance(values, n_threads):
+    """Whether every relevance value passes the normaliser's checks for any metric."""
+    found = _value_range(np.asarray(values), n_threads)
+    if found is None:
+        return True
+    low, high = found
+    return bool(0 <= low and high <= _HIGHEST_RELEVANCE)  # NaN: not proven, False
+
+
+def _of_sparse_truth(y_true, run, n_threads):
+    """A sparse truth matrix's rows are the queries, 0..n-1 in order, judged or not
+    (`_normalise`); the run's query ids are row numbers (checked there)."""
+    if y_true.dtype.kind not in "biuf" or y_true.ndim != 2:
+        return None
+    n_queries, n_columns = y_true.shape
+    if n_queries == 0:
+        return None
+    _check_ids_in_matrix(run, y_true.shape, n_threads=n_threads)
+    csr = scipy.sparse.csr_matrix(y_true)
+    if not csr.has_canonical_format:
+        csr = csr.copy()
+        csr.sum_duplicates()  # as `ItemJudgments.from_sparse` adds them up
+    if not _accepted_relevance(csr.data, n_threads):
+        return None
+    top = run._topn
+    if top is not None:
+        if _repeats_in_rows(top, n_columns):
+            return None
+        n_cand = np.zeros(n_queries, dtype=np.int64)
+        n_cand[: top.shape[0]] = top.shape[1]
+    else:
+        queries = run.queries.astype(np.int64, copy=False)
+        keys = queries * np.int64(n_columns) + run.items.astype(np.int64, copy=False)
+        if _repeats(keys):
+            return None
+        n_cand = np.bincount(queries, minlength=n_queries)
+    return _QueryCounts(n_queries, n_cand), np.arange(n_queries)
+
+
+def _of_judgments(truth, run, n_threads):
+    """Judgments and a run by query ids: numbered by first appearance, judgments first
+    (`_items._from_items`)."""
+    if not _accepted_relevance(truth.relevance, n_threads):
+        return None
+    true_q, run_q = truth.queries, run.queries
+    codes, ids = _factorize(
+        _concat_ids([true_q, run_q]), true_q.size + run_q.size, n_threads=n_threads
+    )
+    if not len(ids):
+        return None
+    true_code, run_code = codes[: true_q.size], codes[true_q.size :]
+    true_item, run_item, n_items, _ = _item_codes(truth.items, run.items, n_threads)
+    if _repeats(true_code * n_items + true_item) or _repeats(run_code * n_items + run_item):
+        return None
+    n_cand = np.bincount(run_code, minlength=len(ids))
+    return _QueryCounts(len(ids), n_cand), ids
+
+
+def _repeats(keys):
+    """Whether a key is given twice."""
+    ordered = np.sort(keys)
+    return bool(np.any(ordered[1:] == ordered[:-1]))
+
+
+def _repeats_in_rows(top, n_items):
+    """Whether a row of a top-N id matrix (ids in [0, n_items)) names an item twice.
+
+    Rows are sorted in blocks that stay in the processor's cache, in the narrowest
+    integer type that holds the ids (sorting int16 is about 3x faster than int64).
+    """
+    width = top.shape[1]
+    if width < 2:
+        return False
+    narrow = np.int16 if n_items <= 2**15 else np.int32 if n_items <= 2**31 else np.int64
+    step = max(1, _BLOCK // width)
+    buffer = np.empty((min(step, top.shape[0]), width), dtype=narrow)
+    for first in range(0, top.shape[0], step):
+        block = buffer[: min(step, top.shape[0] - first)]
+        np.copyto(block, top[first : first + step], casting="unsafe")  # ids fit: checked
+        block.sort(axis=1)
+        if (block[:, 1:] == block[:, :-1]).any():
+            return True
+    return False

@@ -1,0 +1,271 @@
+"""A call of list- and corpus-level measures alone (coverage, novelty, popularity...) does
+not join the run with the judgments: the prepared input holds the queries' number and
+counts (`inputs._lists_only`), never a `_Queries`. Checked here: the join is not made, and
+the values, the per-user tables, the warnings and the errors are those of the call that
+prepares the input whole (the lazy path switched off), and the list values those of a
+call mixed with an accuracy metric, to the bit."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse
+
+import sklearn_rank as sr
+from sklearn_rank.inputs import _lists_only, _prepared
+from sklearn_rank.inputs._lists_only import _QueryCounts, _repeats_in_rows
+from sklearn_rank.inputs._queries import _Queries
+from sklearn_rank.metrics._plan import _Plan
+
+N_USERS, N_ITEMS, TOP = 40, 30, 8
+LIST_NAMES = [
+    "coverage@5",
+    "entropy@5",
+    "gini@5",
+    "novelty@5",
+    "popularity@5",
+    "aplt@5",
+    "aclt@5",
+    "mean_pop_rank@5",
+    "novelty(average='slots')@5",
+    "pop_rsp@5",
+]
+
+
+def _data(seed=0):
+    rng = np.random.default_rng(seed)
+    top = np.array([rng.permutation(N_ITEMS)[:TOP] for _ in range(N_USERS)])
+    dense = np.ceil(rng.random((N_USERS, N_ITEMS)) * 30) - 27  # 1..3 on a tenth of the cells
+    dense[:3] = 0  # users without a relevant test item
+    truth = scipy.sparse.csr_matrix(np.maximum(dense, 0))
+    train = (rng.integers(0, N_USERS + 5, 200), rng.integers(0, N_ITEMS, 200))
+    return truth, top, train
+
+
+def _forms(seed=0):
+    """(name, y_true, y_score) of one evaluation in the forms the lazy path covers."""
+    truth, top, _train = _data(seed)
+    coo = truth.tocoo()
+    users = np.repeat(np.arange(N_USERS), TOP)
+    scores = -np.tile(np.arange(TOP, dtype=float), N_USERS)
+    names = np.array([f"u{u}" for u in range(N_USERS)])
+    # Judgments of users the run lacks and a run of users without judgments.
+    kept = users >= 2
+    ragged = [row[: 3 + i % 5] for i, row in enumerate(top)]
+    judgments = sr.ItemJudgments(coo.row, coo.col, coo.data)
+    return [
+        ("sparse truth, top-N ids", truth, sr.ItemRanking.from_topn(top)),
+        ("sparse truth, scored rows", truth, sr.ItemRanking(users, top.ravel(), scores)),
+        ("sparse truth, ragged lists", truth, sr.ItemRanking.from_topn(ragged)),
+        (
+            "judgments and a run by string ids",
+            sr.ItemJudgments(names[coo.row], coo.col, coo.data),
+            sr.ItemRanking(names[users][kept], top.ravel()[kept], scores[kept]),
+        ),
+        ("judgments, top-N ids", judgments, sr.ItemRanking.from_topn(top)),
+    ]  # fmt: skip
+
+
+@pytest.fixture
+def whole(monkeypatch):
+    """Switch the lazy path off: every call prepares its input whole, as before it."""
+
+    def prepare_whole():
+        monkeypatch.setattr(_prepared, "_query_counts", lambda *args, **kwargs: None)
+
+    return prepare_whole
+
+
+def _no_join(monkeypatch):
+    def refused(*args, **kwargs):
+        raise AssertionError("the run was joined with the judgments")
+
+    monkeypatch.setattr(_prepared, "_normalise", refused)
+
+
+def _recorded(call):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = call()
+        except (ValueError, TypeError) as error:
+            result = (type(error), str(error))
+    return result, [(w.category, str(w.message)) for w in caught]
+
+
+def _same(got, expected):
+    assert type(got) is type(expected)
+    if isinstance(expected, dict):
+        assert list(got) == list(expected)
+        for key in expected:
+            np.testing.assert_array_equal(got[key], expected[key], strict=True)
+    else:
+        assert got == expected
+
+
+@pytest.mark.parametrize("form", range(5), ids=[f[0] for f in _forms()])
+def test_a_list_only_call_prepares_no_joined_queries(form, monkeypatch):
+    _name, y_true, y_score = _forms()[form]
+    _truth, _top, train = _data()
+    plan = _Plan.from_names(LIST_NAMES, {})
+    prepared = plan.prepare(y_true, y_score, side_inputs={"train": train, "catalog": N_ITEMS})
+    assert isinstance(prepared.queries, _QueryCounts)
+    assert not isinstance(prepared.queries, _Queries)
+    with pytest.warns(UserWarning, match="have no relevant item"):  # ndcg's, not theirs
+        mixed = sr.evaluate(
+            y_true, y_score, ["ndcg@5", *LIST_NAMES], train=train, catalog=N_ITEMS
+        )
+    _no_join(monkeypatch)
+    alone = sr.evaluate(y_true, y_score, LIST_NAMES, train=train, catalog=N_ITEMS)
+    assert list(alone) == LIST_NAMES
+    for name in LIST_NAMES:
+        assert alone[name] == mixed[name] or (np.isnan(alone[name]) and np.isnan(mixed[name]))
+
+
+@pytest.mark.parametrize("form", range(5), ids=[f[0] for f in _forms()])
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_values_tables_and_warnings_equal_the_whole_preparation(form, n_jobs, whole):
+    _name, y_true, y_score = _forms()[form]
+    _truth, _top, train = _data()
+    per_user = ["novelty@5", "popularity@5", "aplt@5", "diversity@5"]
+    features = np.random.default_rng(1).random((N_ITEMS, 4))
+    calls = {
+        "means": lambda: sr.evaluate(
+            y_true, y_score, LIST_NAMES, train=train, catalog=N_ITEMS, n_jobs=n_jobs
+        ),
+        "per user": lambda: sr.evaluate(
+            y_true, y_score, per_user, train=train, item_features=features, per_query=True,
+            catalog=N_ITEMS, n_jobs=n_jobs,
+        ),
+        "table": lambda: sr.evaluate(
+            y_true, y_score, per_user, train=train, item_features=features,
+            per_query="table", catalog=N_ITEMS, n_jobs=n_jobs,
+        ),
+        "weights": lambda: sr.evaluate(
+            y_true, y_score, ["novelty@5"], train=train, catalog=N_ITEMS,
+            sample_weight=np.arange(len(_ids(y_true, y_score))) % 3 + 1.0,
+        ),
+        "rectools": lambda: sr.evaluate(
+            y_true, y_score, ["coverage@5", "novelty@5", "popularity@5"], train=train,
+            catalog=N_ITEMS, convention="rectools",
+        ),
+    }  # fmt: skip
+    lazy = {name: _recorded(call) for name, call in calls.items()}
+    whole()
+    for name, call in calls.items():
+        got, expected = lazy[name], _recorded(call)
+        _same(got[0], expected[0])
+        assert got[1] == expected[1], name
+
+
+def _ids(y_true, y_score):
+    return sr.query_ids(y_true, y_score)
+
+
+@pytest.mark.parametrize("form", range(5), ids=[f[0] for f in _forms()])
+def test_the_per_user_table_counts_the_same_ranked_items(form, whole):
+    # A comparison reads the table's items per user (a user the run lacks has none).
+    _name, y_true, y_score = _forms()[form]
+    _truth, _top, train = _data()
+    plan = _Plan.from_names(["novelty@5", "aplt@5"], {})
+
+    def table():
+        prepared = plan.prepare(y_true, y_score, side_inputs={"train": train, "catalog": N_ITEMS})
+        return plan.run(prepared, table=True)
+
+    lazy = table()
+    whole()
+    expected = table()
+    np.testing.assert_array_equal(lazy.ids, expected.ids, strict=True)
+    np.testing.assert_array_equal(lazy.n_candidates, expected.n_candidates)
+    for label in expected.values:
+        np.testing.assert_array_equal(lazy.values[label], expected.values[label], strict=True)
+
+
+def _bad_inputs():
+    truth, top, _train = _data()
+    repeated = top.copy()
+    repeated[7, 6] = repeated[7, 1]
+    negative = truth.copy()
+    negative.data[4] = -1.0
+    huge = truth.copy()
+    huge.data[4] = 2000.0
+    not_a_number = truth.copy()
+    not_a_number.data[4] = np.nan
+    users = np.repeat(np.arange(N_USERS), TOP)
+    return {
+        "a repeated item in top-N ids": (truth, sr.ItemRanking.from_topn(repeated)),
+        "a repeated item in rows": (truth, sr.ItemRanking(users, repeated.ravel())),
+        "a repeated judgment": (
+            sr.ItemJudgments([0, 0, 1], [3, 3, 4]),
+            sr.ItemRanking.from_topn(top[:2]),
+        ),
+        "an item past the truth's columns": (
+            truth[:, : N_ITEMS - 1],
+            sr.ItemRanking.from_topn(top),
+        ),
+        "more lists than truth rows": (truth[:5], sr.ItemRanking.from_topn(top)),
+        "negative relevance": (negative, sr.ItemRanking.from_topn(top)),
+        "relevance too large for an exponential gain": (huge, sr.ItemRanking.from_topn(top)),
+        "NaN relevance": (not_a_number, sr.ItemRanking.from_topn(top)),
+        "no query": (
+            sr.ItemJudgments(np.zeros(0, int), np.zeros(0, int)),
+            sr.ItemRanking(np.zeros(0, int), np.zeros(0, int)),
+        ),
+    }
+
+
+@pytest.mark.parametrize("case", list(_bad_inputs()))
+def test_inputs_the_normaliser_refuses_are_refused_as_before(case, whole):
+    y_true, y_score = _bad_inputs()[case]
+    _truth, _top, train = _data()
+
+    def call():
+        return sr.evaluate(
+            y_true, y_score, ["coverage@5", "novelty@5"], train=train, catalog=N_ITEMS,
+            gain="exponential",
+        )  # fmt: skip
+
+    lazy = _recorded(call)
+    whole()
+    expected = _recorded(call)
+    assert lazy == expected
+    if case != "NaN relevance":
+        assert isinstance(expected[0], tuple), case  # refused
+
+
+def test_a_weight_of_the_wrong_length_is_refused_as_before(whole):
+    _name, y_true, y_score = _forms()[0]
+    _truth, _top, train = _data()
+
+    def call():
+        return sr.evaluate(
+            y_true, y_score, ["novelty@5"], train=train, catalog=N_ITEMS, sample_weight=[1.0, 2.0]
+        )
+
+    lazy = _recorded(call)
+    whole()
+    assert lazy == _recorded(call)
+    assert "sample_weight must have length 40" in lazy[0][1]
+
+
+def test_a_call_with_an_accuracy_metric_still_joins():
+    _name, y_true, y_score = _forms()[0]
+    plan = _Plan.from_names(["ndcg@5", "coverage@5"], {})
+    prepared = plan.prepare(y_true, y_score, side_inputs={"catalog": N_ITEMS})
+    assert isinstance(prepared.queries, _Queries)
+
+
+@pytest.mark.parametrize("dtype", [np.int16, np.int32, np.int64, np.uint8])
+@pytest.mark.parametrize("n_items", [5, 300, 70_000])
+@pytest.mark.parametrize("block", [4, 1 << 19])
+def test_repeated_items_in_rows_against_a_loop(dtype, n_items, block, monkeypatch):
+    monkeypatch.setattr(_lists_only, "_BLOCK", block)
+    rng = np.random.default_rng(n_items)
+    if np.iinfo(dtype).max < n_items:
+        n_items = int(np.iinfo(dtype).max) + 1
+    for width in (1, 2, 5):
+        for rows in (1, 3, 700):
+            top = rng.integers(0, n_items, (rows, width)).astype(dtype)
+            expected = any(len(set(row.tolist())) < width for row in top)
+            assert _repeats_in_rows(top, n_items) == expected
