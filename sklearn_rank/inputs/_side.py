@@ -53,6 +53,14 @@ class _Lists:
             self._cuts["queries"] = np.repeat(np.arange(self.n_queries), np.diff(self.offsets))
         return self._cuts["queries"]
 
+    def cut_items(self, k):
+        """The item code of each slot over the first ``k`` slots of each list: `cut`'s
+        items, without the query of each slot when no list is longer than ``k``."""
+        lengths = np.diff(self.offsets)
+        if k is None or not lengths.size or lengths.max() <= k:
+            return self.items
+        return self.cut(k)[1]
+
     def cut(self, k):
         """(query of each slot, item code of each slot, list length l_q) over the first
         ``k`` slots of each list (``k`` None: every slot)."""

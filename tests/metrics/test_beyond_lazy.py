@@ -112,9 +112,7 @@ def test_a_list_only_call_prepares_no_joined_queries(form, monkeypatch):
     assert isinstance(prepared.queries, _QueryCounts)
     assert not isinstance(prepared.queries, _Queries)
     with pytest.warns(UserWarning, match="have no relevant item"):  # ndcg's, not theirs
-        mixed = sr.evaluate(
-            y_true, y_score, ["ndcg@5", *LIST_NAMES], train=train, catalog=N_ITEMS
-        )
+        mixed = sr.evaluate(y_true, y_score, ["ndcg@5", *LIST_NAMES], train=train, catalog=N_ITEMS)
     _no_join(monkeypatch)
     alone = sr.evaluate(y_true, y_score, LIST_NAMES, train=train, catalog=N_ITEMS)
     assert list(alone) == LIST_NAMES
@@ -269,3 +267,33 @@ def test_repeated_items_in_rows_against_a_loop(dtype, n_items, block, monkeypatc
             top = rng.integers(0, n_items, (rows, width)).astype(dtype)
             expected = any(len(set(row.tolist())) < width for row in top)
             assert _repeats_in_rows(top, n_items) == expected
+
+
+@pytest.mark.parametrize("n_users", [2, 40])  # fewer, then more slots than catalog items
+@pytest.mark.parametrize("cold_items", ["one_user", "zero", "max", "raise"])
+def test_novelty_per_slot_whether_read_per_item_or_per_slot(n_users, cold_items):
+    rng = np.random.default_rng(n_users)
+    top = np.array([rng.permutation(N_ITEMS)[:TOP] for _ in range(n_users)])
+    train = (rng.integers(0, 9, 25), rng.integers(0, N_ITEMS // 2, 25))  # half cold
+    name = f"novelty(cold_items={cold_items!r})@{TOP}"
+    truth = scipy.sparse.csr_matrix((n_users, N_ITEMS))
+    users = np.zeros(N_ITEMS)
+    np.add.at(users, np.unique(train[0] * N_ITEMS + train[1]) % N_ITEMS, 1.0)
+    n_users_trained = len(np.unique(train[0]))
+    cold = users[top] == 0
+    if cold_items == "raise":
+        first = top.ravel()[cold.ravel()][0]
+        with pytest.raises(ValueError, match=f"item number {first} of the catalog"):
+            sr.evaluate(truth, sr.ItemRanking.from_topn(top), [name], train=train)
+        return
+    count = np.where(cold, 1.0, users[top]) if cold_items == "one_user" else users[top]
+    with np.errstate(divide="ignore"):
+        information = -np.log(count / n_users_trained) / np.log(2.0)
+    if cold_items == "zero":
+        information[cold] = 0.0
+    if cold_items == "max":
+        least = users[users > 0].min()
+        information[cold] = -np.log(least / n_users_trained) / np.log(2.0)
+    got = sr.evaluate(truth, sr.ItemRanking.from_topn(top), [name], train=train, per_query=True)
+    in_slot_order = [sum(row.tolist()) / TOP for row in information]  # as bincount adds
+    np.testing.assert_array_equal(got[name], in_slot_order)
