@@ -379,6 +379,7 @@ def _training(train, catalog, ids, n_queries):
         user_ids = coo.row[keep].astype(np.int64)
         items = coo.col[keep].astype(np.int64)
         counts = values[keep]
+        distinct, users = np.unique(user_ids, return_inverse=True)
     else:
         if isinstance(train, ItemJudgments):
             user_ids, item_ids = train.queries, train.items
@@ -400,10 +401,10 @@ def _training(train, catalog, ids, n_queries):
         pairs, counts = np.unique(
             user_codes.astype(np.int64) * np.int64(catalog.n_items) + codes, return_counts=True
         )
-        user_ids = distinct_users[pairs // catalog.n_items]
+        # Every distinct user has a pair, in user order: the users' codes are the pairs'.
+        distinct, users = distinct_users, pairs // catalog.n_items
         items = pairs % catalog.n_items
         counts = counts.astype(np.float64)
-    distinct, users = np.unique(user_ids, return_inverse=True)
     user_query = _query_positions(distinct, ids, n_queries, "train")
     return _Training(users.astype(np.int64), items, counts, user_query)
 
