@@ -91,17 +91,18 @@ def _of_sparse_truth(y_true, run, n_threads):
     n_queries, n_columns = y_true.shape
     if n_queries == 0:
         return None
-    _check_ids_in_matrix(run, y_true.shape, n_threads=n_threads)
+    top = run._topn
+    if top is None:
+        _check_ids_in_matrix(run, y_true.shape, n_threads=n_threads)
+    elif top.shape[0] > n_queries or not _distinct_in_range(top, n_columns):
+        return None  # ids the matrix cannot index, or a list naming an item twice
     csr = scipy.sparse.csr_matrix(y_true)
     if not csr.has_canonical_format:
         csr = csr.copy()
         csr.sum_duplicates()  # as `ItemJudgments.from_sparse` adds them up
     if not _accepted_relevance(csr.data, n_threads):
         return None
-    top = run._topn
     if top is not None:
-        if _repeats_in_rows(top, n_columns):
-            return None
         n_cand = np.zeros(n_queries, dtype=np.int64)
         n_cand[: top.shape[0]] = top.shape[1]
     else:
@@ -138,22 +139,29 @@ def _repeats(keys):
     return bool(np.any(ordered[1:] == ordered[:-1]))
 
 
-def _repeats_in_rows(top, n_items):
-    """Whether a row of a top-N id matrix (ids in [0, n_items)) names an item twice.
+def _distinct_in_range(top, n_items):
+    """Whether every id of a top-N id matrix is in [0, n_items) and no row names an item
+    twice (what `_check_ids_in_matrix` and the join's check of repeated items refuse).
 
-    Rows are sorted in blocks that stay in the processor's cache, in the narrowest
-    integer type that holds the ids (sorting int16 is about 3x faster than int64).
+    Blocks of rows stay in the processor's cache: their range is read, then they are
+    sorted row by row in the narrowest integer type that holds the ids (sorting int16 is
+    about 3x faster than int64) and compared with their right neighbours.
     """
     width = top.shape[1]
-    if width < 2:
-        return False
+    if not top.size:
+        return True
     narrow = np.int16 if n_items <= 2**15 else np.int32 if n_items <= 2**31 else np.int64
     step = max(1, _BLOCK // width)
     buffer = np.empty((min(step, top.shape[0]), width), dtype=narrow)
     for first in range(0, top.shape[0], step):
-        block = buffer[: min(step, top.shape[0] - first)]
-        np.copyto(block, top[first : first + step], casting="unsafe")  # ids fit: checked
+        rows = top[first : first + step]
+        if rows.min() < 0 or rows.max() >= n_items:
+            return False
+        if width < 2:
+            continue
+        block = buffer[: rows.shape[0]]
+        np.copyto(block, rows, casting="unsafe")  # the ids fit: their range was read
         block.sort(axis=1)
         if (block[:, 1:] == block[:, :-1]).any():
-            return True
-    return False
+            return False
+    return True

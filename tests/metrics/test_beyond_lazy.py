@@ -13,7 +13,7 @@ import scipy.sparse
 
 import sklearn_rank as sr
 from sklearn_rank.inputs import _lists_only, _prepared
-from sklearn_rank.inputs._lists_only import _QueryCounts, _repeats_in_rows
+from sklearn_rank.inputs._lists_only import _distinct_in_range, _QueryCounts
 from sklearn_rank.inputs._queries import _Queries
 from sklearn_rank.metrics._plan import _Plan
 
@@ -257,16 +257,22 @@ def test_a_call_with_an_accuracy_metric_still_joins():
 @pytest.mark.parametrize("dtype", [np.int16, np.int32, np.int64, np.uint8])
 @pytest.mark.parametrize("n_items", [5, 300, 70_000])
 @pytest.mark.parametrize("block", [4, 1 << 19])
-def test_repeated_items_in_rows_against_a_loop(dtype, n_items, block, monkeypatch):
+def test_distinct_ids_in_range_against_a_loop(dtype, n_items, block, monkeypatch):
     monkeypatch.setattr(_lists_only, "_BLOCK", block)
     rng = np.random.default_rng(n_items)
-    if np.iinfo(dtype).max < n_items:
-        n_items = int(np.iinfo(dtype).max) + 1
+    n_items = min(n_items, int(np.iinfo(dtype).max))  # an id n_items fits the type
     for width in (1, 2, 5):
         for rows in (1, 3, 700):
             top = rng.integers(0, n_items, (rows, width)).astype(dtype)
-            expected = any(len(set(row.tolist())) < width for row in top)
-            assert _repeats_in_rows(top, n_items) == expected
+            distinct = all(len(set(row.tolist())) == width for row in top)
+            assert _distinct_in_range(top, n_items) == distinct
+            if rows > 2:  # an id past the catalog, or below 0, in the last row
+                top[-1, -1] = n_items
+                assert not _distinct_in_range(top, n_items)
+                if np.iinfo(dtype).min < 0:
+                    top[-1, -1] = -1
+                    assert not _distinct_in_range(top, n_items)
+    assert _distinct_in_range(np.zeros((0, 3), dtype=dtype), 1)
 
 
 @pytest.mark.parametrize("n_users", [2, 40])  # fewer, then more slots than catalog items
