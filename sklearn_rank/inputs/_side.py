@@ -295,12 +295,32 @@ def _from_matrix(score, exclude, k):
         score = score.copy()
         score.flat[keys] = -np.inf
     keep = width if k is None else min(k, width)
-    order = np.argsort(-score, axis=1, kind="stable")[:, :keep]
+    if 0 < keep <= width // 8:  # a short top k of long rows: no sort of whole rows
+        order = _top_columns(score, keep)
+    else:
+        order = np.argsort(-score, axis=1, kind="stable")[:, :keep]
     kept = np.isfinite(np.take_along_axis(score, order, axis=1))
     lengths = kept.sum(axis=1)
     offsets = np.zeros(n_rows + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     return _Lists(offsets, order[kept].astype(np.int64))
+
+
+def _top_columns(score, keep):
+    """The first ``keep`` columns of each row of ``np.argsort(-score, axis=1,
+    kind="stable")`` (scores descending, ties in column order), without sorting whole
+    rows: each row's keep-th largest score is found by partition, and only the cells at
+    or above it (the top ``keep`` and their ties) are sorted."""
+    n_rows, width = score.shape
+    kth = np.partition(score, width - keep, axis=1)[:, width - keep]
+    rows, columns = np.nonzero(score >= kth[:, None])  # in row order, columns ascending
+    values = score[rows, columns]
+    order = np.lexsort((columns, -values, rows))
+    rows, columns = rows[order], columns[order]
+    # At least keep cells per row are at or above its keep-th largest score.
+    starts = np.searchsorted(rows, np.arange(n_rows))
+    position = np.arange(rows.size) - starts[rows]
+    return columns[position < keep].reshape(n_rows, keep)
 
 
 def _is_range(ids):

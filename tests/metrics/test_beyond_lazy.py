@@ -3,7 +3,9 @@ not join the run with the judgments: the prepared input holds the queries' numbe
 counts (`inputs._lists_only`), never a `_Queries`. Checked here: the join is not made, and
 the values, the per-user tables, the warnings and the errors are those of the call that
 prepares the input whole (the lazy path switched off), and the list values those of a
-call mixed with an accuracy metric, to the bit."""
+call mixed with an accuracy metric, to the bit. And what makes these calls fast keeps
+their values: novelty read per catalog item, the top k of a score matrix without a sort
+of whole rows."""
 
 import warnings
 
@@ -15,6 +17,7 @@ import sklearn_rank as sr
 from sklearn_rank.inputs import _lists_only, _prepared
 from sklearn_rank.inputs._lists_only import _distinct_in_range, _QueryCounts
 from sklearn_rank.inputs._queries import _Queries
+from sklearn_rank.inputs._side import _top_columns
 from sklearn_rank.metrics._plan import _Plan
 
 N_USERS, N_ITEMS, TOP = 40, 30, 8
@@ -303,3 +306,30 @@ def test_novelty_per_slot_whether_read_per_item_or_per_slot(n_users, cold_items)
     got = sr.evaluate(truth, sr.ItemRanking.from_topn(top), [name], train=train, per_query=True)
     in_slot_order = [sum(row.tolist()) / TOP for row in information]  # as bincount adds
     np.testing.assert_array_equal(got[name], in_slot_order)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_top_columns_of_a_score_matrix_as_a_stable_sort_gives_them(seed):
+    # Ties (few distinct scores), -inf (excluded cells), -0.0 beside 0.0, short rows.
+    rng = np.random.default_rng(seed)
+    width = int(rng.integers(8, 60))
+    score = rng.integers(-3, 4, (50, width)).astype(float) / rng.choice([1.0, 7.0])
+    score[rng.random(score.shape) < 0.2] = -np.inf
+    score[rng.random(score.shape) < 0.1] = -0.0
+    score[0] = -np.inf
+    score[1] = 1.0
+    for keep in range(1, width // 8 + 1):
+        expected = np.argsort(-score, axis=1, kind="stable")[:, :keep]
+        np.testing.assert_array_equal(_top_columns(score, keep), expected)
+
+
+def test_coverage_of_a_score_matrix_reads_its_top_k_as_before():
+    rng = np.random.default_rng(3)
+    score = np.round(rng.random((30, 200)), 2)  # ties
+    truth = scipy.sparse.csr_matrix(rng.random((30, 200)) < 0.05)
+    exclude = scipy.sparse.csr_matrix(rng.random((30, 200)) < 0.3)
+    names = ["coverage@5", "entropy@5", "gini(counts='lists')@5"]
+    got = sr.evaluate(truth, score, names, exclude=exclude)
+    top = np.argsort(-np.where(exclude.toarray(), -np.inf, score), axis=1, kind="stable")[:, :5]
+    expected = sr.evaluate(truth, sr.ItemRanking.from_topn(top), names)
+    assert got == expected
