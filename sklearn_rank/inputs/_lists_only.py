@@ -145,7 +145,8 @@ def _distinct_in_range(top, n_items):
 
     Blocks of rows stay in the processor's cache: their range is read, then they are
     sorted row by row in the narrowest integer type that holds the ids (sorting int16 is
-    about 3x faster than int64) and compared with their right neighbours.
+    about 3x faster than int64) and each id compared with its right neighbour in one
+    flat pass.
     """
     width = top.shape[1]
     if not top.size:
@@ -153,6 +154,7 @@ def _distinct_in_range(top, n_items):
     narrow = np.int16 if n_items <= 2**15 else np.int32 if n_items <= 2**31 else np.int64
     step = max(1, _BLOCK // width)
     buffer = np.empty((min(step, top.shape[0]), width), dtype=narrow)
+    neighbours = np.empty(buffer.size, dtype=bool)
     for first in range(0, top.shape[0], step):
         rows = top[first : first + step]
         if rows.min() < 0 or rows.max() >= n_items:
@@ -162,6 +164,9 @@ def _distinct_in_range(top, n_items):
         block = buffer[: rows.shape[0]]
         np.copyto(block, rows, casting="unsafe")  # the ids fit: their range was read
         block.sort(axis=1)
-        if (block[:, 1:] == block[:, :-1]).any():
+        ids = block.ravel()
+        same = np.equal(ids[1:], ids[:-1], out=neighbours[: ids.size - 1])
+        same[width - 1 :: width] = False  # the last id of a row and the first of the next
+        if same.any():
             return False
     return True
