@@ -155,9 +155,11 @@ def _distinct_in_range(top, n_items):
     step = max(1, _BLOCK // width)
     buffer = np.empty((min(step, top.shape[0]), width), dtype=narrow)
     neighbours = np.empty(buffer.size, dtype=bool)
+    # Read as unsigned, a negative id is larger than any id in range: one pass finds both.
+    unsigned = np.dtype(f"u{top.dtype.itemsize}")
     for first in range(0, top.shape[0], step):
         rows = top[first : first + step]
-        if rows.min() < 0 or rows.max() >= n_items:
+        if rows.view(unsigned).max() >= n_items:
             return False
         if width < 2:
             continue
