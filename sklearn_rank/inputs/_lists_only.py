@@ -20,7 +20,8 @@ import scipy.sparse
 
 from ..utils._ids import _concat_ids, _factorize
 from ..utils._threads import _value_range
-from ._items import _check_ids_in_matrix, _item_codes
+from ._items import _check_ids_in_matrix, _item_codes, _sparse_keys
+from ._side import _excluded
 from ._tables import ItemJudgments, ItemRanking
 
 # Relevance the normaliser's checks accept for any metric: non-negative, and small enough
@@ -36,7 +37,8 @@ class _QueryCounts(NamedTuple):
 
     n_queries : int.
     n_cand : (n_queries,) int64 items ranked per query (0: the run has none for it).
-    n_cand_unexcluded : None (no ``exclude``).
+    n_cand_unexcluded : (n_queries,) int64 items ranked per query before ``exclude``
+        removed some (the short-list warning reads both), or None without ``exclude``.
     n_rows, codes : None (no long-format rows: weights are given per query).
     """
 
@@ -55,7 +57,6 @@ def _query_counts(
     input the normaliser might refuse or warn about)."""
     plain = (
         groups is None
-        and exclude is None
         and query_set == "all"
         and not judged_only
         and tie_break != "item_descending"
@@ -66,9 +67,9 @@ def _query_counts(
         return None
     try:
         if scipy.sparse.issparse(y_true):
-            return _of_sparse_truth(y_true, y_score, n_threads)
+            return _of_sparse_truth(y_true, y_score, exclude, n_threads)
         if isinstance(y_true, ItemJudgments):
-            return _of_judgments(y_true, y_score, n_threads)
+            return _of_judgments(y_true, y_score, exclude, n_threads)
     except (ValueError, TypeError):  # the normaliser says what is wrong, as before
         return None
     return None
@@ -83,7 +84,25 @@ def _accepted_relevance(values, n_threads):
     return bool(0 <= low and high <= _HIGHEST_RELEVANCE)  # NaN: not proven, False
 
 
-def _of_sparse_truth(y_true, run, n_threads):
+def _exclusion(exclude, n_queries, n_items):
+    """``exclude``'s entries (`_items._sparse_keys`), or None when ids below ``n_queries``
+    and ``n_items`` might fall outside it (the normaliser refuses such ids)."""
+    keys, shape = _sparse_keys(exclude)
+    if n_queries > shape[0] or n_items > shape[1]:
+        return None
+    return keys, shape
+
+
+def _counts(n_queries, queries, items, exclusion):
+    """(items ranked per query, the same before exclusion or None without ``exclude``)."""
+    ranked = np.bincount(queries, minlength=n_queries)
+    if exclusion is None:
+        return ranked, None
+    kept = ~_excluded(*exclusion, queries, items)
+    return np.bincount(queries[kept], minlength=n_queries), ranked
+
+
+def _of_sparse_truth(y_true, run, exclude, n_threads):
     """A sparse truth matrix's rows are the queries, 0..n-1 in order, judged or not
     (`_normalise`); the run's query ids are row numbers (checked there)."""
     if y_true.dtype.kind not in "biuf" or y_true.ndim != 2:
@@ -102,23 +121,41 @@ def _of_sparse_truth(y_true, run, n_threads):
         csr.sum_duplicates()  # as `ItemJudgments.from_sparse` adds them up
     if not _accepted_relevance(csr.data, n_threads):
         return None
-    if top is not None:
-        n_cand = np.zeros(n_queries, dtype=np.int64)
+    exclusion = None
+    if exclude is not None:  # its rows and columns are the truth matrix's
+        exclusion = _exclusion(exclude, n_queries, n_columns)
+        if exclusion is None:
+            return None
+    if top is not None and exclusion is None:
+        n_cand, unexcluded = np.zeros(n_queries, dtype=np.int64), None
         n_cand[: top.shape[0]] = top.shape[1]
     else:
         queries = run.queries.astype(np.int64, copy=False)
-        keys = queries * np.int64(n_columns) + run.items.astype(np.int64, copy=False)
-        if _repeats(keys):
+        items = run.items.astype(np.int64, copy=False)
+        if top is None and _repeats(queries * np.int64(n_columns) + items):
             return None
-        n_cand = np.bincount(queries, minlength=n_queries)
-    return _QueryCounts(n_queries, n_cand), np.arange(n_queries)
+        n_cand, unexcluded = _counts(n_queries, queries, items, exclusion)
+    return _QueryCounts(n_queries, n_cand, unexcluded), np.arange(n_queries)
 
 
-def _of_judgments(truth, run, n_threads):
+def _of_judgments(truth, run, exclude, n_threads):
     """Judgments and a run by query ids: numbered by first appearance, judgments first
     (`_items._from_items`)."""
     if not _accepted_relevance(truth.relevance, n_threads):
         return None
+    exclusion = None
+    if exclude is not None:  # the ids are its row and column numbers
+        bounds = []
+        for parts in ((truth.queries, run.queries), (truth.items, run.items)):
+            if any(part.dtype.kind not in "iu" for part in parts):
+                return None
+            ranges = [r for r in (_value_range(part, n_threads) for part in parts) if r]
+            if any(low < 0 for low, _high in ranges):
+                return None
+            bounds.append(max((int(high) + 1 for _low, high in ranges), default=0))
+        exclusion = _exclusion(exclude, *bounds)
+        if exclusion is None:
+            return None
     true_q, run_q = truth.queries, run.queries
     codes, ids = _factorize(
         _concat_ids([true_q, run_q]), true_q.size + run_q.size, n_threads=n_threads
@@ -129,8 +166,13 @@ def _of_judgments(truth, run, n_threads):
     true_item, run_item, n_items, _ = _item_codes(truth.items, run.items, n_threads)
     if _repeats(true_code * n_items + true_item) or _repeats(run_code * n_items + run_item):
         return None
-    n_cand = np.bincount(run_code, minlength=len(ids))
-    return _QueryCounts(len(ids), n_cand), ids
+    if exclusion is None:
+        n_cand, unexcluded = np.bincount(run_code, minlength=len(ids)), None
+    else:
+        kept = ~_excluded(*exclusion, run.queries, run.items)
+        unexcluded = np.bincount(run_code, minlength=len(ids))
+        n_cand = np.bincount(run_code[kept], minlength=len(ids))
+    return _QueryCounts(len(ids), n_cand, unexcluded), ids
 
 
 def _repeats(keys):

@@ -323,6 +323,17 @@ def _top_columns(score, keep):
     return columns[position < keep].reshape(n_rows, keep)
 
 
+def _excluded(keys, shape, queries, items):
+    """Which (query id, item id) pairs are among ``exclude``'s entries (``keys``, ``shape``:
+    `_items._sparse_keys`), ids being its row and column numbers: ``np.isin`` of their
+    entry numbers, by a binary search of the few excluded entries (no sort of them all)."""
+    probe = np.asarray(queries, np.int64) * np.int64(shape[1]) + np.asarray(items, np.int64)
+    if not keys.size:
+        return np.zeros(probe.shape, dtype=bool)
+    keys = np.sort(keys)
+    return keys[np.minimum(np.searchsorted(keys, probe), keys.size - 1)] == probe
+
+
 def _is_range(ids):
     """Whether ``ids`` are 0..n-1 in order (the rows of a matrix)."""
     return (
@@ -354,10 +365,8 @@ def _from_ranking(run, ids, n_queries, exclude, catalog, k):
     queries, items = run.queries, run.items
     position = _query_positions(queries, ids, n_queries, "y_score")
     if exclude is not None:
-        keys, shape = _sparse_keys(exclude)
         # exclude's rows are query ids (row numbers), as for the accuracy metrics.
-        key = np.asarray(queries, np.int64) * np.int64(shape[1]) + np.asarray(items, np.int64)
-        keep = ~np.isin(key, keys)
+        keep = ~_excluded(*_sparse_keys(exclude), queries, items)
         queries, items, position = queries[keep], items[keep], position[keep]
         scores = None if run.scores is None else run.scores[keep]
     else:

@@ -123,32 +123,46 @@ def test_a_list_only_call_prepares_no_joined_queries(form, monkeypatch):
         assert alone[name] == mixed[name] or (np.isnan(alone[name]) and np.isnan(mixed[name]))
 
 
+def _exclude(shape=(N_USERS, N_ITEMS)):
+    """A third of the cells: lists of TOP items lose some, and some fall below k = 5."""
+    return scipy.sparse.csr_matrix(np.random.default_rng(5).random(shape) < 0.3)
+
+
 @pytest.mark.parametrize("form", range(5), ids=[f[0] for f in _forms()])
-@pytest.mark.parametrize("n_jobs", [1, 2])
-def test_values_tables_and_warnings_equal_the_whole_preparation(form, n_jobs, whole):
+@pytest.mark.parametrize("n_jobs, exclude", [(1, None), (2, None), (1, "exclude")])
+def test_values_tables_and_warnings_equal_the_whole_preparation(form, n_jobs, exclude, whole):
     _name, y_true, y_score = _forms()[form]
     _truth, _top, train = _data()
+    exclude = None if exclude is None else _exclude()
+    if exclude is not None and form != 3:  # string ids: exclude refuses them, as before
+        plan = _Plan.from_names(["novelty@5"], {})
+        with pytest.warns(UserWarning, match="exclude left"):  # lists cut below k
+            prepared = plan.prepare(
+                y_true, y_score, exclude=exclude, side_inputs={"train": train, "catalog": N_ITEMS}
+            )
+        assert isinstance(prepared.queries, _QueryCounts)
     per_user = ["novelty@5", "popularity@5", "aplt@5", "diversity@5"]
     features = np.random.default_rng(1).random((N_ITEMS, 4))
     calls = {
         "means": lambda: sr.evaluate(
-            y_true, y_score, LIST_NAMES, train=train, catalog=N_ITEMS, n_jobs=n_jobs
+            y_true, y_score, LIST_NAMES, train=train, catalog=N_ITEMS, n_jobs=n_jobs,
+            exclude=exclude,
         ),
         "per user": lambda: sr.evaluate(
             y_true, y_score, per_user, train=train, item_features=features, per_query=True,
-            catalog=N_ITEMS, n_jobs=n_jobs,
+            catalog=N_ITEMS, n_jobs=n_jobs, exclude=exclude,
         ),
         "table": lambda: sr.evaluate(
             y_true, y_score, per_user, train=train, item_features=features,
-            per_query="table", catalog=N_ITEMS, n_jobs=n_jobs,
+            per_query="table", catalog=N_ITEMS, n_jobs=n_jobs, exclude=exclude,
         ),
         "weights": lambda: sr.evaluate(
             y_true, y_score, ["novelty@5"], train=train, catalog=N_ITEMS,
-            sample_weight=np.arange(len(_ids(y_true, y_score))) % 3 + 1.0,
+            sample_weight=np.arange(len(_ids(y_true, y_score))) % 3 + 1.0, exclude=exclude,
         ),
         "rectools": lambda: sr.evaluate(
             y_true, y_score, ["coverage@5", "novelty@5", "popularity@5"], train=train,
-            catalog=N_ITEMS, convention="rectools",
+            catalog=N_ITEMS, convention="rectools", exclude=exclude,
         ),
     }  # fmt: skip
     lazy = {name: _recorded(call) for name, call in calls.items()}
@@ -233,6 +247,20 @@ def test_inputs_the_normaliser_refuses_are_refused_as_before(case, whole):
     assert lazy == expected
     if case != "NaN relevance":
         assert isinstance(expected[0], tuple), case  # refused
+
+
+@pytest.mark.parametrize("form", [0, 1, 4])
+def test_an_exclude_smaller_than_the_ids_is_refused_as_before(form, whole):
+    _name, y_true, y_score = _forms()[form]
+
+    def call():
+        exclude = _exclude((N_USERS, N_ITEMS - 1))
+        return sr.evaluate(y_true, y_score, ["coverage@5"], catalog=N_ITEMS, exclude=exclude)
+
+    lazy = _recorded(call)
+    whole()
+    assert lazy == _recorded(call)
+    assert isinstance(lazy[0], tuple) and "exclude" in lazy[0][1]
 
 
 def test_a_weight_of_the_wrong_length_is_refused_as_before(whole):
