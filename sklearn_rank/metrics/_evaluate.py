@@ -23,7 +23,7 @@ from ._input_checks import (
     _warn_skipped,
 )
 from ._kernel import _rank
-from ._lists import _compute_lists
+from ._lists import _compute_lists, _list_cut
 from ._names import _Request, _requests
 from ._registry import METRICS
 from ._signatures import _with_conventions
@@ -87,15 +87,13 @@ def _prepare(
     if exclude is not None and prepared.recommender_form:
         _warn_short_lists(requests, prepared.queries, prepared.ids)
     if on_lists:
-        cut_offs = [r.k for r in on_lists]
-        k = None if None in cut_offs else max(cut_offs)
         prepared = _with_side(
             prepared,
             y_true,
             y_score,
             exclude=exclude,
             side_inputs=side_inputs,
-            k=k,
+            k=_list_cut(on_lists, conventions.get("convention")),
             relevant=any(r.metric.name in READS_RELEVANT for r in on_lists),
             history=any(r.metric.name in READS_HISTORY for r in on_lists),
         )
