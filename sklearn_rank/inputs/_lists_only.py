@@ -20,7 +20,8 @@ import scipy.sparse
 
 from ..utils._ids import _concat_ids, _factorize
 from ..utils._threads import _value_range
-from ._items import _check_ids_in_matrix, _item_codes, _sparse_keys
+from ._items import _check_ids_in_matrix, _from_lists, _item_codes, _sparse_keys
+from ._normalise import _is_list_form
 from ._side import _excluded
 from ._tables import ItemJudgments, ItemRanking
 
@@ -52,27 +53,34 @@ class _QueryCounts(NamedTuple):
 def _query_counts(
     y_true, y_score, *, groups, exclude, query_set, judged_only, tie_break, score_dtype, n_threads=1
 ):
-    """(`_QueryCounts`, query ids) as `_normalise` would number the queries, or None when
-    the input must be normalised whole (a form or a convention this does not cover, or an
-    input the normaliser might refuse or warn about)."""
+    """(`_QueryCounts`, query ids, y_true, y_score) as `_normalise` would number the
+    queries, the last two what the side inputs read (ranked lists flattened once into
+    `ItemJudgments` and `ItemRanking`, the other forms as given); or None when the input
+    must be normalised whole (a form or a convention this does not cover, or an input the
+    normaliser might refuse or warn about)."""
     plain = (
         groups is None
         and query_set == "all"
         and not judged_only
         and tie_break != "item_descending"
         and score_dtype == "float64"
-        and isinstance(y_score, ItemRanking)
     )
     if not plain:
         return None
     try:
-        if scipy.sparse.issparse(y_true):
-            return _of_sparse_truth(y_true, y_score, exclude, n_threads)
-        if isinstance(y_true, ItemJudgments):
-            return _of_judgments(y_true, y_score, exclude, n_threads)
+        if isinstance(y_score, ItemRanking) and scipy.sparse.issparse(y_true):
+            found = _of_sparse_truth(y_true, y_score, exclude, n_threads)
+        elif isinstance(y_score, ItemRanking) and isinstance(y_true, ItemJudgments):
+            found = _of_judgments(y_true, y_score, exclude, n_threads)
+        elif _is_list_form(y_true) and not isinstance(y_score, ItemRanking):
+            n_lists = len(y_true)
+            y_true, y_score = _from_lists(y_true, y_score)  # its errors are the normaliser's
+            found = _of_judgments(y_true, y_score, exclude, n_threads, positions=n_lists)
+        else:
+            return None
     except (ValueError, TypeError):  # the normaliser says what is wrong, as before
         return None
-    return None
+    return None if found is None else (*found, y_true, y_score)
 
 
 def _accepted_relevance(values, n_threads):
@@ -138,9 +146,10 @@ def _of_sparse_truth(y_true, run, exclude, n_threads):
     return _QueryCounts(n_queries, n_cand, unexcluded), np.arange(n_queries)
 
 
-def _of_judgments(truth, run, exclude, n_threads):
+def _of_judgments(truth, run, exclude, n_threads, positions=None):
     """Judgments and a run by query ids: numbered by first appearance, judgments first
-    (`_items._from_items`)."""
+    (`_items._from_items`). ``positions``: the number of ranked lists whose positions
+    0..n-1 are the query ids (`_items._from_lists`), numbered so, and no ids given."""
     if not _accepted_relevance(truth.relevance, n_threads):
         return None
     exclusion = None
@@ -157,22 +166,26 @@ def _of_judgments(truth, run, exclude, n_threads):
         if exclusion is None:
             return None
     true_q, run_q = truth.queries, run.queries
-    codes, ids = _factorize(
-        _concat_ids([true_q, run_q]), true_q.size + run_q.size, n_threads=n_threads
-    )
-    if not len(ids):
+    if positions is None:
+        codes, ids = _factorize(
+            _concat_ids([true_q, run_q]), true_q.size + run_q.size, n_threads=n_threads
+        )
+        n_queries = len(ids)
+        true_code, run_code = codes[: true_q.size], codes[true_q.size :]
+    else:
+        n_queries, ids, true_code, run_code = positions, None, true_q, run_q
+    if not n_queries:
         return None
-    true_code, run_code = codes[: true_q.size], codes[true_q.size :]
     true_item, run_item, n_items, _ = _item_codes(truth.items, run.items, n_threads)
     if _repeats(true_code * n_items + true_item) or _repeats(run_code * n_items + run_item):
         return None
     if exclusion is None:
-        n_cand, unexcluded = np.bincount(run_code, minlength=len(ids)), None
+        n_cand, unexcluded = np.bincount(run_code, minlength=n_queries), None
     else:
         kept = ~_excluded(*exclusion, run.queries, run.items)
-        unexcluded = np.bincount(run_code, minlength=len(ids))
-        n_cand = np.bincount(run_code[kept], minlength=len(ids))
-    return _QueryCounts(len(ids), n_cand, unexcluded), ids
+        unexcluded = np.bincount(run_code, minlength=n_queries)
+        n_cand = np.bincount(run_code[kept], minlength=n_queries)
+    return _QueryCounts(n_queries, n_cand, unexcluded), ids
 
 
 def _repeats(keys):

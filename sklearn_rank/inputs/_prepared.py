@@ -122,9 +122,11 @@ def _prepare_lists_input(
     numbers them, without joining the run with its judgments (`_lists_only`). Its
     ``queries`` is then a `_lists_only._QueryCounts`, not a `_Queries`.
 
-    Returns None when the input must be prepared whole (`_prepare_input`): a form or a
-    convention not covered, per-entry side arrays, or an input the normaliser might
-    refuse or warn about, which it then does exactly as for any other call.
+    Returns (the `_Prepared`, y_true, y_score), the last two what `_with_side` reads (ranked
+    lists flattened once), or None when the input must be prepared whole
+    (`_prepare_input`): a form or a convention not covered, per-entry side arrays, or an
+    input the normaliser might refuse or warn about, which it then does exactly as for any
+    other call.
     """
     if any(values is not None for values in (side or {}).values()):
         return None
@@ -141,9 +143,10 @@ def _prepare_lists_input(
     )
     if found is None:
         return None
-    queries, ids = found
+    queries, ids, read_true, read_score = found
     weights = _query_weights(sample_weight, queries, ids)
-    return _Prepared(queries, ids, weights, _is_recommender_form(y_true, y_score))
+    prepared = _Prepared(queries, ids, weights, _is_recommender_form(y_true, y_score))
+    return prepared, read_true, read_score
 
 
 def _with_side(

@@ -73,13 +73,13 @@ def _prepare(
         n_threads=n_threads,
         side=side,
     )
-    prepared = None
+    prepared, read = None, (y_true, y_score)  # read: what the side inputs are made of
     if on_lists and len(on_lists) == len(requests):
         # No request reads the relevance of a ranked item: the run is not joined with the
         # judgments, unless the input needs the normaliser's checks (then None).
-        prepared = _prepare_lists_input(
-            y_true, y_score, groups, exclude, sample_weight, **arguments
-        )
+        lazily = _prepare_lists_input(y_true, y_score, groups, exclude, sample_weight, **arguments)
+        if lazily is not None:
+            prepared, *read = lazily
     if prepared is None:
         prepared = _prepare_input(y_true, y_score, groups, exclude, sample_weight, **arguments)
         _check_relevance(requests, prepared.queries, conventions, n_threads)
@@ -89,8 +89,7 @@ def _prepare(
     if on_lists:
         prepared = _with_side(
             prepared,
-            y_true,
-            y_score,
+            *read,
             exclude=exclude,
             side_inputs=side_inputs,
             k=_list_cut(on_lists, conventions.get("convention")),

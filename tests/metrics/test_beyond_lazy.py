@@ -54,7 +54,7 @@ def _forms(seed=0):
     names = np.array([f"u{u}" for u in range(N_USERS)])
     # Judgments of users the run lacks and a run of users without judgments.
     kept = users >= 2
-    ragged = [row[: 3 + i % 5] for i, row in enumerate(top)]
+    ragged = [row[: 3 + i % 5].tolist() for i, row in enumerate(top)]
     judgments = sr.ItemJudgments(coo.row, coo.col, coo.data)
     return [
         ("sparse truth, top-N ids", truth, sr.ItemRanking.from_topn(top)),
@@ -66,7 +66,11 @@ def _forms(seed=0):
             sr.ItemRanking(names[users][kept], top.ravel()[kept], scores[kept]),
         ),
         ("judgments, top-N ids", judgments, sr.ItemRanking.from_topn(top)),
+        ("ranked lists", [dict(zip(r.indices.tolist(), r.data.tolist())) for r in truth], ragged),
     ]  # fmt: skip
+
+
+FORMS = [form[0] for form in _forms()]
 
 
 @pytest.fixture
@@ -106,7 +110,7 @@ def _same(got, expected):
         assert got == expected
 
 
-@pytest.mark.parametrize("form", range(5), ids=[f[0] for f in _forms()])
+@pytest.mark.parametrize("form", range(len(FORMS)), ids=FORMS)
 def test_a_list_only_call_prepares_no_joined_queries(form, monkeypatch):
     _name, y_true, y_score = _forms()[form]
     _truth, _top, train = _data()
@@ -128,7 +132,7 @@ def _exclude(shape=(N_USERS, N_ITEMS)):
     return scipy.sparse.csr_matrix(np.random.default_rng(5).random(shape) < 0.3)
 
 
-@pytest.mark.parametrize("form", range(5), ids=[f[0] for f in _forms()])
+@pytest.mark.parametrize("form", range(len(FORMS)), ids=FORMS)
 @pytest.mark.parametrize("n_jobs, exclude", [(1, None), (2, None), (1, "exclude")])
 def test_values_tables_and_warnings_equal_the_whole_preparation(form, n_jobs, exclude, whole):
     _name, y_true, y_score = _forms()[form]
@@ -177,7 +181,7 @@ def _ids(y_true, y_score):
     return sr.query_ids(y_true, y_score)
 
 
-@pytest.mark.parametrize("form", range(5), ids=[f[0] for f in _forms()])
+@pytest.mark.parametrize("form", range(len(FORMS)), ids=FORMS)
 def test_the_per_user_table_counts_the_same_ranked_items(form, whole):
     # A comparison reads the table's items per user (a user the run lacks has none).
     _name, y_true, y_score = _forms()[form]
@@ -223,6 +227,9 @@ def _bad_inputs():
         "negative relevance": (negative, sr.ItemRanking.from_topn(top)),
         "relevance too large for an exponential gain": (huge, sr.ItemRanking.from_topn(top)),
         "NaN relevance": (not_a_number, sr.ItemRanking.from_topn(top)),
+        "a repeated item in a ranked list": ([{1}, {2}], [[1, 3, 1], [2]]),
+        "ranked lists of another number": ([{1}, {2}], [[1]]),
+        "a relevance that is no number": ([{1: "a"}, {2: 1}], [[1], [2]]),
         "no query": (
             sr.ItemJudgments(np.zeros(0, int), np.zeros(0, int)),
             sr.ItemRanking(np.zeros(0, int), np.zeros(0, int)),
@@ -249,7 +256,7 @@ def test_inputs_the_normaliser_refuses_are_refused_as_before(case, whole):
         assert isinstance(expected[0], tuple), case  # refused
 
 
-@pytest.mark.parametrize("form", [0, 1, 4])
+@pytest.mark.parametrize("form", [0, 1, 4, 5])
 def test_an_exclude_smaller_than_the_ids_is_refused_as_before(form, whole):
     _name, y_true, y_score = _forms()[form]
 
