@@ -14,10 +14,12 @@ from ._tables import (
     RUN_SIDE,
     SCORE,
     SIDE,
+    TRAIN_SIDE,
     TRUTH_SIDE,
     WEIGHT,
     _apply_rules,
     _empty_table,
+    _ids,
     _make_spec,
     _mean_of_tables,
     _per_query_table,
@@ -73,7 +75,7 @@ def _select(part, roles, side, spec, partition_info=None):
     if spec.ordered:
         number = 0 if partition_info is None else int(partition_info["number"])
         order = (np.int64(number) << ORDER_BITS) + np.arange(n, dtype=np.int64)
-        extra[ORDER] = order if side != TRUTH_SIDE else 0 * order
+        extra[ORDER] = order if side in (None, RUN_SIDE) else 0 * order
     if extra:
         selected = selected.assign(**extra)
     return selected.reset_index(drop=True)
@@ -141,16 +143,21 @@ def evaluate_dask(
     train : tuple, array-like, scipy.sparse matrix or dask.dataframe.DataFrame, default=None
         The training interactions of the beyond-accuracy metrics (``novelty``,
         ``popularity``, ``aplt``...): any form `sklearn_rank.evaluate` takes, or a Dask
-        DataFrame of (query, item) rows with the ``query`` and ``item`` columns. Its item
-        popularity is computed once, on the client, and handed to every partition.
-        Measures that read each user's training items (``serendipity``, ``pop_rsp``,
-        ``pop_reo``, co-occurrence ``diversity``) are refused: use `evaluate`.
+        DataFrame of (query, item) rows with the ``query`` and ``item`` columns (of the
+        types they have in ``data``). Its item popularity is computed once, by one
+        aggregation, and handed to every partition. The measures that read each user's
+        training items (``serendipity``, ``pop_rsp``, ``pop_reo``) read them from the
+        table's rows, which then travel to their users' partitions in the same shuffle as
+        the queries; an in-memory ``train`` is handed whole to every partition. The item
+        co-occurrences of ``similarity="cooccurrence"`` (``diversity``, ``serendipity``)
+        read every training user: a training table is then collected once, on the
+        client, and handed whole to every partition.
     item_features : array-like or scipy.sparse matrix of shape (n_items, n_features), default=None
         Item feature vectors, one row per catalog item (``diversity``).
     catalog : int or array-like of shape (n_items,), default=None
         The catalog: a number of items (ids 0..n_items-1) or the item ids; needed by the
         beyond-accuracy metrics unless ``train`` is a matrix. Corpus-level metrics
-        (``coverage``, ``entropy``, ``gini``) add each partition's item counts on the
+        (``coverage``, ``entropy``, ``gini``, ``pop_rsp``...) add each partition's counts on the
         client: the values of `evaluate`, to the bit.
 
     Returns
@@ -199,25 +206,28 @@ def evaluate_dask(
     truth = None
     if judgments is not None:
         truth, truth_meta = _prepare(judgments, spec, "judgments", TRUTH_SIDE, dd)
-        for role in ("query", "item"):
-            name = spec.columns[role]
-            kinds = (run_meta[name].dtype, truth_meta[name].dtype)
-            if kinds[0] != kinds[1]:
-                raise ValueError(
-                    f"The {role} column {name!r} has type {kinds[0]} in data and {kinds[1]} "
-                    "in judgments: the ids must have one type to match; cast one of them."
-                )
+        _check_id_types(run_meta, truth_meta, spec, "judgments")
         truth = truth[list(run.columns)]
     if spec.statistics:
         spec = spec.with_statistics(
             {s.name: _statistic(run, truth, spec, s) for s in spec.statistics}
         )
     spec, n_items, popularity, order = _side_on_driver(
-        spec, train, item_features, catalog, per_query, "evaluate_dask",
+        spec, train, item_features, catalog, per_query,
         functools.partial(_aggregated_training, query=query, item=item),
+        functools.partial(_collected_training, query=query, item=item),
     )  # fmt: skip
     compute = functools.partial(_per_query_table, spec=spec, query_dtype=query_dtype)
-    if judgments is None:
+    if spec.history_rows:
+        # Each user's training rows join the user's queries in one partition: one shuffle
+        # of the run, the judgments and the training table together.
+        if truth is None:
+            run = run.assign(**{SIDE: np.int8(RUN_SIDE)})
+        history, history_meta = _prepare(train, spec, "train", TRAIN_SIDE, dd)
+        _check_id_types(run_meta, history_meta, spec, "train")
+        tables = [run] + ([] if truth is None else [truth]) + [history[list(run.columns)]]
+        frame = dd.concat(tables).shuffle(on=QUERY)
+    elif judgments is None:
         frame = run if _partitioned_by(data, query) else run.shuffle(on=QUERY)
     else:
         frame = _together(data, judgments, run, truth, query, dd)
@@ -269,6 +279,28 @@ def _aggregated_training(train, query, item):
         distinct.to_numpy(dtype=np.float64),
         int(n_users),
     )
+
+
+def _collected_training(train, query, item):
+    """A Dask training table's (user ids, item ids) rows in memory (None: ``train`` is
+    not a Dask DataFrame)."""
+    if not hasattr(train, "npartitions"):
+        return None
+    rows = train[[query, item]].compute()
+    return _ids(rows[query].to_numpy()), _ids(rows[item].to_numpy())
+
+
+def _check_id_types(run_meta, other_meta, spec, table):
+    """The query and item columns of ``data`` and of ``table`` must have one type: ids
+    of two types would neither match nor hash to the same partition."""
+    for role in ("query", "item"):
+        name = spec.columns[role]
+        kinds = (run_meta[name].dtype, other_meta[name].dtype)
+        if kinds[0] != kinds[1]:
+            raise ValueError(
+                f"The {role} column {name!r} has type {kinds[0]} in data and {kinds[1]} "
+                f"in {table}: the ids must have one type to match; cast one of them."
+            )
 
 
 _COLUMNS = {"relevance": RELEVANCE}  # a statistic's column role -> the frame's column

@@ -17,9 +17,11 @@ from ._tables import (
     RUN_SIDE,
     SCORE,
     SIDE,
+    TRAIN_SIDE,
     TRUTH_SIDE,
     WEIGHT,
     _apply_rules,
+    _ids,
     _make_spec,
     _mean_of_tables,
     _per_query_table,
@@ -149,7 +151,7 @@ def _prepare(frame, spec, table, side, functions, types):
         # Increasing in the order collect() returns rows: partition, then row.
         order = (
             functions.monotonically_increasing_id()
-            if side != TRUTH_SIDE
+            if side in (None, RUN_SIDE)
             else functions.lit(0).cast("long")
         )
         columns.append(order.alias(ORDER))
@@ -231,16 +233,21 @@ def evaluate_spark(
     train : tuple, array-like, scipy.sparse matrix or pyspark.sql.DataFrame, default=None
         The training interactions of the beyond-accuracy metrics (``novelty``,
         ``popularity``, ``aplt``...): any form `sklearn_rank.evaluate` takes, or a Spark
-        DataFrame of (query, item) rows with the ``query`` and ``item`` columns. Its item
-        popularity is computed once, by one aggregation, and handed to every partition.
-        Measures that read each user's training items (``serendipity``, ``pop_rsp``,
-        ``pop_reo``, co-occurrence ``diversity``) are refused: use `evaluate`.
+        DataFrame of (query, item) rows with the ``query`` and ``item`` columns (of the
+        types they have in ``data``). Its item popularity is computed once, by one
+        aggregation, and handed to every partition. The measures that read each user's
+        training items (``serendipity``, ``pop_rsp``, ``pop_reo``) read them from the
+        table's rows, which then travel to their users' partitions in the same shuffle as
+        the queries; an in-memory ``train`` is handed whole to every partition. The item
+        co-occurrences of ``similarity="cooccurrence"`` (``diversity``, ``serendipity``)
+        read every training user: a training table is then collected once, on the
+        client, and handed whole to every partition.
     item_features : array-like or scipy.sparse matrix of shape (n_items, n_features), default=None
         Item feature vectors, one row per catalog item (``diversity``).
     catalog : int or array-like of shape (n_items,), default=None
         The catalog: a number of items (ids 0..n_items-1) or the item ids; needed by the
         beyond-accuracy metrics unless ``train`` is a matrix. Corpus-level metrics
-        (``coverage``, ``entropy``, ``gini``) add each partition's item counts on the
+        (``coverage``, ``entropy``, ``gini``, ``pop_rsp``...) add each partition's counts on the
         driver: the values of `evaluate`, to the bit.
 
     Returns
@@ -328,31 +335,29 @@ def _evaluate_spark(
     )
     train, item_features, catalog = side
     spec, n_items, popularity, order = _side_on_driver(
-        spec, train, item_features, catalog, per_query, "evaluate_spark",
+        spec, train, item_features, catalog, per_query,
         functools.partial(_aggregated_training, query=query, item=item, functions=functions),
+        functools.partial(_collected_training, query=query, item=item),
     )  # fmt: skip
-    frame, fields = _prepare(
-        data, spec, "data", RUN_SIDE if spec.two_tables else None, functions, types
-    )
+    tagged = spec.two_tables or spec.history_rows  # rows of several tables travel together
+    frame, fields = _prepare(data, spec, "data", RUN_SIDE if tagged else None, functions, types)
     _check_workers(data.sparkSession)
     truth = None
     if judgments is not None:
         truth, truth_fields = _prepare(judgments, spec, "judgments", TRUTH_SIDE, functions, types)
-        for role in ("query", "item"):
-            name = spec.columns[role]
-            kinds = (fields[name], truth_fields[name])
-            if kinds[0] != kinds[1]:
-                raise ValueError(
-                    f"The {role} column {name!r} has type {kinds[0].simpleString()} in data "
-                    f"and {kinds[1].simpleString()} in judgments: the ids must have one type "
-                    "to match; cast one of them."
-                )
+        _check_id_types(fields, truth_fields, spec, "judgments")
     if spec.statistics:
         spec = spec.with_statistics(
             {s.name: _statistic(frame, truth, spec, s, functions) for s in spec.statistics}
         )
     if truth is not None:
         frame = frame.unionByName(truth.select(*frame.columns))
+    if spec.history_rows:
+        # Each user's training rows join the user's queries in one partition (the one
+        # repartition on the query below moves the run, the judgments and these rows).
+        history, history_fields = _prepare(train, spec, "train", TRAIN_SIDE, functions, types)
+        _check_id_types(fields, history_fields, spec, "train")
+        frame = frame.unionByName(history.select(*frame.columns))
     query_type = fields[spec.columns["query"]]
     schema = types.StructType(
         [types.StructField(spec.query_name, query_type)]
@@ -422,6 +427,29 @@ def _aggregated_training(train, query, item, functions):
         per_item["users"].to_numpy(dtype=np.float64),
         int(n_users),
     )
+
+
+def _collected_training(train, query, item):
+    """A Spark training table's (user ids, item ids) rows on the driver (None: ``train``
+    is not a Spark DataFrame)."""
+    if not _is_spark_frame(train):
+        return None
+    rows = train.select(query, item).toPandas()
+    return _ids(rows[query].to_numpy()), _ids(rows[item].to_numpy())
+
+
+def _check_id_types(fields, other_fields, spec, table):
+    """The query and item columns of ``data`` and of ``table`` must have one type: ids
+    of two types would neither match nor hash to the same partition."""
+    for role in ("query", "item"):
+        name = spec.columns[role]
+        kinds = (fields[name], other_fields[name])
+        if kinds[0] != kinds[1]:
+            raise ValueError(
+                f"The {role} column {name!r} has type {kinds[0].simpleString()} in data "
+                f"and {kinds[1].simpleString()} in {table}: the ids must have one type to "
+                "match; cast one of them."
+            )
 
 
 def _collect(frame):

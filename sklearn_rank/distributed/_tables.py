@@ -37,7 +37,8 @@ QUERY, ITEM, SCORE, RELEVANCE, WEIGHT, ORDER, SIDE = (
     "__sr_order",
     "__sr_side",
 )
-RUN_SIDE, TRUTH_SIDE = 1, 0  # values of SIDE when a run and its judgments travel together
+# Values of SIDE when a run, its judgments and the training rows of its users travel together.
+RUN_SIDE, TRUTH_SIDE, TRAIN_SIDE = 1, 0, 2
 # Bits of the order key left for the row number inside one input partition: the key is
 # partition number * 2**ORDER_BITS + row (what Spark's monotonically_increasing_id does).
 ORDER_BITS = 33
@@ -60,6 +61,9 @@ class _Spec:
         once on the driver), or None.
     corpus : a plan of the corpus-level requests (their partitions' partial counts are
         added on the driver), or None; ``plan`` then holds the others.
+    history_rows : the training table's rows travel with their users' queries (SIDE
+        TRAIN_SIDE): each partition reads its users' training items from them
+        (`_partition_side`).
     """
 
     plan: _Plan
@@ -70,6 +74,7 @@ class _Spec:
     weighted: bool
     side_inputs: dict | None = None
     corpus: _Plan | None = None
+    history_rows: bool = False
 
     @property
     def requests(self):
@@ -235,6 +240,22 @@ def _empty_table(spec, query_dtype):
     return pd.DataFrame(columns)
 
 
+def _partition_side(frame, spec):
+    """(the partition's rows of the run and the judgments, the side inputs it reads): with
+    ``spec.history_rows``, the training rows that travelled with their users' queries are
+    taken out and handed to the partition's plan as its ``train`` (each user's history
+    is then that user's rows, all in this partition; the popularity stays the one of the
+    whole training table, in ``spec.side_inputs``)."""
+    if not spec.history_rows:
+        return frame, spec.side_inputs
+    training = (frame[SIDE] == TRAIN_SIDE).to_numpy()
+    rows = frame[training]
+    _check_present(rows, QUERY, "query", spec, "train")
+    _check_present(rows, ITEM, "item", spec, "train")
+    train = (_ids(rows[QUERY].to_numpy()), _ids(rows[ITEM].to_numpy()))
+    return frame[~training], dict(spec.side_inputs, train=train)
+
+
 def _split(frame, spec):
     """The run's rows and the judgments' rows of one partition. One table read as the
     long format needs no judgments apart: ``truth`` is None then."""
@@ -275,12 +296,13 @@ def _per_query_table(frame, spec, query_dtype):
     """
     import pandas as pd
 
+    frame, side_inputs = _partition_side(frame, spec)
     run, truth, run_table, truth_table = _split(frame, spec)
     if not len(run) and (truth is None or not len(truth)):
         return _empty_table(spec, query_dtype)
     score = _scores(run, spec, run_table)
     if spec.needs_items:
-        form = _item_form(run, truth, score, spec, run_table, truth_table)
+        form = _item_form(run, truth, score, spec, run_table, truth_table, side_inputs)
     else:
         form = _long_form(run, score, spec, run_table)
     ids, kept, run_codes, compute = form
@@ -392,9 +414,10 @@ def _first_repeated(codes, items):
     return int(shared[repeated[0]]) if repeated.size else None
 
 
-def _item_form(run, truth, score, spec, run_table, truth_table):
+def _item_form(run, truth, score, spec, run_table, truth_table, side_inputs=None):
     """A run and its judgments (or trec_eval's tie rule, which needs the item ids): joined
-    by `ItemJudgments` / `ItemRanking` as in memory."""
+    by `ItemJudgments` / `ItemRanking` as in memory (``side_inputs``: the partition's, as
+    `_partition_side` gives them)."""
     run_q, truth_q = _ids(run[QUERY].to_numpy()), _ids(truth[QUERY].to_numpy())
     run_i, truth_i = _ids(run[ITEM].to_numpy()), _ids(truth[ITEM].to_numpy())
     if spec.two_tables and spec.columns["relevance"] is None:
@@ -418,7 +441,7 @@ def _item_form(run, truth, score, spec, run_table, truth_table):
             ItemJudgments(truth_q, truth_i, relevance),
             ItemRanking(run_q, run_i, score),
             per_query=True,
-            side_inputs=spec.side_inputs,
+            side_inputs=side_inputs,
         )
 
     return ids, kept, run_codes, compute

@@ -46,9 +46,12 @@ _ROLES = {QUERY: "query", ITEM: "item", RELEVANCE: "relevance", WEIGHT: "sample_
 
 
 def _roles(spec, table):
-    """Internal column -> the user's column, for the run (``data``) or the judgments."""
+    """Internal column -> the user's column, for the run (``data``), the judgments or the
+    training table (``train``: its users and items)."""
     c = spec.columns
     roles = {QUERY: c["query"], ITEM: c["item"]}
+    if table == "train":
+        return roles
     if table == "data":
         roles[SCORE] = c["rank"] if spec.ranks else c["score"]
         if not spec.two_tables:

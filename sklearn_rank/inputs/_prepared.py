@@ -16,6 +16,7 @@ import scipy.sparse
 
 from ..conventions._side_inputs import SIDE_INPUTS
 from ..utils._validation import _as_float_array, _as_score_array, _check_finite, _python_value
+from ._lists_only import _query_counts
 from ._normalise import _is_list_form, _normalise
 from ._queries import _Queries, _scores_as
 from ._side import _side_inputs
@@ -102,12 +103,69 @@ def _prepare_input(
     return _Prepared(queries, ids, weights, _is_recommender_form(y_true, y_score))
 
 
-def _with_side(prepared, y_true, y_score, *, exclude=None, side_inputs=None, k=None, relevant=True):
+def _prepare_lists_input(
+    y_true,
+    y_score,
+    groups=None,
+    exclude=None,
+    sample_weight=None,
+    *,
+    tie_break="input",
+    query_set="all",
+    score_dtype="float64",
+    judged_only=False,
+    n_threads=1,
+    side=None,
+):
+    """`_prepare_input` for a call whose measures read the recommended lists alone (no
+    relevance of a ranked item): the queries numbered and counted as the normaliser
+    numbers them, without joining the run with its judgments (`_lists_only`). Its
+    ``queries`` is then a `_lists_only._QueryCounts`, not a `_Queries`.
+
+    Returns (the `_Prepared`, y_true, y_score), the last two what `_with_side` reads (ranked
+    lists flattened once), or None when the input must be prepared whole
+    (`_prepare_input`): a form or a convention not covered, per-entry side arrays, or an
+    input the normaliser might refuse or warn about, which it then does exactly as for any
+    other call.
+    """
+    if any(values is not None for values in (side or {}).values()):
+        return None
+    found = _query_counts(
+        y_true,
+        y_score,
+        groups=groups,
+        exclude=exclude,
+        query_set=query_set,
+        judged_only=judged_only,
+        tie_break=tie_break,
+        score_dtype=score_dtype,
+        n_threads=n_threads,
+    )
+    if found is None:
+        return None
+    queries, ids, read_true, read_score = found
+    weights = _query_weights(sample_weight, queries, ids)
+    prepared = _Prepared(queries, ids, weights, _is_recommender_form(y_true, y_score))
+    return prepared, read_true, read_score
+
+
+def _with_side(
+    prepared,
+    y_true,
+    y_score,
+    *,
+    exclude=None,
+    side_inputs=None,
+    k=None,
+    relevant=True,
+    history=True,
+):
     """``prepared`` with the side inputs of the beyond-accuracy measures (`_side`).
 
     side_inputs : dict of ``train``, ``item_features``, ``catalog`` (None values: absent).
     k : the largest cut-off they read (None: whole lists).
     relevant : whether a measure reads each user's relevant test items (else not made).
+    history : whether a measure reads each user's training items (else not made).
     """
     side = _side_inputs(
         y_true,
@@ -117,6 +175,7 @@ def _with_side(prepared, y_true, y_score, *, exclude=None, side_inputs=None, k=N
         exclude=exclude,
         k=k,
         relevant=relevant,
+        history=history,
         **(side_inputs or {}),
     )
     return prepared._replace(side=side)

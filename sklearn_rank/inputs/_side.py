@@ -53,6 +53,14 @@ class _Lists:
             self._cuts["queries"] = np.repeat(np.arange(self.n_queries), np.diff(self.offsets))
         return self._cuts["queries"]
 
+    def cut_items(self, k):
+        """The item code of each slot over the first ``k`` slots of each list: `cut`'s
+        items, without the query of each slot when no list is longer than ``k``."""
+        lengths = np.diff(self.offsets)
+        if k is None or not lengths.size or lengths.max() <= k:
+            return self.items
+        return self.cut(k)[1]
+
     def cut(self, k):
         """(query of each slot, item code of each slot, list length l_q) over the first
         ``k`` slots of each list (``k`` None: every slot)."""
@@ -204,6 +212,7 @@ def _side_inputs(
     k=None,
     popularity=None,
     relevant=True,
+    history=True,
 ):
     """The side inputs of one call: a `_Side`.
 
@@ -212,13 +221,15 @@ def _side_inputs(
     k : the largest cut-off the metrics read (None: whole lists).
     relevant : whether to gather each query's relevant test items (None otherwise: the
         measures that read them are named in `metrics._beyond_registry.READS_RELEVANT`).
+    history : whether to gather each query's training items (None otherwise: the
+        measures that read them are named in `metrics._beyond_registry.READS_HISTORY`).
     """
     found = _catalog(catalog, y_true, train)
     lists = _recommended(y_true, y_score, ids, n_queries, exclude, found, k)
     training = None if train is None else _training(train, found, ids, n_queries)
     features = None if item_features is None else _features(item_features, found.n_items)
     relevant = _relevant(y_true, y_score, ids, n_queries, found) if relevant else None
-    history = None if training is None else _history(training, n_queries)
+    history = None if training is None or not history else _history(training, n_queries)
     return _Side(lists, found.n_items, training, features, relevant, history, popularity)
 
 
@@ -284,12 +295,43 @@ def _from_matrix(score, exclude, k):
         score = score.copy()
         score.flat[keys] = -np.inf
     keep = width if k is None else min(k, width)
-    order = np.argsort(-score, axis=1, kind="stable")[:, :keep]
+    if 0 < keep <= width // 8:  # a short top k of long rows: no sort of whole rows
+        order = _top_columns(score, keep)
+    else:
+        order = np.argsort(-score, axis=1, kind="stable")[:, :keep]
     kept = np.isfinite(np.take_along_axis(score, order, axis=1))
     lengths = kept.sum(axis=1)
     offsets = np.zeros(n_rows + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     return _Lists(offsets, order[kept].astype(np.int64))
+
+
+def _top_columns(score, keep):
+    """The first ``keep`` columns of each row of ``np.argsort(-score, axis=1,
+    kind="stable")`` (scores descending, ties in column order), without sorting whole
+    rows: each row's keep-th largest score is found by partition, and only the cells at
+    or above it (the top ``keep`` and their ties) are sorted."""
+    n_rows, width = score.shape
+    kth = np.partition(score, width - keep, axis=1)[:, width - keep]
+    rows, columns = np.nonzero(score >= kth[:, None])  # in row order, columns ascending
+    values = score[rows, columns]
+    order = np.lexsort((columns, -values, rows))
+    rows, columns = rows[order], columns[order]
+    # At least keep cells per row are at or above its keep-th largest score.
+    starts = np.searchsorted(rows, np.arange(n_rows))
+    position = np.arange(rows.size) - starts[rows]
+    return columns[position < keep].reshape(n_rows, keep)
+
+
+def _excluded(keys, shape, queries, items):
+    """Which (query id, item id) pairs are among ``exclude``'s entries (``keys``, ``shape``:
+    `_items._sparse_keys`), ids being its row and column numbers: ``np.isin`` of their
+    entry numbers, by a binary search of the few excluded entries (no sort of them all)."""
+    probe = np.asarray(queries, np.int64) * np.int64(shape[1]) + np.asarray(items, np.int64)
+    if not keys.size:
+        return np.zeros(probe.shape, dtype=bool)
+    keys = np.sort(keys)
+    return keys[np.minimum(np.searchsorted(keys, probe), keys.size - 1)] == probe
 
 
 def _is_range(ids):
@@ -323,10 +365,8 @@ def _from_ranking(run, ids, n_queries, exclude, catalog, k):
     queries, items = run.queries, run.items
     position = _query_positions(queries, ids, n_queries, "y_score")
     if exclude is not None:
-        keys, shape = _sparse_keys(exclude)
         # exclude's rows are query ids (row numbers), as for the accuracy metrics.
-        key = np.asarray(queries, np.int64) * np.int64(shape[1]) + np.asarray(items, np.int64)
-        keep = ~np.isin(key, keys)
+        keep = ~_excluded(*_sparse_keys(exclude), queries, items)
         queries, items, position = queries[keep], items[keep], position[keep]
         scores = None if run.scores is None else run.scores[keep]
     else:
@@ -368,6 +408,7 @@ def _training(train, catalog, ids, n_queries):
         user_ids = coo.row[keep].astype(np.int64)
         items = coo.col[keep].astype(np.int64)
         counts = values[keep]
+        distinct, users = np.unique(user_ids, return_inverse=True)
     else:
         if isinstance(train, ItemJudgments):
             user_ids, item_ids = train.queries, train.items
@@ -389,10 +430,10 @@ def _training(train, catalog, ids, n_queries):
         pairs, counts = np.unique(
             user_codes.astype(np.int64) * np.int64(catalog.n_items) + codes, return_counts=True
         )
-        user_ids = distinct_users[pairs // catalog.n_items]
+        # Every distinct user has a pair, in user order: the users' codes are the pairs'.
+        distinct, users = distinct_users, pairs // catalog.n_items
         items = pairs % catalog.n_items
         counts = counts.astype(np.float64)
-    distinct, users = np.unique(user_ids, return_inverse=True)
     user_query = _query_positions(distinct, ids, n_queries, "train")
     return _Training(users.astype(np.int64), items, counts, user_query)
 
@@ -421,4 +462,6 @@ def _training_of(train, catalog, y_true=None):
     """``train`` alone as a `_Training` over ``catalog`` (an engine's driver: the
     popularity of the whole training data, before any partition), and the catalog size."""
     found = _catalog(catalog, y_true, train)
-    return _training(train, found, None, 0), found.n_items
+    # No query: no training user is evaluated (an empty object array: user ids of any
+    # type are looked up, not read as row numbers).
+    return _training(train, found, np.zeros(0, dtype=object), 0), found.n_items

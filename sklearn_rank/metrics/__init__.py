@@ -8,6 +8,7 @@ applies ``no_relevant`` and the query weights. Imports `sklearn_rank.inputs`,
 `sklearn_rank.conventions` and `sklearn_rank.utils` only.
 """
 
+from ._all_metrics import get_metric_names
 from ._binary import (
     average_relative_position,
     f1_at_k_score,
@@ -42,7 +43,6 @@ from ._judgment_groups import evaluate_judgment_groups
 from ._preferences import evaluate_preferences
 from ._propensity_functions import psndcg_score, psp_score
 from ._propensity_scored import jain_propensity
-from ._registry import get_metric_names
 from ._slates import slate_policy_value
 from ._trec_functions import (
     geometric_mean_average_precision_score,

@@ -145,6 +145,21 @@ def novelty_slots_value(
 def _information(stats, items, popularity, cold_items, base):
     """-log_base p(i) of each item, cold items as ``cold_items`` says."""
     counts, total = _popularity_counts(stats, popularity)
+    if items.size <= counts.size:
+        return _information_of(counts, total, items, cold_items, base)
+    # More slots than catalog items: each item's value once, then read at every slot (the
+    # same operations on the same numbers, so the same bits; a tenth of the logarithms).
+    if cold_items == "raise":
+        cold = counts[items] == 0
+        if cold.any():
+            raise _cold_error("novelty", items[cold][0])
+        cold_items = "zero"  # (no cold item is read)
+    every = np.arange(counts.size)
+    return _information_of(counts, total, every, cold_items, base)[items]
+
+
+def _information_of(counts, total, items, cold_items, base):
+    """`_information` of ``items`` read one by one."""
     count = counts[items]
     cold = count == 0
     if cold.any():
@@ -255,8 +270,7 @@ def _distinct_tail(query, items, tail, lengths):
 
 def _slot_counts(block, k):
     """r(i): positions holding item i over the block's top-k lists (int64)."""
-    _query, items, _lengths = block.lists.cut(k)
-    return np.bincount(items, minlength=block.n_items)
+    return np.bincount(block.lists.cut_items(k), minlength=block.n_items)
 
 
 def _list_counts(block, k):

@@ -33,6 +33,10 @@ def _entry(name, reduce, summary, level, value_range, greater=True, corpus_value
 #: only for them are those items gathered.
 READS_RELEVANT = frozenset({"efd", "epc", "pop_reo", "serendipity", "rank_serendipity"})
 
+#: The measures that read each user's training items (the groups open to a user in PopRSP
+#: and PopREO, the profile of serendipity): only for them are those items gathered.
+READS_HISTORY = frozenset({"pop_rsp", "pop_reo", "serendipity"})
+
 #: Beyond-accuracy measures by name (every one takes a cut-off ``@k``).
 BEYOND_METRICS = {
     m.name: m

@@ -7,12 +7,12 @@ import numpy as np
 
 from ..conventions._declarations import check_k, resolve
 from ..conventions._docs import _with_declarations
-from ..inputs._prepared import _prepare_input, _with_side
+from ..inputs._prepared import _prepare_input, _prepare_lists_input, _with_side
 from ..utils._threads import _block_runner, _check_n_jobs
 from ..utils._validation import _check_per_query
 from . import _sampled
 from ._aggregate import _aggregate
-from ._beyond_registry import READS_RELEVANT
+from ._beyond_registry import READS_HISTORY, READS_RELEVANT
 from ._blocks import _split_queries
 from ._input_checks import (
     _check_relevance,
@@ -23,7 +23,7 @@ from ._input_checks import (
     _warn_skipped,
 )
 from ._kernel import _rank
-from ._lists import _compute_lists
+from ._lists import _compute_lists, _list_cut
 from ._names import _Request, _requests
 from ._registry import METRICS
 from ._signatures import _with_conventions
@@ -64,12 +64,8 @@ def _prepare(
     the per-query weights, whether the input names its items, and the side inputs.
     """
     requests = [r if isinstance(r, _Request) else _Request(*r) for r in requests]
-    prepared = _prepare_input(
-        y_true,
-        y_score,
-        groups,
-        exclude,
-        sample_weight,
+    on_lists = [r for r in requests if r.metric.level != "query"]
+    arguments = dict(
         tie_break=conventions["tie_break"],
         query_set=conventions["query_set"],
         score_dtype=conventions["score_dtype"],
@@ -77,22 +73,28 @@ def _prepare(
         n_threads=n_threads,
         side=side,
     )
-    _check_relevance(requests, prepared.queries, conventions, n_threads)
-    _check_side_inputs(requests, prepared.queries)
+    prepared, read = None, (y_true, y_score)  # read: what the side inputs are made of
+    if on_lists and len(on_lists) == len(requests):
+        # No request reads the relevance of a ranked item: the run is not joined with the
+        # judgments, unless the input needs the normaliser's checks (then None).
+        lazily = _prepare_lists_input(y_true, y_score, groups, exclude, sample_weight, **arguments)
+        if lazily is not None:
+            prepared, *read = lazily
+    if prepared is None:
+        prepared = _prepare_input(y_true, y_score, groups, exclude, sample_weight, **arguments)
+        _check_relevance(requests, prepared.queries, conventions, n_threads)
+        _check_side_inputs(requests, prepared.queries)
     if exclude is not None and prepared.recommender_form:
         _warn_short_lists(requests, prepared.queries, prepared.ids)
-    on_lists = [r for r in requests if r.metric.level != "query"]
     if on_lists:
-        cut_offs = [r.k for r in on_lists]
-        k = None if None in cut_offs else max(cut_offs)
         prepared = _with_side(
             prepared,
-            y_true,
-            y_score,
+            *read,
             exclude=exclude,
             side_inputs=side_inputs,
-            k=k,
+            k=_list_cut(on_lists, conventions.get("convention")),
             relevant=any(r.metric.name in READS_RELEVANT for r in on_lists),
+            history=any(r.metric.name in READS_HISTORY for r in on_lists),
         )
     elif side_inputs and any(v is not None for v in side_inputs.values()):
         named = ", ".join(f"{key}=" for key, v in side_inputs.items() if v is not None)

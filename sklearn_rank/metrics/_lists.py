@@ -55,6 +55,17 @@ def _refuse_as_the_framework(request, convention, side):
     if convention is None:
         return
     lengths = np.diff(side.lists.offsets)
+    if convention == "lenskit" and request.metric.name == "coverage" and request.k is not None:
+        # LensKit's UniqueItemCount has no cut-off: it counts the lists as given
+        # (BEYOND.md, section 3). @k promises a cut it does not make, unless none cuts.
+        longer = int((lengths > request.k).sum())
+        if longer:
+            raise ValueError(
+                f"convention='lenskit': LensKit's UniqueItemCount counts the lists as given, "
+                f"never cut at a k, and {longer} lists are longer than {request.k}. Ask for "
+                f"'coverage' (no @k) for LensKit's count of the whole lists, cut the lists "
+                f"to {request.k} items first, or drop the preset for coverage@{request.k}."
+            )
     if convention == "recbole" and request.k is not None and (lengths < request.k).any():
         raise ValueError(
             f"convention='recbole': {request.label} needs every list to hold at least "
@@ -81,6 +92,15 @@ def _refuse_as_the_framework(request, convention, side):
                     f"interactions fails in Elliot (KeyError on its training data); "
                     f"{int(untrained.sum())} users have none."
                 )
+
+
+def _list_cut(requests, convention=None):
+    """The cut-off the recommended lists are cut at when the side inputs are made: the
+    largest of the requests', or None (whole lists) when one reads whole lists: a request
+    without a cut-off, or LensKit's item count, whose refusal reads the lists' lengths."""
+    cut_offs = [r.k for r in requests]
+    lenskit_count = convention == "lenskit" and any(r.metric.name == "coverage" for r in requests)
+    return None if None in cut_offs or lenskit_count else max(cut_offs)
 
 
 def _blocks(side, popularity, n_threads, vectors=None):

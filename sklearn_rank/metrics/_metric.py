@@ -22,6 +22,7 @@ class _Metric:
     greater_is_better: bool = True
     value_range: str = "[0, 1]"
     ranks_without_k: bool = True  # False: without a cut-off the value ignores the order
+    needs_k: bool = False  # refused without a cut-off: named with @K only
     first_relevant_only: bool = False  # reads only each query's first relevant group
     negative_relevance: bool = False  # accepts negative y_true (linear gain only)
     no_relevant_default: object = 0.0

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from ..conventions._declarations import resolve
-from ._beyond_registry import BEYOND_METRICS
-from ._registry import _LARGEST_K, METRICS, get_metric_names
+from ._all_metrics import ALL_METRICS, get_metric_names
+from ._registry import _LARGEST_K, METRICS
 from ._trec_names import TREC_GROUPS, TREC_MEASURES, _trec_not_implemented
 
 
@@ -221,7 +221,7 @@ def _label(metric, k, params, overrides):
 
 def _ours(name):
     match = _OURS.match(name)
-    metric = match and (METRICS.get(match["name"]) or BEYOND_METRICS.get(match["name"]))
+    metric = match and ALL_METRICS.get(match["name"])
     if not metric:
         return None
     k = None if match.group("k") is None else _cut_off(match.group("k"), name, metric)

@@ -371,6 +371,7 @@ METRICS = {
             "propensity-ideal ranking's (pyxclib's ratio of means)",
             value_range=_PS_RANGE,
             ranks_without_k=False,
+            needs_k=True,
             parameters=_PROPENSITY_SCORED,
             family="propensity",
             statistics=(_propensity_scored.IDEAL_SUMS,),
@@ -383,7 +384,8 @@ METRICS = {
             "propensity-scored nDCG: sum of y / (p log2(rank + 1)) over the top k, / the "
             "binary ideal DCG; over the propensity-ideal ranking's (pyxclib's ratio of means)",
             value_range=_PS_RANGE,
-            ranks_without_k=False,  # a cut-off is required
+            ranks_without_k=False,
+            needs_k=True,
             parameters=_PROPENSITY_SCORED,
             family="propensity",
             statistics=(_propensity_scored.IDEAL_SUMS,),
@@ -522,28 +524,6 @@ METRICS = {
 _LARGEST_K = 2**62  # cut-offs are int64 positions
 
 
-def get_metric_names():
-    """Names accepted by `evaluate`, with ``@K`` where a cut-off applies.
-
-    Returns
-    -------
-    names : list of str
-        Sorted metric names; ``K`` stands for any positive integer.
-
-    Examples
-    --------
-    >>> from sklearn_rank import get_metric_names
-    >>> "ndcg@K" in get_metric_names()
-    True
-    """
-    names = []
-    for metric in METRICS.values():
-        names.append(metric.name)
-        if metric.takes_k:
-            names.append(metric.name + "@K")
-    return sorted(names)
-
-
 def _markdown_table():
     """The metric table of docs/metrics.md, generated from the registry."""
     rows = [
@@ -551,7 +531,10 @@ def _markdown_table():
         "|---|---|---|---|---|---|",
     ]
     for metric in METRICS.values():
-        name = f"`{metric.name}`" + (f", `{metric.name}@K`" if metric.takes_k else "")
+        names = ([] if metric.needs_k else [metric.name]) + (
+            [metric.name + "@K"] if metric.takes_k else []
+        )
+        name = ", ".join(f"`{n}`" for n in names)
         conventions = ", ".join(f"`{c}`" for c in ("ties",) + metric.conventions + ("no_relevant",))
         rows.append(
             f"| {name} | `{metric.function}` | {metric.summary} | {metric.value_range} | "

@@ -172,7 +172,7 @@ def test_all_rankings_empty(ties):
     names = [
         n.replace("@K", "@2")
         for n in sr.get_metric_names()
-        if METRICS[n.split("@")[0]].side_inputs is None
+        if n.split("@")[0] in METRICS and METRICS[n.split("@")[0]].side_inputs is None
     ]
     values = sr.evaluate([{1}, {2: 3}], [[], {}], names, ties=ties, per_query=True)
     for name in names:

@@ -1020,7 +1020,7 @@ UNKNOWN = [
 def test_unknown_and_malformed_metric_names(name, entry):
     message = (
         rf"Unknown metric name {re.escape(repr(name))}\.( Did you mean [^?]*\?)? Known "
-        r"names: arp, auc, auc@K, "
+        r"names: aclt, aclt@K, aplt, aplt@K, arp, auc, auc@K, "
         r".* \(K a positive integer\)"
     )
     with pytest.raises(ValueError, match=message):

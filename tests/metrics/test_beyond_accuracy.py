@@ -644,6 +644,29 @@ def test_presets_refuse_what_the_framework_cannot_compute(convention, name, mess
         sr.evaluate(TOY_TRUTH, TOY_RUN, [name], train=TOY_TRAIN, catalog=5, convention=convention)
 
 
+def test_lenskit_item_count_reads_the_lists_as_given():
+    # LensKit's UniqueItemCount has no cut-off: it counts the distinct ids of the lists it is
+    # given (BEYOND.md sections 3 and 12: "count of the lists as given, no truncation").
+    # The toy lists with a third item each: 5 distinct ids in all, 4 in the first two slots
+    # (the published count of the toy's top-2 lists).
+    lists = np.array([[2, 4, 3], [1, 4, 0], [0, 1, 2]])
+    run = sr.ItemRanking(np.repeat([1, 2, 3], 3), lists.ravel())
+    kwargs = dict(train=TOY_TRAIN, catalog=5, convention="lenskit")
+    assert sr.evaluate(TOY_TRUTH, run, ["coverage"], **kwargs) == {"coverage": 5.0}
+    assert sr.evaluate(TOY_TRUTH, run, ["coverage@3"], **kwargs) == {"coverage@3": 5.0}
+    # @k beside it cuts the other measures' lists, never the count (ListGini(n=2) published).
+    got = sr.evaluate(TOY_TRUTH, run, ["coverage", "gini@2"], n_jobs=2, **kwargs)
+    assert got == {"coverage": 5.0, "gini@2": pytest.approx(0.3333333333333333, rel=1e-12)}
+    # A cut LensKit does not make is refused, not computed under its name.
+    with pytest.raises(ValueError, match="counts the lists as given, never cut at a k, and 3"):
+        sr.evaluate(TOY_TRUTH, run, ["coverage@2"], **kwargs)
+    cut = sr.ItemRanking(np.repeat([1, 2, 3], 2), lists[:, :2].ravel())  # cut by the caller
+    assert sr.evaluate(TOY_TRUTH, cut, ["coverage@2"], **kwargs) == {"coverage@2": 4.0}
+    assert sr.evaluate(TOY_TRUTH, run, ["coverage(normalize=False)@2"], catalog=5) == {
+        "coverage(normalize=False)@2": 4.0
+    }  # without the preset, @2 cuts
+
+
 def test_elliot_refuses_an_empty_list_and_a_cold_item():
     run = sr.ItemRanking([1, 1, 3], [0, 1, 2])
     truth = sr.ItemJudgments([1, 2, 3], [0, 1, 2])  # user 2 has no list

@@ -2,6 +2,7 @@
 
 import inspect
 import sys
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,8 @@ from sklearn_rank.conventions._declarations import CONVENTION, CONVENTIONS, PRES
 from sklearn_rank.conventions._measures import MEASURE_PARAMETERS
 from sklearn_rank.conventions._sampling import EVALUATE_SAMPLING
 from sklearn_rank.conventions._side_inputs import SIDE_INPUTS
+from sklearn_rank.metrics._all_metrics import ALL_METRICS
+from sklearn_rank.metrics._beyond_registry import BEYOND_METRICS
 from sklearn_rank.metrics._registry import METRICS
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -196,10 +199,36 @@ def test_public_docstrings_are_complete(function_name):
 
 
 def test_metric_names_cover_registry():
+    # Both registries: the ranking metrics and the beyond-accuracy measures.
     names = sr.get_metric_names()
-    for metric in METRICS.values():
-        assert metric.name in names
-        assert (metric.name + "@K" in names) == metric.takes_k
+    assert len(names) == len(set(names))
+    for metric in [*METRICS.values(), *BEYOND_METRICS.values()]:
+        assert (metric.name in names) == (not metric.needs_k), metric.name
+        assert (metric.name + "@K" in names) == metric.takes_k, metric.name
+    assert {"coverage@K", "novelty@K", "diversity@K", "pop_reo@K"} <= set(names)
+    assert "psp@K" in names and "psp" not in names  # refused without a cut-off
+    listed = {name.removesuffix("@K") for name in names}
+    assert listed == set(METRICS) | set(BEYOND_METRICS)
+
+
+def test_every_listed_name_is_accepted_by_evaluate():
+    rng = np.random.default_rng(0)
+    y_true = rng.integers(0, 3, (6, 8)).astype(float)
+    y_score = rng.random((6, 8))
+    train = (rng.integers(0, 6, 30), rng.integers(0, 8, 30))
+    features = rng.random((8, 3))
+    for name in sr.get_metric_names():
+        request = name.replace("@K", "@3")
+        entry = ALL_METRICS[name.removesuffix("@K")]
+        if entry.family == "beyond":  # the training data, the item features
+            needs = {"train": train, "item_features": features}
+        else:
+            needs = _side_inputs(entry, y_true)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # sampled, skipped queries...
+            value = sr.evaluate(y_true, y_score, [request], **needs)[request]
+        assert isinstance(value, float), name
+        assert np.isfinite(value) or entry.name == "arp", name
 
 
 @pytest.mark.parametrize("name", ["metrics.md", "beyond_accuracy.md"])

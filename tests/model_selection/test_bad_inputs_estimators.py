@@ -85,7 +85,7 @@ def _expected(metric, y, scores, groups, *, k=None, weights=None, no_relevant=0.
 # --------------------------------------------------------------------------------------
 
 NAME_ERRORS = [
-    ("unknown", "nope", "Unknown metric name 'nope'. Known names: arp"),
+    ("unknown", "nope", "Unknown metric name 'nope'. Known names: aclt"),
     ("mixed_case", "Ndcg@3", "Unknown metric name 'Ndcg@3'"),
     ("empty", "", "Unknown metric name ''"),
     ("at_without_k", "ndcg@", "Unknown metric name 'ndcg@'"),
