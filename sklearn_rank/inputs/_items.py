@@ -6,7 +6,6 @@ sequences of ids), which are flattened into the same two tables first.
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import scipy.sparse
 
 from ..utils._ids import (
     _concat_ids,
@@ -15,6 +14,7 @@ from ..utils._ids import (
     _factorize_strings,
     _id_array,
 )
+from ..utils._sparse import _issparse, _sparse
 from ..utils._threads import _block_runner, _value_range
 from ..utils._validation import _is_bool, _python_value
 from ._join import _hash_join, _match
@@ -26,7 +26,7 @@ _BLOCK = 1 << 16  # ranked items joined per block of top-N rows
 
 def _sparse_keys(exclude):
     """Entry numbers (row * n_columns + column) of the excluded (query, item) pairs."""
-    coo = scipy.sparse.coo_matrix(exclude)
+    coo = _sparse().coo_matrix(exclude)
     if int(coo.shape[0]) * int(coo.shape[1]) >= 2**63:
         # Keys row * n_columns + column would wrap around in int64 and collide.
         raise ValueError(
@@ -80,7 +80,7 @@ def _check_ids_in_matrix(run, shape, matrix="y_true", n_threads=1):
 def _as_judgments(y_true):
     if isinstance(y_true, ItemJudgments):
         return y_true
-    if scipy.sparse.issparse(y_true):
+    if _issparse(y_true):
         return ItemJudgments.from_sparse(y_true)
     raise ValueError(
         "With y_score an ItemRanking, y_true must be an ItemJudgments or a scipy.sparse "

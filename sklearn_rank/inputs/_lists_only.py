@@ -16,9 +16,9 @@ prepares the input whole, which raises or warns exactly as before.
 from typing import NamedTuple
 
 import numpy as np
-import scipy.sparse
 
 from ..utils._ids import _concat_ids, _factorize
+from ..utils._sparse import _issparse, _sparse
 from ..utils._threads import _value_range
 from ._items import _check_ids_in_matrix, _from_lists, _item_codes, _sparse_keys
 from ._normalise import _is_list_form
@@ -68,7 +68,7 @@ def _query_counts(
     if not plain:
         return None
     try:
-        if isinstance(y_score, ItemRanking) and scipy.sparse.issparse(y_true):
+        if isinstance(y_score, ItemRanking) and _issparse(y_true):
             found = _of_sparse_truth(y_true, y_score, exclude, n_threads)
         elif isinstance(y_score, ItemRanking) and isinstance(y_true, ItemJudgments):
             found = _of_judgments(y_true, y_score, exclude, n_threads)
@@ -123,7 +123,7 @@ def _of_sparse_truth(y_true, run, exclude, n_threads):
         _check_ids_in_matrix(run, y_true.shape, n_threads=n_threads)
     elif top.shape[0] > n_queries or not _distinct_in_range(top, n_columns):
         return None  # ids the matrix cannot index, or a list naming an item twice
-    csr = scipy.sparse.csr_matrix(y_true)
+    csr = _sparse().csr_matrix(y_true)
     if not csr.has_canonical_format:
         csr = csr.copy()
         csr.sum_duplicates()  # as `ItemJudgments.from_sparse` adds them up

@@ -16,10 +16,10 @@ items are removed here, once.
 from collections.abc import Mapping, Set
 
 import numpy as np
-import scipy.sparse
 
 from ..conventions._declarations import resolve
 from ..utils._ids import _factorize
+from ..utils._sparse import _issparse, _sparse
 from ..utils._validation import _as_float_array, _as_score_array, _check_finite
 from ._items import _as_judgments, _as_ranking, _check_ids_in_matrix, _from_items, _from_lists
 from ._queries import _Queries, _scores_as
@@ -59,7 +59,7 @@ def _normalise(
             )
         # A sparse truth matrix's rows are the queries, in row order, judged or not.
         rows = None
-        if scipy.sparse.issparse(y_true):
+        if _issparse(y_true):
             rows = np.arange(y_true.shape[0])
             if isinstance(y_score, ItemRanking):
                 _check_ids_in_matrix(y_score, y_true.shape, n_threads=n_threads)
@@ -97,12 +97,12 @@ def _normalise(
             "y_true mixes sets/dicts with other values; in the ranked-list form every element "
             "must be a set of relevant item ids or a dict item id -> relevance."
         )
-    if scipy.sparse.issparse(y_score):
+    if _issparse(y_score):
         raise TypeError(
             "y_score is a scipy.sparse matrix; scores must be dense (every candidate needs "
             "a score). For top-N item ids use ItemRanking.from_topn(ids)."
         )
-    sparse = scipy.sparse.issparse(y_true)
+    sparse = _issparse(y_true)
     # Labels keep their numeric type (no float copy of a whole matrix); only the few
     # entries the metrics read are converted.
     true = y_true if sparse else _as_float_array("y_true", y_true, keep_numeric=True)
@@ -182,13 +182,13 @@ def _from_codes(true, score, codes, n_queries, score_dtype, tie_break="input", j
 
 
 def _from_matrices(true, score, exclude, tie_break, score_dtype, judged_only=False, n_threads=1):
-    sparse = scipy.sparse.issparse(true)
+    sparse = _issparse(true)
     if sparse:
         if true.dtype.kind not in "biuf":  # scipy would drop imaginary parts with a warning
             raise ValueError(
                 f"y_true must contain real numbers; got a sparse matrix of dtype {true.dtype}."
             )
-        true = scipy.sparse.csr_matrix(true, dtype=np.float64, copy=True)  # never the caller's
+        true = _sparse().csr_matrix(true, dtype=np.float64, copy=True)  # never the caller's
     if true.shape != score.shape:
         hint = _TOPN_HINT if _may_be_topn(score, true.shape) else ""
         raise ValueError(
@@ -276,12 +276,12 @@ def _same_for_every_query(count, n_queries):
 
 def _dense_mask(exclude, shape):
     """``exclude`` (dense or sparse, queries x items) as a dense boolean mask."""
-    if scipy.sparse.issparse(exclude):
+    if _issparse(exclude):
         if exclude.shape != shape:
             raise ValueError(
                 f"exclude must have the shape of y_score {shape}; got {exclude.shape}."
             )
-        coo = scipy.sparse.coo_matrix(exclude)
+        coo = _sparse().coo_matrix(exclude)
         stored = coo.data != 0
         mask = np.zeros(shape, dtype=bool)  # straight to booleans: no float copy
         mask[coo.row[stored], coo.col[stored]] = True

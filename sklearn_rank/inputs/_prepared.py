@@ -12,9 +12,9 @@ import dataclasses
 from typing import NamedTuple
 
 import numpy as np
-import scipy.sparse
 
 from ..conventions._side_inputs import SIDE_INPUTS
+from ..utils._sparse import _issparse
 from ..utils._validation import _as_float_array, _as_score_array, _check_finite, _python_value
 from ._lists_only import _query_counts
 from ._normalise import _is_list_form, _normalise
@@ -58,7 +58,7 @@ def _is_recommender_form(y_true, y_score):
     matrix (users x items, with dense scores or top-N ids). The same evaluation in any of
     these forms takes the same no_relevant default (docs/inputs.md); scikit-learn's dense
     arrays and the long format keep scikit-learn's."""
-    return _has_item_ids(y_true, y_score) or scipy.sparse.issparse(y_true)
+    return _has_item_ids(y_true, y_score) or _issparse(y_true)
 
 
 def _scores_swappable(y_true, y_score):
@@ -66,7 +66,7 @@ def _scores_swappable(y_true, y_score):
     that one prepared input takes each run's scores by `_with_scores`."""
     if _has_item_ids(y_true, y_score):
         return False
-    return not scipy.sparse.issparse(y_score)
+    return not _issparse(y_score)
 
 
 def _prepare_input(

@@ -8,15 +8,15 @@ catalogue; distinct draws use Floyd's algorithm, one step per draw for every use
 """
 
 import numpy as np
-import scipy.sparse
 
 from ..conventions._docs import _with_declarations
 from ..conventions._sampling import N_NEGATIVES, REPLACEMENT
+from ..utils._sparse import _issparse, _sparse
 
 
 def _as_csr(name, matrix, shape=None):
-    if scipy.sparse.issparse(matrix):
-        csr = scipy.sparse.csr_matrix(matrix)
+    if _issparse(matrix):
+        csr = _sparse().csr_matrix(matrix)
     else:
         array = np.asarray(matrix)
         if array.ndim != 2 or array.dtype.kind not in "biuf":
@@ -24,7 +24,7 @@ def _as_csr(name, matrix, shape=None):
                 f"{name} must be a 2-D array or sparse matrix of numbers (users x items); "
                 f"got an array of shape {array.shape} and dtype {array.dtype}."
             )
-        csr = scipy.sparse.csr_matrix(array)
+        csr = _sparse().csr_matrix(array)
     if shape is not None and csr.shape != shape:
         raise ValueError(f"{name} must have the shape of y_true {shape}; got {csr.shape}.")
     if csr.dtype.kind == "f" and not np.isfinite(csr.data).all():
@@ -110,7 +110,7 @@ def sample_negatives(y_true, n_negatives, *, exclude=None, replacement=False, ra
     if exclude is not None:
         excluded = _as_csr("exclude", exclude, truth.shape).astype(bool).astype(np.int8)
         forbidden = (positives + excluded).astype(bool).astype(np.int8)
-    forbidden = scipy.sparse.csr_matrix(forbidden)
+    forbidden = _sparse().csr_matrix(forbidden)
     forbidden.sort_indices()
     n_positives = np.diff(positives.indptr).astype(np.int64)
     n_allowed = n_items - np.diff(forbidden.indptr).astype(np.int64)

@@ -12,8 +12,8 @@ the ``train`` interactions into (user, item) code pairs. Nothing here computes a
 from typing import NamedTuple
 
 import numpy as np
-import scipy.sparse
 
+from ..utils._sparse import _issparse, _sparse
 from ..utils._validation import _as_float_array, _check_finite, _python_value
 from ._items import _as_judgments, _as_ranking, _from_lists, _sparse_keys
 from ._normalise import _is_list_form
@@ -166,7 +166,7 @@ def _catalog(catalog, y_true, train):
     truth or training matrix."""
     axis = None
     for name, matrix in (("y_true", y_true), ("train", train)):
-        if scipy.sparse.issparse(matrix) or (isinstance(matrix, np.ndarray) and matrix.ndim == 2):
+        if _issparse(matrix) or (isinstance(matrix, np.ndarray) and matrix.ndim == 2):
             if axis is not None and matrix.shape[1] != axis[1]:
                 raise ValueError(
                     f"{name} has {matrix.shape[1]} item columns but {axis[0]} has {axis[1]}: "
@@ -250,11 +250,11 @@ def _relevant(y_true, y_score, ids, n_queries, catalog):
         truth, _run = _from_lists(y_true, y_score)
     elif isinstance(y_true, ItemJudgments) or (
         isinstance(y_score, ItemRanking)
-        and not (scipy.sparse.issparse(y_true) and (ids is None or _is_range(np.asarray(ids))))
+        and not (_issparse(y_true) and (ids is None or _is_range(np.asarray(ids))))
     ):
         truth = _as_judgments(y_true)
     else:  # a matrix whose rows are the queries
-        csr = scipy.sparse.csr_matrix(y_true)
+        csr = _sparse().csr_matrix(y_true)
         csr.eliminate_zeros()
         rows = np.repeat(np.arange(csr.shape[0]), np.diff(csr.indptr))
         keep = csr.data > 0
@@ -394,8 +394,8 @@ def _from_ranking(run, ids, n_queries, exclude, catalog, k):
 def _training(train, catalog, ids, n_queries):
     """``train`` (a users x items matrix of interaction counts, dense or sparse, as
     ``exclude``; or (user ids, item ids) rows; or `ItemJudgments`) as a `_Training`."""
-    if scipy.sparse.issparse(train) or (isinstance(train, np.ndarray) and train.ndim == 2):
-        coo = scipy.sparse.coo_matrix(train)
+    if _issparse(train) or (isinstance(train, np.ndarray) and train.ndim == 2):
+        coo = _sparse().coo_matrix(train)
         coo.sum_duplicates()
         values = coo.data.astype(np.float64)
         _check_finite("train", values)
@@ -440,8 +440,8 @@ def _training(train, catalog, ids, n_queries):
 
 def _features(item_features, n_items):
     """Item features: (n_items, n_features), finite; dense float64 or sparse CSR."""
-    if scipy.sparse.issparse(item_features):
-        features = scipy.sparse.csr_matrix(item_features, dtype=np.float64)
+    if _issparse(item_features):
+        features = _sparse().csr_matrix(item_features, dtype=np.float64)
         _check_finite("item_features", features.data)
     else:
         features = _as_float_array("item_features", item_features)

@@ -7,9 +7,9 @@ representation.
 """
 
 import numpy as np
-import scipy.sparse
 
 from ..utils._ids import _factorize, _first_missing, _id_array, _missing_text
+from ..utils._sparse import _issparse, _sparse
 from ..utils._validation import _as_float_array, _as_score_array, _check_finite, _shown
 
 
@@ -387,13 +387,13 @@ class ItemJudgments:
         --------
         >>> import scipy.sparse
         >>> from sklearn_rank import ItemJudgments
-        >>> truth = ItemJudgments.from_sparse(scipy.sparse.csr_matrix([[0, 1], [2, 0]]))
+        >>> truth = ItemJudgments.from_sparse(_sparse().csr_matrix([[0, 1], [2, 0]]))
         >>> truth.items.tolist(), truth.relevance.tolist()
         ([1, 0], [1.0, 2.0])
         """
-        if scipy.sparse.issparse(matrix) or np.ndim(matrix) == 2:
+        if _issparse(matrix) or np.ndim(matrix) == 2:
             try:
-                csr = scipy.sparse.csr_matrix(matrix)
+                csr = _sparse().csr_matrix(matrix)
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"matrix must hold real numbers: {exc}") from None
         else:

@@ -11,7 +11,8 @@ items differ: a distance, computed pair by pair.
 """
 
 import numpy as np
-import scipy.sparse
+
+from ..utils._sparse import _issparse, _sparse
 
 _NEEDS = {
     "cosine": "item_features= (one row of features per catalog item)",
@@ -36,12 +37,12 @@ def _item_vectors(kind, side):
             raise ValueError(f"similarity={kind!r} reads {_NEEDS[kind]}: pass it.")
         if kind == "hamming":
             features = side.features
-            return features.toarray() if scipy.sparse.issparse(features) else features
+            return features.toarray() if _issparse(features) else features
         features = side.features
-        if scipy.sparse.issparse(features):
+        if _issparse(features):
             norms = np.sqrt(np.asarray(features.multiply(features).sum(axis=1)).ravel())
             scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-            return scipy.sparse.csr_matrix(scipy.sparse.diags(scale) @ features)
+            return _sparse().csr_matrix(_sparse().diags(scale) @ features)
         norms = np.linalg.norm(features, axis=1)
         scale = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
         return features * scale[:, None]
@@ -49,21 +50,21 @@ def _item_vectors(kind, side):
     if training is None:
         raise ValueError(f"similarity='cooccurrence' reads {_NEEDS[kind]}: pass it.")
     n_users = int(training.user_query.size)
-    counts = scipy.sparse.csr_matrix(
+    counts = _sparse().csr_matrix(
         (training.counts, (training.items, training.users)), shape=(side.n_items, n_users)
     )
     per_item = np.asarray(counts.sum(axis=1)).ravel()
     scale = np.divide(1.0, np.sqrt(per_item), out=np.zeros_like(per_item), where=per_item > 0)
-    return scipy.sparse.csr_matrix(scipy.sparse.diags(scale) @ counts)
+    return _sparse().csr_matrix(_sparse().diags(scale) @ counts)
 
 
 def _summed(vectors, query, items, n_lists):
     """Per list the sum of its items' vectors (n_lists x d) and of their squared norms."""
-    indicator = scipy.sparse.csr_matrix(
+    indicator = _sparse().csr_matrix(
         (np.ones(items.size), (query, items)), shape=(n_lists, vectors.shape[0])
     )
     sums = indicator @ vectors
-    if scipy.sparse.issparse(vectors):
+    if _issparse(vectors):
         squares = np.asarray(vectors.multiply(vectors).sum(axis=1)).ravel()
         sum_squares = np.asarray(sums.multiply(sums).sum(axis=1)).ravel()
     else:
@@ -119,12 +120,12 @@ def serendipity(block, k, similarity="cosine", relevance="truth"):
     if history is None:
         raise ValueError("serendipity reads each user's training items: pass train=.")
     n_lists = lengths.size
-    profile_matrix = scipy.sparse.csr_matrix(
+    profile_matrix = _sparse().csr_matrix(
         (history.values, (history.queries(), history.items)), shape=(n_lists, vectors.shape[0])
     )
     profiles = profile_matrix @ vectors  # per user: sum of n_u(j) g_j
     rows = np.asarray(profile_matrix.sum(axis=1)).ravel()  # |H_u|, repeated rows counted
-    if scipy.sparse.issparse(vectors):
+    if _issparse(vectors):
         dots = np.asarray(vectors[items].multiply(profiles[query]).sum(axis=1)).ravel()
     else:
         dots = np.einsum("ij,ij->i", vectors[items], profiles[query])
