@@ -535,17 +535,19 @@ def _table_columns(pa, stream, delimiter, n_columns, indices):
 
     n_threads = _every_core()
     converted = _each_batch(convert, batches, n_threads)
+    del batches  # (the fields still needed are held by what was converted)
     if converted is None:
         return None
     items = _ItemIds([item for _numbers, _query, item in converted], stream.ascii)
-    with _block_runner(len(batches), n_threads) as run:
-        run(items.add, range(len(batches)))
-    ids = _ids_once_each([query for _numbers, query, _item in converted], items, n_threads)
+    numbers = [numbers for numbers, _query, _item in converted]
+    queries = [query for _numbers, query, _item in converted]
+    del converted  # each batch's item ids go once `items.add` has built them
+    with _block_runner(len(items), n_threads) as run:
+        run(items.add, range(len(items)))
+    _release_unused(pa)  # before the check of repeated pairs allocates its keys
+    ids = _ids_once_each(queries, items, n_threads)
     if ids is None:
         return None
-    result = {
-        role: np.concatenate([numbers[role] for numbers, _query, _item in converted])
-        for role in number_roles
-    }
+    result = {role: np.concatenate([part[role] for part in numbers]) for role in number_roles}
     result["query"], result["item"] = ids
     return result

@@ -218,6 +218,10 @@ class _ItemIds:
             self._ids = np.empty(n_ids, dtype=f"U{max(self._longest, 1)}")
             self._characters = self._ids.view(np.uint32).reshape(n_ids, -1)
 
+    def __len__(self):
+        """The number of batches."""
+        return len(self._columns)
+
     def add(self, index):
         """The hashes (and fixed-width ids) of batch ``index``'s rows."""
         column = self._columns[index]
