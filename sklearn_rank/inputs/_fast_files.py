@@ -43,6 +43,7 @@ from ._fast_ids import (
     _has_repeats,
     _ItemIds,
     _longest,
+    _numbers,
     _query_codes,
     _shortest,
     _text_bytes,
@@ -336,7 +337,7 @@ def _ids_once_each(encoded_queries, items, n_threads):
 
 def _floats(pa, texts):
     try:
-        return _finite(pa.compute.cast(texts, pa.float64()).to_numpy())
+        return _finite(_numbers(pa.compute.cast(texts, pa.float64()), np.float64))
     except pa.ArrowException:
         return None
 
@@ -351,7 +352,7 @@ def _ints(pa, texts):
         if b"x" in text or b"X" in text:
             return None  # "0x1f", which pyarrow reads and int() and atoi() do not
     try:
-        return pa.compute.cast(texts, pa.int64()).to_numpy()
+        return _numbers(pa.compute.cast(texts, pa.int64()), np.int64)
     except pa.ArrowException:  # not an integer, or not one of 64 bits
         return None
 
@@ -430,7 +431,7 @@ def _trec_columns(pa, stream, n_columns, columns, integer):
         if integer:
             numbers = _ints(pa, batch.column(value_column).view(string))
         else:
-            numbers = _finite(batch.column(value_column).to_numpy())
+            numbers = _finite(_numbers(batch.column(value_column), np.float64))
         if numbers is None:
             return None
         values[starts[index] : starts[index + 1]] = numbers

@@ -916,3 +916,33 @@ def test_a_pyarrow_that_fails_while_reading_leaves_the_line_by_line_reader(
         read_table(_write(tmp_path, "table", TABLE), query="query", item="item", score="score")[:3]
     ) == _expected(*RUN_VALUES, float)
     assert file_parser.fast_reads == 0
+
+
+def test_the_fast_path_imports_no_pandas(tmp_path):
+    """pyarrow's to_numpy imports pandas (~0.3 s, ~40 MB) to look for its types: the
+    readers view the arrays' buffers instead."""
+    import subprocess
+    import sys
+
+    (tmp_path / "run.txt").write_text("".join(f"q{i % 3} Q0 d{i} 1 {i / 7} t\n" for i in range(99)))
+    (tmp_path / "qrels.txt").write_text("".join(f"q{i % 3} 0 d{i} {i % 4}\n" for i in range(99)))
+    (tmp_path / "t.csv").write_text(
+        "query,item,score\n" + "".join(f"q,d{i},{i}\n" for i in range(99))
+    )
+    code = (
+        "import sys\n"
+        "from sklearn_rank.inputs import _fast_files, _files\n"
+        "_fast_files._MIN_BYTES = 0\n"
+        "read = []\n"
+        "for name in ('_fast_trec', '_fast_table'):\n"
+        "    f = getattr(_files, name)\n"
+        "    setattr(_files, name, lambda *a, f=f, **k: read.append(f(*a, **k)) or read[-1])\n"
+        "import sklearn_rank as sr\n"
+        "sr.read_trec_run('run.txt'), sr.read_trec_qrels('qrels.txt')\n"
+        "sr.read_table('t.csv', query='query', item='item', score='score')\n"
+        "print(sum(columns is not None for columns in read), 'pandas' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    )
+    assert done.stdout.split() == ["3", "False"]  # three files read by pyarrow, no pandas
