@@ -960,3 +960,27 @@ def test_library_warnings_are_printed_in_the_commands_words(tmp_path, capsys):
     assert main([*args, "-m", "mrr", "--no-relevant", "0"]) == 0
     captured = capsys.readouterr()
     assert _table(captured.out) == {"mrr": 0.5} and captured.err == ""
+
+
+def test_the_program_gives_arrow_memory_back_a_call_changes_nothing():
+    """Run as the program, the command sets pyarrow's allocator to the system's (which
+    gives a large file's fields back once converted); called from Python it leaves the
+    caller's process as it was."""
+    import os
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    pools = []
+    for call in ("main(['evaluate', '--example', '--quiet'])", "main()"):
+        code = (
+            "import os, sys\n"
+            "from sklearn_rank.cli import main\n"
+            "sys.argv = ['sklearn-rank', 'evaluate', '--example', '--quiet']\n"
+            f"{call}\n"
+            "print(os.environ.get('ARROW_DEFAULT_MEMORY_POOL'))\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+        )
+        pools.append(done.stdout.split()[-1])
+    assert pools == ["None", "system"]
