@@ -199,14 +199,15 @@ def _from_items(
             return run_item[kept], distinct_items
 
     if tie_break == "item_descending":
-        rows = _docno_order(run_code, _scores_as(score, score_dtype), run_i, item_codes)
-        if rows is not None:
+        moved = _docno_order(run_code, _scores_as(score, score_dtype), run_i, item_codes)
+        if moved is not None and moved[0] is None:  # every row
             run_code, score, cand_rel, found = (
-                run_code[rows],
-                score[rows],
-                cand_rel[rows],
-                found[rows],
+                a[moved[1]] for a in (run_code, score, cand_rel, found)
             )
+        elif moved is not None:  # the tied rows only, in place (the scores are the caller's)
+            score = score.copy()
+            for column in (run_code, score, cand_rel, found):
+                column[moved[0]] = column[moved[1]]
     n_queries = len(ids)
     if n_queries == 0:
         raise ValueError(
@@ -236,8 +237,9 @@ def _from_items(
 
 def _docno_order(codes, kernel_score, items, item_codes):
     """The row order that breaks score ties as trec_eval does, by document id compared as
-    strings, descending (the kernel's stable sort keeps it within ties); None when the
-    rows are in such an order already.
+    strings, descending (the kernel's stable sort keeps it within ties), as
+    ``(positions, rows)``: the rows to put at ``positions`` (None: at every position);
+    None when the rows are in such an order already.
 
     A run written as runs are, grouped by query and ranked, has its ties side by side:
     only the ids of tied rows are put in order, in place (a run without ties keeps its
@@ -257,9 +259,7 @@ def _docno_order(codes, kernel_score, items, item_codes):
         tied = np.flatnonzero(in_tie)
         tie_group = np.cumsum(np.concatenate([[True], ~tied_to_previous]))[tied]
         text_rank = _text_ranks(items[tied])
-        rows = np.arange(codes.size)
-        rows[tied] = tied[np.lexsort((-text_rank, tie_group))]
-        return rows
+        return tied, tied[np.lexsort((-text_rank, tie_group))]
     # Only the distinct ids are turned into strings (and string ids, numbered already, are
     # not numbered again: ranking every distinct id of both sides orders the run's alike).
     item_codes, distinct_items = item_codes()
@@ -271,7 +271,7 @@ def _docno_order(codes, kernel_score, items, item_codes):
         text_rank = text_rank[item_codes]
     else:
         text_rank = _text_ranks(items)
-    return np.argsort(-text_rank, kind="stable")
+    return None, np.argsort(-text_rank, kind="stable")
 
 
 def _text_ranks(items):

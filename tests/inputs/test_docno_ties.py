@@ -71,7 +71,10 @@ def test_tied_rows_put_in_descending_string_order_in_place():
     codes = np.array([0, 0, 0, 0, 1, 1, 1, 2])
     score = np.array([3.0, 2.0, 2.0, 2.0, 5.0, 5.0, 1.0, 1.0])
     items = np.array([7, 10, 9, 100, 1, 2, 3, 4])
-    rows = _docno_order(codes, score, items, None)
+    positions, rows = _docno_order(codes, score, items, None)
     # Strings "9" > "100" > "10"; "2" > "1"; untied rows stay where they are.
-    assert rows.tolist() == [0, 2, 3, 1, 5, 4, 6, 7]
+    order = np.arange(8)
+    order[positions] = rows
+    assert order.tolist() == [0, 2, 3, 1, 5, 4, 6, 7]
+    assert positions.tolist() == [1, 2, 3, 4, 5]  # only the tied rows move
     assert _docno_order(codes, np.arange(8.0)[::-1], items, None) is None
