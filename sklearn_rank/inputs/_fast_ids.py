@@ -150,6 +150,7 @@ def _word_hashes(words, lengths):
 def _has_repeats(query_codes, item_hashes, n_threads=1):
     """Whether some (query, item) pair may appear twice: True for every repeated pair, and
     for the rare pairs whose hashes collide (the caller then reads the file line by line).
+    ``item_hashes`` is overwritten.
 
     Each key is the query's number in its high bits and the item's hash below, so that
     only items of one query can collide. Queries usually come in blocks of lines: the keys
@@ -160,15 +161,17 @@ def _has_repeats(query_codes, item_hashes, n_threads=1):
     in_blocks = bool(np.all(query_codes[1:] >= query_codes[:-1]))
 
     def repeats(rows):
-        keys = item_hashes[rows].copy()
-        codes = query_codes[rows].astype(np.uint64)
-        if query_bits <= 32:
-            keys >>= np.uint64(query_bits)
-            codes <<= np.uint64(64 - query_bits)
-            keys |= codes
-        else:  # over 4 billion queries
-            codes *= _QUERY_MIX
-            keys ^= codes
+        keys = item_hashes[rows]  # (made into keys in place: the hashes serve this only)
+        for start in range(0, keys.size, _PART_ROWS):  # (a part's temporary at a time)
+            part = keys[start : start + _PART_ROWS]
+            codes = query_codes[rows][start : start + _PART_ROWS].astype(np.uint64)
+            if query_bits <= 32:
+                part >>= np.uint64(query_bits)
+                codes <<= np.uint64(64 - query_bits)
+                part |= codes
+            else:  # over 4 billion queries
+                codes *= _QUERY_MIX
+                part ^= codes
         keys.sort(kind="stable" if in_blocks else None)
         return bool(np.any(keys[1:] == keys[:-1]))
 

@@ -166,7 +166,7 @@ def _from_items(
 
         _refuse_duplicates(true_key, true_q, true_i, "y_true judges", lambda: keys_in_order()[0])
         _refuse_duplicates(run_key, run_q, run_i, "y_score ranks", lambda: keys_in_order()[1])
-        joined = _match(true_key, run_key)
+        joined = _match(true_key, run_key)[:2]  # (repeats refused above)
         del true_key, run_key
 
         def item_codes(run_item=run_item, distinct_items=distinct_items):

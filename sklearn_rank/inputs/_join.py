@@ -11,7 +11,6 @@ key) the caller numbers the items and joins exactly, which also names a repeated
 import numpy as np
 
 from ..utils._ids import _string_hashes
-from ..utils._threads import _block_runner
 
 # Below this many item ids, numbering the strings costs about what hashing them does.
 _HASH_JOIN_ROWS = 1 << 15
@@ -48,26 +47,23 @@ def _hashed_pair_keys(true_code, true_items, run_code, run_items, n_threads=1):
     return keys
 
 
-def _has_repeated_key(keys, codes):
-    # Keys in sorted blocks (rows grouped by query) sort faster by merging runs.
-    grouped = bool(np.all(codes[1:] >= codes[:-1]))
-    in_order = np.sort(keys, kind="stable" if grouped else None)
-    return bool(np.any(in_order[1:] == in_order[:-1]))
+def _has_repeated_key(sorted_keys):
+    return bool(np.any(sorted_keys[1:] == sorted_keys[:-1]))
 
 
 def _match(true_key, run_key):
     """For each run key, the row of the equal judgments key: ``(rows, found)``, ``rows``
-    meaningful where ``found``."""
+    meaningful where ``found``; and whether the judgments repeat a key."""
     order = np.argsort(true_key)
     found = np.zeros(run_key.size, dtype=bool)
     rows = np.zeros(run_key.size, dtype=np.intp)
+    sorted_key = true_key[order]
     if true_key.size:
-        sorted_key = true_key[order]
         rows = np.searchsorted(sorted_key, run_key)
         np.minimum(rows, sorted_key.size - 1, out=rows)
         found = sorted_key[rows] == run_key
         np.take(order, rows, out=rows)  # (in place: as many rows as the run)
-    return rows, found
+    return rows, found, _has_repeated_key(sorted_key)
 
 
 def _hash_join(true_code, true_items, run_code, run_items, n_threads=1):
@@ -78,12 +74,17 @@ def _hash_join(true_code, true_items, run_code, run_items, n_threads=1):
         return None
     true_key, run_key = keys
     del keys
-    with _block_runner(2, n_threads) as run:  # (numpy's sorts release the GIL)
-        sides = [(true_key, true_code), (run_key, run_code)]
-        if any(run(lambda side: _has_repeated_key(*side), sides)):
-            return None
-    rows, found = _match(true_key, run_key)
-    del true_key, run_key
+    rows, found, repeated = _match(true_key, run_key)
+    del true_key
+    if repeated:
+        return None
+    # The run's keys are not needed any more: sorted in place to look for repeats (runs
+    # grouped by query are blocks of sorted keys, which a merging sort sorts fast).
+    grouped = bool(np.all(run_code[1:] >= run_code[:-1]))
+    run_key.sort(kind="stable" if grouped else None)
+    if _has_repeated_key(run_key):
+        return None
+    del run_key
     matched = rows[found]
     if not (
         np.array_equal(run_code[found], true_code[matched])
