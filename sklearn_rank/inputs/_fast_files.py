@@ -439,6 +439,7 @@ def _trec_columns(pa, stream, n_columns, columns, integer):
         # The batch's fields are converted: its memory may go (with the fixed-width ids,
         # which are built from the bytes, nothing of it is read again).
         batches[index] = None
+        _release_unused(pa)  # (the next batches' ids are built while these go back)
         return pa.compute.dictionary_encode(queries)
 
     n_threads = _every_core()
