@@ -490,11 +490,8 @@ def main(argv=None):
     }
     0
     """
-    if argv is None and "pyarrow" not in sys.modules:
-        # Run as the program (the process is ours): pyarrow's default allocator keeps
-        # ~40 MB of a large file's fields once they are converted, the system's gives
-        # them back.
-        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+    if argv is None and "pyarrow" not in sys.modules:  # the program: its process is ours
+        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")  # (gives freed fields back)
     # Started with a stream closed (`>&-`, `2>&-`), Python's is None: write into nothing
     # rather than fail with a traceback, and say why the output is missing.
     stdout, stderr = sys.stdout, sys.stderr
