@@ -63,9 +63,6 @@ _ENABLED = True
 _BOM = b"\xef\xbb\xbf"
 # Whitespace that str.split() splits on, besides the space and line ends; in UTF-8, the
 # non-ASCII whitespace and the byte-order mark (which starts a line specially).
-# Where a space-separated line has an empty field: two spaces in a row, a space at a line's
-# start or end.
-_EMPTY_FIELD_PAIRS = (b"  ", b"\n ", b" \n", b"\r ", b" \r")
 _ASCII_SPACES = (b"\t", b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e", b"\x1f")
 _OTHER_SPACES = re.compile(
     rb"\xc2[\x85\xa0]|\xe1\x9a\x80|\xe2\x80[\x80-\x8a\xa8\xa9\xaf]|\xe2\x81\x9f|\xe3\x80\x80|"
@@ -172,8 +169,7 @@ class _CheckedStream:
         self.has_hash = self.has_hash or b"#" in data
         if not self._empty_field and (b" " in data or self._last.endswith(b" ")):
             # (A block's first byte is checked with the byte before it.)
-            edges = (b"\n" if start else self._last[-1:]) + data
-            self._empty_field = any(pair in edges for pair in _EMPTY_FIELD_PAIRS)
+            self._empty_field = _has_empty_field((b"\n" if start else self._last[-1:]) + data)
         self.has_space = (
             self.has_space or not ascii or any(space in data for space in (b" ", *_ASCII_SPACES))
         )
@@ -218,6 +214,18 @@ class _CheckedStream:
 
     def close(self):
         pass
+
+
+def _has_empty_field(data):
+    """Whether a space-separated line of ``data`` has an empty field: two spaces in a row,
+    or a space at a line's start or end. (Compared byte by byte in numpy: searching the
+    bytes for those pairs takes ~10x longer, a space being in every few bytes.)"""
+    codes = np.frombuffer(data, dtype=np.uint8)
+    space = codes == 32
+    line_end = (codes == 10) | (codes == 13)
+    return bool(
+        np.any(space[1:] & (space[:-1] | line_end[:-1])) or np.any(line_end[1:] & space[:-1])
+    )
 
 
 def _stream(source, forbidden, pattern, count_lines):
