@@ -50,6 +50,9 @@ def trec_first_rows(run, score_dtype, n=None, keep=None):
     if not ranked:
         order = np.lexsort((-score, code))  # stable: equal scores keep their row order
         rows, code, score = rows[order], code[order], score[order]
+    if n is not None:
+        heads = _heads(code, score, n)
+        rows, code, score = rows[heads], code[heads], score[heads]
     # Tie groups: runs of rows of one topic and one score.
     starts_group = np.ones(rows.size, dtype=bool)
     starts_group[1:] = (code[1:] != code[:-1]) | (score[1:] != score[:-1])
@@ -69,6 +72,26 @@ def trec_first_rows(run, score_dtype, n=None, keep=None):
         first = np.arange(rows.size) - np.searchsorted(code, code) < n
         rows, code = rows[first], code[first]
     return rows, code, topics
+
+
+def _heads(code, score, n):
+    """Of rows ranked topic by topic (``code`` not decreasing, ``score`` not increasing
+    within a topic), the positions of each topic's first ``n`` and of the rows after them
+    tied with the n-th: the only rows trec_eval's first n can be (ties go by docno)."""
+    new_topic = np.ones(code.size, dtype=bool)
+    new_topic[1:] = code[1:] != code[:-1]
+    starts = np.flatnonzero(new_topic)
+    ends = np.append(starts[1:], code.size)
+    lengths = np.minimum(ends - starts, n)
+    last = starts + lengths - 1  # (each topic's n-th row)
+    open_ = np.flatnonzero((lengths == n) & (n > 0) & (last + 1 < ends))
+    while open_.size:  # (one step per row of the longest tie past the n-th: few)
+        following = starts[open_] + lengths[open_]
+        open_ = open_[score[following] == score[last[open_]]]
+        lengths[open_] += 1
+        open_ = open_[starts[open_] + lengths[open_] < ends[open_]]
+    first_of = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
+    return first_of + np.arange(int(lengths.sum()))
 
 
 def qrels_grades(qrels, queries, items):
