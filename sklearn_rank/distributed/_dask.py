@@ -140,25 +140,7 @@ def evaluate_dask(
         without ``judgments``, the relevance column too (a missing relevance means the
         item is ranked but not judged).
     {distributed_parameters}
-    train : tuple, array-like, scipy.sparse matrix or dask.dataframe.DataFrame, default=None
-        The training interactions of the beyond-accuracy metrics (``novelty``,
-        ``popularity``, ``aplt``...): any form `sklearn_rank.evaluate` takes, or a Dask
-        DataFrame of (query, item) rows with the ``query`` and ``item`` columns (of the
-        types they have in ``data``). Its item popularity is computed once, by one
-        aggregation, and handed to every partition. The measures that read each user's
-        training items (``serendipity``, ``pop_rsp``, ``pop_reo``) read them from the
-        table's rows, which then travel to their users' partitions in the same shuffle as
-        the queries; an in-memory ``train`` is handed whole to every partition. The item
-        co-occurrences of ``similarity="cooccurrence"`` (``diversity``, ``serendipity``)
-        read every training user: a training table is then collected once, on the
-        client, and handed whole to every partition.
-    item_features : array-like or scipy.sparse matrix of shape (n_items, n_features), default=None
-        Item feature vectors, one row per catalog item (``diversity``).
-    catalog : int or array-like of shape (n_items,), default=None
-        The catalog: a number of items (ids 0..n_items-1) or the item ids; needed by the
-        beyond-accuracy metrics unless ``train`` is a matrix. Corpus-level metrics
-        (``coverage``, ``entropy``, ``gini``, ``pop_rsp``...) add each partition's counts on the
-        client: the values of `evaluate`, to the bit.
+    {beyond_parameters}
 
     Returns
     -------

@@ -63,12 +63,51 @@ def _roles(spec, table):
     return roles
 
 
+# The beyond-accuracy side inputs of `evaluate_dask` and `evaluate_spark`, in each engine's
+# words.
+_BEYOND_PARAMETERS = """train : tuple, array-like, scipy.sparse matrix or {table_type}, default=None
+    The training interactions of the beyond-accuracy metrics (``novelty``,
+    ``popularity``, ``aplt``...): any form `sklearn_rank.evaluate` takes, or a {engine}
+    DataFrame of (query, item) rows with the ``query`` and ``item`` columns (of the
+    types they have in ``data``). Its item popularity is computed once, by one
+    aggregation, and handed to every partition. The measures that read each user's
+    training items (``serendipity``, ``pop_rsp``, ``pop_reo``) read them from the
+    table's rows, which then travel to their users' partitions in the same shuffle as
+    the queries; an in-memory ``train`` is handed whole to every partition. The item
+    co-occurrences of ``similarity="cooccurrence"`` (``diversity``, ``serendipity``)
+    read every training user: a training table is then collected once, on the
+    client, and handed whole to every partition.
+item_features : array-like or scipy.sparse matrix of shape (n_items, n_features), default=None
+    Item feature vectors, one row per catalog item (``diversity``).
+catalog : int or array-like of shape (n_items,), default=None
+    The catalog: a number of items (ids 0..n_items-1) or the item ids; needed by the
+    beyond-accuracy metrics unless ``train`` is a matrix. Corpus-level metrics
+    (``coverage``, ``entropy``, ``gini``, ``pop_rsp``...) add each partition's counts on the
+    {driver}: the values of `evaluate`, to the bit."""
+_ENGINE_WORDS = {
+    "evaluate_dask": {
+        "table_type": "dask.dataframe.DataFrame",
+        "engine": "Dask",
+        "driver": "client",
+    },
+    "evaluate_spark": {
+        "table_type": "pyspark.sql.DataFrame",
+        "engine": "Spark",
+        "driver": "driver",
+    },
+}
+
+
 def _fill_distributed_doc(function):
+    blocks = {
+        "{distributed_parameters}": _PARAMETERS,
+        "{beyond_parameters}": _BEYOND_PARAMETERS.format(**_ENGINE_WORDS[function.__name__]),
+    }
     lines = []
     for line in function.__doc__.splitlines():
-        if line.strip() == "{distributed_parameters}":
+        if line.strip() in blocks:
             indent = line[: len(line) - len(line.lstrip())]
-            lines.append(textwrap.indent(_PARAMETERS, indent))
+            lines.append(textwrap.indent(blocks[line.strip()], indent))
         else:
             lines.append(line)
     function.__doc__ = "\n".join(lines)
