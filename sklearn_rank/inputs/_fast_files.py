@@ -255,8 +255,8 @@ def _read_fields(
 
     Fields are read as bytes, which pyarrow parses without a UTF-8 check; text that is not
     all ASCII is then checked as UTF-8, every field of it, as the line-by-line reader
-    decodes whole lines. The columns numbered in ``floats`` are read as numbers by
-    pyarrow's CSV reader itself, in the parsing threads.
+    decodes whole lines. Numbers are read as `_floats` reads them (pyarrow's CSV reader
+    and its cast from strings share one parser), in the parsing threads.
 
     The whole file is parsed at once, on pyarrow's threads, and its fields are held until
     the caller is done; with ``only_columns`` (column numbers, for space-separated files)
@@ -341,6 +341,13 @@ def _ids_once_each(encoded_queries, items, n_threads):
     if _has_repeats(codes, items.hashes, n_threads):
         return None
     return _with_known_codes(names[codes], codes, names), items.ids()
+
+
+def _floats(pa, texts):
+    try:
+        return _finite(_numbers(pa.compute.cast(texts, pa.float64()), np.float64))
+    except pa.ArrowException:
+        return None
 
 
 def _finite(values):
@@ -496,18 +503,10 @@ def _fast_table(source, roles, header_fields, *, progress, every):
 def _table_columns(pa, stream, delimiter, n_columns, indices):
     """``{role: column}`` of the stream, or None."""
     limit = csv.field_size_limit()  # the csv module refuses a field over it
-    number_roles = [role for role in indices if role not in ("query", "item")]
-    # Numbers are parsed by pyarrow's CSV reader (as a run's scores are), which trims the
-    # spaces and tabs around them as str.strip() does; a field it cannot read declines.
-    floats = tuple(indices[role] for role in number_roles)
 
     def fits(batch):
         # (Characters in the csv module, bytes here: as many or more.)
-        return all(
-            _longest(column) <= limit
-            for column in batch.columns
-            if not pa.types.is_floating(column.type)
-        )
+        return all(_longest(column) <= limit for column in batch.columns)
 
     used = sorted(set(indices.values()))
     streamed = len(used) < n_columns
@@ -516,14 +515,13 @@ def _table_columns(pa, stream, delimiter, n_columns, indices):
         def keep(batch):
             return batch.select(used) if fits(batch) else None
 
-        batches = _read_fields(
-            pa, stream, delimiter, n_columns, skip_rows=1, floats=floats, keep=keep
-        )
+        batches = _read_fields(pa, stream, delimiter, n_columns, skip_rows=1, keep=keep)
         indices = {role: used.index(index) for role, index in indices.items()}
     else:
-        batches = _read_fields(pa, stream, delimiter, n_columns, skip_rows=1, floats=floats)
+        batches = _read_fields(pa, stream, delimiter, n_columns, skip_rows=1)
     if not batches:
         return None
+    number_roles = [role for role in indices if role not in ("query", "item")]
     string = pa.string()
 
     def convert(batch):  # on a thread: None declines
@@ -531,20 +529,16 @@ def _table_columns(pa, stream, delimiter, n_columns, indices):
             return None
         picked = {}
         for role, index in indices.items():
-            column = batch.column(index)
+            column = batch.column(index).view(string)
             if column.null_count:  # empty fields: the ids are refused, the numbers too
                 return None
-            if role in number_roles:
-                picked[role] = column
-                continue
-            column = column.view(string)
-            # Ids are stripped as str.strip() strips them (when there is whitespace).
+            # Values are stripped as str.strip() strips them (when there is whitespace).
             if stream.has_space:
                 column = pa.compute.utf8_trim(column, characters=_PY_WHITESPACE)
                 if _shortest(column) == 0:
                     return None
             picked[role] = column
-        numbers = {role: _finite(_numbers(picked[role], np.float64)) for role in number_roles}
+        numbers = {role: _floats(pa, picked[role]) for role in number_roles}
         if any(values is None for values in numbers.values()):
             return None
         return numbers, pa.compute.dictionary_encode(picked["query"]), picked["item"]

@@ -589,18 +589,6 @@ def _reader_floats(pa, text):
     return _fast_files._finite(batches[0].column(4).to_numpy())
 
 
-def _table_reader_floats(pa, text):
-    """A number as the fast path reads a table's numbers: one field of a CSV line in
-    pyarrow's CSV reader, or None."""
-    stream = _fast_files._CheckedStream(
-        io.BytesIO(f"query,item,score\nq,d,{text}\n".encode()), (), _OTHER_SPACES, False
-    )
-    batches = _fast_files._read_fields(pa, stream, ",", 3, skip_rows=1, floats=(2,))
-    if not batches or batches[0].column(2).null_count:
-        return None
-    return _fast_files._finite(batches[0].column(2).to_numpy())
-
-
 @pytest.mark.slow
 def test_number_conversion_accepts_only_what_python_reads_alike(file_parser):
     """Random strings near numbers: a path's conversion either refuses a string or reads
@@ -626,10 +614,9 @@ def test_number_conversion_accepts_only_what_python_reads_alike(file_parser):
         pa = _fast_files._import_pyarrow()
 
         def convert(texts, integer):
-            if integer:
-                return _fast_files._ints(pa, pa.chunked_array([pa.array(texts, pa.string())]))
-            got = _table_reader_floats(pa, texts[0])
-            if texts[0] and not set(texts[0]) & set(" \n\r"):
+            column = pa.chunked_array([pa.array(texts, pa.string())])
+            got = (_fast_files._ints if integer else _fast_files._floats)(pa, column)
+            if not integer and texts[0] and not set(texts[0]) & set(" \n\r"):
                 # A run's scores are read by pyarrow's CSV reader itself: alike.
                 in_reader = _reader_floats(pa, texts[0])
                 assert (got is None) == (in_reader is None), texts
