@@ -23,6 +23,7 @@ from ._output import (
     _warn,
     _write_per_query,
 )
+from ._program import _ClosedStream, _is_the_program
 
 # Nothing else is imported at module level: `sklearn-rank --version` and `--help` must not
 # pay for numpy, scipy or scikit-learn (docs/command_line.md, "Start-up").
@@ -490,8 +491,8 @@ def main(argv=None):
     }
     0
     """
-    if argv is None and "pyarrow" not in sys.modules:  # the program: its process is ours
-        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")  # (gives freed fields back)
+    if _is_the_program() and "pyarrow" not in sys.modules:  # (then the process is ours)
+        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")  # gives fields back
     # Started with a stream closed (`>&-`, `2>&-`), Python's is None: write into nothing
     # rather than fail with a traceback, and say why the output is missing.
     stdout, stderr = sys.stdout, sys.stderr
@@ -508,23 +509,6 @@ def main(argv=None):
             sys.stdout = None
         if stderr is None:
             sys.stderr = None
-
-
-class _ClosedStream:
-    """Stands for a standard stream that was closed when the command started: takes the
-    text and drops it, remembering that some was lost."""
-
-    lost = False
-
-    def write(self, text):
-        self.lost = self.lost or bool(text)
-        return len(text)
-
-    def flush(self):
-        pass
-
-    def isatty(self):
-        return False
 
 
 def _main(argv):

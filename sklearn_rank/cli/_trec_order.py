@@ -83,13 +83,15 @@ def _heads(code, score, n):
     starts = np.flatnonzero(new_topic)
     ends = np.append(starts[1:], code.size)
     lengths = np.minimum(ends - starts, n)
-    last = starts + lengths - 1  # (each topic's n-th row)
-    open_ = np.flatnonzero((lengths == n) & (n > 0) & (last + 1 < ends))
-    while open_.size:  # (one step per row of the longest tie past the n-th: few)
-        following = starts[open_] + lengths[open_]
-        open_ = open_[score[following] == score[last[open_]]]
-        lengths[open_] += 1
-        open_ = open_[starts[open_] + lengths[open_] < ends[open_]]
+    if n > 0:
+        # A head of n rows ends where the tie group of its n-th row ends: at the next change
+        # of topic or score (a topic's end is one).
+        changes = np.ones(code.size + 1, dtype=bool)
+        changes[1:-1] = new_topic[1:] | (score[1:] != score[:-1])
+        group_ends = np.flatnonzero(changes)
+        full = lengths == n
+        nth = starts[full] + n - 1
+        lengths[full] = group_ends[np.searchsorted(group_ends, nth + 1)] - starts[full]
     first_of = np.repeat(starts - np.cumsum(lengths) + lengths, lengths)
     return first_of + np.arange(int(lengths.sum()))
 

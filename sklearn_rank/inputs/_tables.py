@@ -387,7 +387,7 @@ class ItemJudgments:
         --------
         >>> import scipy.sparse
         >>> from sklearn_rank import ItemJudgments
-        >>> truth = ItemJudgments.from_sparse(_sparse().csr_matrix([[0, 1], [2, 0]]))
+        >>> truth = ItemJudgments.from_sparse(scipy.sparse.csr_matrix([[0, 1], [2, 0]]))
         >>> truth.items.tolist(), truth.relevance.tolist()
         ([1, 0], [1.0, 2.0])
         """

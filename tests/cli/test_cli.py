@@ -983,4 +983,14 @@ def test_the_program_gives_arrow_memory_back_a_call_changes_nothing():
             [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
         )
         pools.append(done.stdout.split()[-1])
-    assert pools == ["None", "system"]
+    # The program itself (python -m sklearn_rank), its command replaced by a print.
+    program = (
+        "import os, runpy, sys\n"
+        "sys.argv = ['sklearn_rank', 'evaluate', '--example', '--quiet']\n"
+        "import sklearn_rank.cli._main as command\n"
+        "command._main = lambda argv: print(os.environ.get('ARROW_DEFAULT_MEMORY_POOL')) or 0\n"
+        "runpy.run_module('sklearn_rank', run_name='__main__', alter_sys=True)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=env)
+    pools.append(done.stdout.split()[-1])
+    assert pools == ["None", "None", "system"]
