@@ -945,4 +945,5 @@ def test_the_fast_path_imports_no_pandas(tmp_path):
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
     )
-    assert done.stdout.split() == ["3", "False"]  # three files read by pyarrow, no pandas
+    # Three files read by pyarrow where it imports (not in CI's lowest versions), no pandas.
+    assert done.stdout.split() == [str(3 * ("pyarrow" in FILE_PARSERS)), "False"]
