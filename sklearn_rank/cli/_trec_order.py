@@ -53,16 +53,11 @@ def trec_first_rows(run, score_dtype, n=None, keep=None):
     if n is not None:
         heads = _heads(code, score, n)
         rows, code, score = rows[heads], code[heads], score[heads]
-    # Tie groups: runs of rows of one topic and one score.
+    # Tie groups: runs of rows of one topic and one score (the heads hold whole groups:
+    # the docno decides which rows of a group straddling position n are in).
     starts_group = np.ones(rows.size, dtype=bool)
     starts_group[1:] = (code[1:] != code[:-1]) | (score[1:] != score[:-1])
     group = np.cumsum(starts_group) - 1
-    if n is not None:
-        # Whole tie groups that start within the first n: the docno decides which of a
-        # group straddling position n are in.
-        position = np.arange(rows.size) - np.searchsorted(code, code)
-        wanted = position[starts_group][group] < n
-        rows, code, group = rows[wanted], code[wanted], group[wanted]
     size = np.bincount(group, minlength=int(group.max(initial=-1)) + 1)
     tied = np.flatnonzero(size[group] > 1)
     if tied.size:
