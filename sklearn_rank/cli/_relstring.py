@@ -40,15 +40,17 @@ def relstrings(qrels, ranking, length, judged_only, score_dtype):
     """{topic: the first ``length`` documents' characters} in trec_eval's order (score,
     then docno descending); ``judged_only`` (-J) drops the documents without a grade of
     0 or more first."""
+    from ..inputs._tables import _items_at, _stored_items
+
     if judged_only:
-        every_grade, every_found = qrels_grades(qrels, ranking.queries, ranking.items)
+        every_grade, every_found = qrels_grades(qrels, ranking.queries, _stored_items(ranking))
         keep = every_found & (every_grade >= 0)
         rows, codes, topics = trec_first_rows(ranking, score_dtype, length, keep)
         grades, found = every_grade[rows], every_found[rows]
     else:
         rows, codes, topics = trec_first_rows(ranking, score_dtype, length)
         grades, found = qrels_grades(
-            qrels, np.asarray(ranking.queries)[rows], np.asarray(ranking.items)[rows]
+            qrels, np.asarray(ranking.queries)[rows], _items_at(ranking, rows)
         )
     chars = _GRADE_CHARACTERS[np.clip(grades, -1, 10) + 1]
     chars[~found] = "-"

@@ -246,10 +246,10 @@ def _last_line(source):
 
 def _top(run, n, score_dtype):
     """The first n documents of each topic in trec_eval's order (score, docno descending)."""
-    from ..inputs._tables import ItemRanking
+    from ..inputs._tables import ItemRanking, _items_at
 
     keep = np.sort(trec_first_rows(run, score_dtype, n)[0])
-    return ItemRanking(run.queries[keep], run.items[keep], run.scores[keep])
+    return ItemRanking(run.queries[keep], _items_at(run, keep), run.scores[keep])
 
 
 # Lines of trec_eval's all block that are not measures, and the groups that print them.
@@ -479,7 +479,7 @@ def _judged(qrels):
     nor as judged non-relevant (bpref, num_nonrel_judged_ret, -J drop it); for every
     measure here but infAP that is what a document absent from the qrels gets (see
     `_infap_with_pooled`). A topic left with no line keeps a line nobody retrieves."""
-    from ..inputs._tables import ItemJudgments
+    from ..inputs._tables import ItemJudgments, _items_at
 
     negative = qrels.relevance < 0
     if not negative.any():
@@ -489,7 +489,9 @@ def _judged(qrels):
     kept_topics = np.unique(qrels.queries[keep].astype(str))
     lost = np.setdiff1d(topics, kept_topics).astype(object)
     queries = np.concatenate([qrels.queries[keep], lost])
-    items = np.concatenate([qrels.items[keep].astype(object), [_NO_JUDGED_DOCUMENT] * lost.size])
+    items = np.concatenate(
+        [_items_at(qrels, keep).astype(object), [_NO_JUDGED_DOCUMENT] * lost.size]
+    )
     relevance = np.concatenate([qrels.relevance[keep], np.zeros(lost.size)])
     return ItemJudgments._from_file(queries, items, relevance)
 

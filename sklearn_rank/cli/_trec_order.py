@@ -39,6 +39,8 @@ def trec_first_rows(run, score_dtype, n=None, keep=None):
     Returns the rows, each row's topic code, and the topics (the run's query ids in code
     order).
     """
+    from ..inputs._tables import _items_at
+
     codes, topics = _factorize(run.queries, None, "the run's topics")
     scores = _kernel_scores(run, score_dtype)
     rows = np.arange(codes.size) if keep is None else np.flatnonzero(keep)
@@ -61,7 +63,7 @@ def trec_first_rows(run, score_dtype, n=None, keep=None):
     size = np.bincount(group, minlength=int(group.max(initial=-1)) + 1)
     tied = np.flatnonzero(size[group] > 1)
     if tied.size:
-        docno_rank = _docno_ranks(np.asarray(run.items)[rows[tied]])
+        docno_rank = _docno_ranks(_items_at(run, rows[tied]))
         rows[tied] = rows[tied][np.lexsort((-docno_rank, group[tied]))]
     if n is not None:
         first = np.arange(rows.size) - np.searchsorted(code, code) < n
@@ -93,9 +95,13 @@ def _heads(code, score, n):
 
 def qrels_grades(qrels, queries, items):
     """The grade in ``qrels`` of each (query, item) pair, and whether the qrels have it."""
+    from ..inputs._tables import _stored_items
+
     n_qrels = len(qrels.queries)
     query_codes, _ = _factorize(_concat_ids([np.asarray(qrels.queries), np.asarray(queries)]), None)
-    item_codes, item_ids = _factorize(_concat_ids([_as_text(qrels.items), _as_text(items)]), None)
+    item_codes, item_ids = _factorize(
+        _concat_ids([_as_text(_stored_items(qrels)), _as_text(items)]), None
+    )
     keys = query_codes * np.int64(max(item_ids.size, 1)) + item_codes
     judged_keys, wanted = keys[:n_qrels], keys[n_qrels:]
     order = np.argsort(judged_keys, kind="stable")

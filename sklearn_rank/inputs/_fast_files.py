@@ -425,7 +425,9 @@ def _trec_columns(pa, stream, n_columns, columns, integer):
     if not batches:
         return None  # declined, or no data lines (an error, from the line-by-line reader)
     string = pa.string()  # (bytes that are all ASCII are valid UTF-8)
-    items = _ItemIds([batch.column(item_column).view(string) for batch in batches], stream.ascii)
+    items = _ItemIds(
+        [batch.column(item_column).view(string) for batch in batches], stream.ascii, as_bytes=True
+    )
     starts = np.cumsum([0] + [batch.num_rows for batch in batches])
     values = np.empty(int(starts[-1]), dtype=np.int64 if integer else np.float64)
 

@@ -218,10 +218,12 @@ class _ItemIds:
     ``add(index)`` does one batch's rows, on any thread. Fixed-width ids are built from the
     bytes, 4 bytes per ASCII character, in numpy's loops, which release the GIL; Python
     strings (ids not all ASCII, of very different lengths, or one ending with NUL) are
-    made by ``ids()``.
+    made by ``ids()``. With ``as_bytes``, fixed-width ids stay the file's bytes, one per
+    character (numpy's dtype S), for `ItemRanking` and `ItemJudgments` to make str when
+    their ``items`` are read (`_tables._with_ascii_items`).
     """
 
-    def __init__(self, columns, ascii):
+    def __init__(self, columns, ascii, as_bytes=False):
         # (Columns of pyarrow's string type: a binary column of ASCII viewed as one.)
         self._columns, self._ascii = columns, ascii
         self._starts = np.cumsum([0] + [len(column) for column in columns])
@@ -232,8 +234,9 @@ class _ItemIds:
         self._with_nul = []  # (rows, lengths) of ids ending with NUL, batch by batch
         self.hashes = np.empty(n_ids, dtype=np.uint64)
         if self._fixed:
-            self._ids = np.empty(n_ids, dtype=f"U{max(self._longest, 1)}")
-            self._characters = self._ids.view(np.uint32).reshape(n_ids, -1)
+            kind, unit = ("S", np.uint8) if as_bytes else ("U", np.uint32)
+            self._ids = np.empty(n_ids, dtype=f"{kind}{max(self._longest, 1)}")
+            self._characters = self._ids.view(unit).reshape(n_ids, -1)
 
     def __len__(self):
         """The number of batches."""
@@ -261,7 +264,9 @@ class _ItemIds:
         if self._fixed and not self._with_nul:
             return self._ids
         if self._fixed:  # Python strings, the NULs numpy dropped put back (ASCII: 1 byte each)
-            strings = self._ids.astype(object)
+            strings = (self._ids.astype(str) if self._ids.dtype.kind == "S" else self._ids).astype(
+                object
+            )
             self._ids = self._characters = None
             for rows, lengths in self._with_nul:
                 for row, length in zip(rows.tolist(), lengths.tolist()):

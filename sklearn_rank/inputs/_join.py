@@ -21,8 +21,10 @@ _SHIFT = np.uint64(33)
 
 def _hashed_pair_keys(true_code, true_items, run_code, run_items, n_threads=1):
     """The 64-bit keys of the (query code, item) pairs of the judgments and of the run,
-    when both sides' items are fixed-width strings, many enough to hash; else None."""
-    if true_items.dtype.kind != "U" or run_items.dtype.kind != "U":
+    when both sides' items are fixed-width strings (both str, or both the ASCII bytes a
+    reader kept), many enough to hash; else None."""
+    kind = true_items.dtype.kind
+    if kind not in "SU" or run_items.dtype.kind != kind:
         return None
     if true_items.size + run_items.size < _HASH_JOIN_ROWS:
         return None

@@ -81,6 +81,45 @@ def _frame_name(frame):
     return f"a {library} {type(frame).__name__}"
 
 
+class _ItemsAttribute:
+    """The ``items`` attribute of `ItemRanking` and `ItemJudgments`: the array that was
+    set, except for ids that a file reader kept as ASCII bytes (numpy's fixed-width bytes,
+    one byte per character where str takes four: 32 MB instead of 128 for two million
+    16-character docnos). Those are made str the first time ``items`` is read, once; the
+    join and trec_eval's orders read the bytes (`_stored_items`, `_items_at`)."""
+
+    def __get__(self, table, owner=None):
+        if table is None:
+            return self
+        items = table._items
+        if table._ascii_items:
+            items = items.astype(f"U{max(items.dtype.itemsize, 1)}")
+            table._items, table._ascii_items = items, False
+        return items
+
+    def __set__(self, table, items):
+        table._items, table._ascii_items = items, False
+
+
+def _stored_items(table):
+    """The item ids of an `ItemRanking` or `ItemJudgments` as stored: ASCII bytes (dtype
+    S) where a file reader kept them so, else ``table.items``."""
+    return table._items
+
+
+def _items_at(table, rows):
+    """``table.items[rows]``, only those ids made str."""
+    items = table._items[rows]
+    return items.astype(f"U{max(items.dtype.itemsize, 1)}") if table._ascii_items else items
+
+
+def _with_ascii_items(table, items):
+    """``table`` with ``items`` as stored: bytes (dtype S, from a reader that checked they
+    are ASCII and none ends with NUL) are kept so until ``items`` is read."""
+    table._items, table._ascii_items = items, items.dtype.kind == "S"
+    return table
+
+
 class ItemRanking:
     """Scored or ranked items per query: a recommender's or a search engine's run.
 
@@ -118,6 +157,8 @@ class ItemRanking:
     <ItemRanking: 2 queries, 3 rows with scores, from arrays>
     """
 
+    items = _ItemsAttribute()
+
     def __init__(self, queries, items, scores=None):
         self.queries, self.items = _rows(queries, items)
         self.scores = (
@@ -131,17 +172,17 @@ class ItemRanking:
     @classmethod
     def _from_file(cls, queries, items, scores):
         """From a file reader's columns, which it checked: query ids as objects (str), item
-        ids as `_str_array` gives them, and finite float64 scores or None, one per row
-        (``__init__`` would check them again)."""
-        ranking = cls.__new__(cls)
-        ranking.queries, ranking.items, ranking.scores = queries, items, scores
+        ids as `_str_array` gives them or as ASCII bytes (`_with_ascii_items`), and finite
+        float64 scores or None, one per row (``__init__`` would check them again)."""
+        ranking = _with_ascii_items(cls.__new__(cls), items)
+        ranking.queries, ranking.scores = queries, scores
         ranking._topn = None
         ranking._source = "arrays"
         return ranking
 
     def __len__(self):
         """The number of rows: (query, item) pairs."""
-        return int(self.items.size)
+        return int(_stored_items(self).size)
 
     def __repr__(self):
         if self._topn is not None:
@@ -334,6 +375,8 @@ class ItemJudgments:
     3
     """
 
+    items = _ItemsAttribute()
+
     def __init__(self, queries, items, relevance=None):
         self.queries, self.items = _rows(queries, items)
         self.relevance = (
@@ -346,10 +389,11 @@ class ItemJudgments:
     @classmethod
     def _from_file(cls, queries, items, relevance):
         """From a file reader's columns, which it checked: query ids as objects (str), item
-        ids as `_str_array` gives them, and finite relevance (int64 or float64) or None,
-        one per row (``__init__`` would check them again)."""
-        judgments = cls.__new__(cls)
-        judgments.queries, judgments.items = queries, items
+        ids as `_str_array` gives them or as ASCII bytes (`_with_ascii_items`), and finite
+        relevance (int64 or float64) or None, one per row (``__init__`` would check them
+        again)."""
+        judgments = _with_ascii_items(cls.__new__(cls), items)
+        judgments.queries = queries
         judgments.relevance = (
             np.ones(queries.size) if relevance is None else np.asarray(relevance, np.float64)
         )
@@ -358,7 +402,7 @@ class ItemJudgments:
 
     def __len__(self):
         """The number of rows: judged (query, item) pairs."""
-        return int(self.items.size)
+        return int(_stored_items(self).size)
 
     def __repr__(self):
         n_queries = len(_factorize(self.queries, None, "queries")[1])

@@ -394,13 +394,20 @@ def _factorize_parts_by_hash(parts, n_threads=1, in_order=True):
 
 
 def _string_hashes(ids, n_threads=1):
-    """A 64-bit hash of each of the contiguous fixed-width strings ``ids``, equal for
-    equal strings (of their characters, zeros past the end included), on threads."""
+    """A 64-bit hash of each of the contiguous fixed-width strings ``ids`` (str or bytes),
+    equal for equal strings of one dtype (of their characters, zeros past the end
+    included), on threads."""
     if not ids.size:
         return np.zeros(0, dtype=np.uint64)
-    width = ids.dtype.itemsize // 4
-    # Two characters per 64-bit word when the width is even, else one.
-    words = ids.view(np.uint64 if width % 2 == 0 else np.uint32).reshape(ids.size, -1)
+    # Each string read in the widest words that divide its size: str's characters are 4
+    # bytes, two to a 64-bit word when their number is even.
+    size = ids.dtype.itemsize
+    word = next(
+        dtype
+        for dtype in (np.uint64, np.uint32, np.uint16, np.uint8)
+        if size % dtype().itemsize == 0
+    )
+    words = ids.view(word).reshape(ids.size, -1)
     hashes = np.empty(ids.size, dtype=np.uint64)
     step = 4 * _CHECK_ROWS
 

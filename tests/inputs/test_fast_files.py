@@ -23,7 +23,7 @@ import pytest
 from conftest import FILE_PARSERS
 
 import sklearn_rank as sr
-from sklearn_rank.inputs import _fast_files, _fast_ids, _files
+from sklearn_rank.inputs import _fast_files, _fast_ids, _files, _items, _join
 from sklearn_rank.inputs._fast_files import _ASCII_SPACES, _OTHER_SPACES, _PY_WHITESPACE
 from sklearn_rank.inputs._fast_ids import _PART_ROWS, _has_repeats, _hashes, _ItemIds
 from sklearn_rank.inputs._files import (
@@ -32,17 +32,27 @@ from sklearn_rank.inputs._files import (
     _parse_trec_run,
     read_table,
 )
-from sklearn_rank.inputs._tables import ItemJudgments, ItemRanking
+from sklearn_rank.inputs._tables import ItemJudgments, ItemRanking, _stored_items
 from sklearn_rank.utils._ids import _str_array
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+def _as_str(columns):
+    """The columns of a TREC reader as `ItemRanking` and `ItemJudgments` give them: ids it
+    kept as ASCII bytes (numpy's S) made str."""
+    return [
+        column.astype(str) if column is not None and column.dtype.kind == "S" else column
+        for column in columns
+    ]
+
+
 def _columns(result):
     """Each column as (dtype, values): ids as their str (Python strings, or numpy's
-    fixed-width ones), numbers as their exact bytes."""
+    fixed-width ones; ASCII bytes made str, as `items` gives them), numbers as their exact
+    bytes."""
     out = []
-    for column in result:
+    for column in _as_str(result):
         if column is None:
             out.append(None)
         elif column.dtype == object:
@@ -742,8 +752,8 @@ def test_readers_build_the_same_inputs_as_the_checked_constructors(tmp_path, fil
     run_path, qrels_path = _write(tmp_path, "run", RUN), _write(tmp_path, "qrels", QRELS)
     table_path = _write(tmp_path, "table", TABLE)
     built = [
-        (sr.read_trec_run(run_path), ItemRanking(*_parse_trec_run(run_path))),
-        (sr.read_trec_qrels(qrels_path), ItemJudgments(*_parse_trec_qrels(qrels_path))),
+        (sr.read_trec_run(run_path), ItemRanking(*_as_str(_parse_trec_run(run_path)))),
+        (sr.read_trec_qrels(qrels_path), ItemJudgments(*_as_str(_parse_trec_qrels(qrels_path)))),
     ]
     table = read_table(table_path, query="query", item="item", score="score")
     built.append((ItemRanking._from_file(*table[:3]), ItemRanking(*table[:3])))
@@ -947,3 +957,81 @@ def test_the_fast_path_imports_no_pandas(tmp_path):
     )
     # Three files read by pyarrow where it imports (not in CI's lowest versions), no pandas.
     assert done.stdout.split() == [str(3 * ("pyarrow" in FILE_PARSERS)), "False"]
+
+
+# --------------------------------------------------------------------------------------
+# Docnos kept as bytes until read
+# --------------------------------------------------------------------------------------
+
+
+def test_docnos_stay_ascii_bytes_until_items_is_read(tmp_path, file_parser):
+    """The fast TREC readers keep ASCII docnos as one byte per character (numpy's S, a
+    quarter of str's memory); ``items`` makes them str once, equal to the line-by-line
+    reader's, and len, repr and evaluate read the bytes without making them str."""
+    qrels_text = "q1 0 d1 1\nq1 0 d2 0\nq2 0 d1 2\n"
+    run_path, qrels_path = _write(tmp_path, "run", RUN), _write(tmp_path, "qrels", qrels_text)
+    run, qrels = sr.read_trec_run(run_path), sr.read_trec_qrels(qrels_path)
+    stored = _stored_items(run), _stored_items(qrels)
+    kind = "S" if file_parser.name == "pyarrow" else "U"
+    assert [ids.dtype.kind for ids in stored] == [kind, kind]
+    assert (len(run), repr(run)) == (3, "<ItemRanking: 2 queries, 3 rows with scores, from arrays>")
+    assert len(qrels) == 3
+    got = sr.evaluate(qrels, run, ["map", "ndcg@2"], convention="trec_eval", per_query=True)
+    assert _stored_items(run) is stored[0] and _stored_items(qrels) is stored[1]
+    items = run.items
+    assert items.dtype == np.dtype("<U2") and items.tolist() == ["d1", "d2", "d1"]
+    assert run.items is items and _stored_items(run) is items  # made once, the bytes gone
+    assert qrels.items.tolist() == ["d1", "d2", "d1"]
+    as_str = [
+        ItemJudgments(["q1", "q1", "q2"], ["d1", "d2", "d1"], [1, 0, 2]),
+        ItemRanking(["q1", "q1", "q2"], ["d1", "d2", "d1"], [2.5, -300.0, 0.0]),
+    ]
+    want = sr.evaluate(*as_str, ["map", "ndcg@2"], convention="trec_eval", per_query=True)
+    for name in want:
+        np.testing.assert_array_equal(got[name], want[name])
+
+
+@pytest.mark.parametrize("ordered", [True, False], ids=["ranked", "shuffled"])
+def test_joins_of_byte_docnos_equal_joins_of_str(tmp_path, file_parser, ordered, monkeypatch):
+    """Docnos kept as bytes join as str do: both sides read (the hash join of bytes, with
+    tied scores broken by docno as trec_eval does, for a ranked run in place and for a
+    shuffled one whole), and either side made of str by the caller."""
+    joins = []
+
+    def hash_join(true_code, true_items, run_code, run_items, n_threads=1):
+        joined = _join._hash_join(true_code, true_items, run_code, run_items, n_threads)
+        joins.append((true_items.dtype.kind, run_items.dtype.kind, joined is not None))
+        return joined
+
+    monkeypatch.setattr(_items, "_hash_join", hash_join)
+    rng = np.random.default_rng(7)
+    n_queries, per_query = 40, 1000  # 40,000 rows: over the hash join's threshold
+    queries = np.repeat([f"t{q}" for q in range(n_queries)], per_query)
+    docs = np.array([f"doc-{d:05d}" for d in rng.integers(0, 3000, queries.size)])
+    pairs = np.unique(np.char.add(np.char.add(queries, " "), docs), return_index=True)[1]
+    queries, docs = queries[np.sort(pairs)], docs[np.sort(pairs)]
+    scores = rng.integers(0, 30, queries.size).astype(float)  # many ties
+    order = np.lexsort((-scores, queries)) if ordered else rng.permutation(queries.size)
+    judged = rng.random(queries.size) < 0.3
+    grades = rng.integers(0, 3, queries.size)
+    run_text = "".join(
+        f"{q} Q0 {d} 1 {s:g} t\n" for q, d, s in zip(queries[order], docs[order], scores[order])
+    )
+    qrels_text = "".join(
+        f"{q} 0 {d} {g}\n" for q, d, g in zip(queries[judged], docs[judged], grades[judged])
+    )
+    run_path, qrels_path = _write(tmp_path, "run", run_text), _write(tmp_path, "qrels", qrels_text)
+    metrics = ["map", "ndcg@10", "P_5", "recip_rank"]
+    str_run = ItemRanking(queries[order], docs[order], scores[order])
+    str_qrels = ItemJudgments(queries[judged], docs[judged], grades[judged])
+    want = sr.evaluate(str_qrels, str_run, metrics, convention="trec_eval", per_query=True)
+    for qrels, run in [
+        (sr.read_trec_qrels(qrels_path), sr.read_trec_run(run_path)),
+        (sr.read_trec_qrels(qrels_path), str_run),
+        (str_qrels, sr.read_trec_run(run_path)),
+    ]:
+        got = sr.evaluate(qrels, run, metrics, convention="trec_eval", per_query=True)
+        for name in metrics:
+            np.testing.assert_array_equal(got[name], want[name], err_msg=name)
+    kind = "S" if file_parser.name == "pyarrow" else "U"
+    assert joins == [("U", "U", True), (kind, kind, True), ("U", "U", True), ("U", "U", True)]

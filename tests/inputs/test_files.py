@@ -37,6 +37,12 @@ def _write(path, text, *, encoding="utf-8", compress=False):
     return path
 
 
+def _run_columns(path):
+    """(queries, items, scores) of a run as `read_trec_run` gives them."""
+    run = read_trec_run(path)
+    return run.queries, run.items, run.scores
+
+
 def _message(path, line):
     """The start every reader error must have: ``<path>:<line>: ``."""
     return "^" + re.escape(f"{path}:{line}: ")
@@ -48,7 +54,7 @@ def _message(path, line):
 
 
 def test_trec_run_columns(tmp_path):
-    queries, docs, scores = _parse_trec_run(_write(tmp_path / "run.txt", RUN))
+    queries, docs, scores = _run_columns(_write(tmp_path / "run.txt", RUN))
     assert queries.tolist() == ["q1", "q1", "q2"]
     assert docs.tolist() == ["d1", "d2", "d1"]
     assert scores.dtype == np.float64
@@ -56,7 +62,7 @@ def test_trec_run_columns(tmp_path):
 
 
 def test_trec_run_ids_stay_strings(tmp_path):
-    queries, docs, _ = _parse_trec_run(_write(tmp_path / "run.txt", "07 Q0 001 1 1 t\n"))
+    queries, docs, _ = _run_columns(_write(tmp_path / "run.txt", "07 Q0 001 1 1 t\n"))
     assert queries.tolist() == ["07"] and docs.tolist() == ["001"]
 
 
@@ -70,14 +76,14 @@ def test_trec_run_ignores_rank_field(tmp_path):
 def test_trec_qrels_columns_keep_negative_relevance(tmp_path):
     queries, docs, rel = _parse_trec_qrels(_write(tmp_path / "qrels", QRELS))
     assert queries.tolist() == ["q1", "q1", "q2", "q2"]
-    assert docs.tolist() == ["d1", "d3", "d1", "d9"]
+    assert docs.astype(str).tolist() == ["d1", "d3", "d1", "d9"]  # (str, or ASCII bytes)
     assert rel.dtype == np.int64
     assert rel.tolist() == [1, 2, -1, 0]
 
 
 def test_trec_whitespace_blank_and_comment_lines(tmp_path):
     text = "# a comment\n\n  q1\tQ0  d1 1  2.5 tag  \n   \n#q9 Q0 d9 1 1 tag\nq1 Q0 d2 2 1.5 tag"
-    queries, docs, scores = _parse_trec_run(_write(tmp_path / "run.txt", text))
+    queries, docs, scores = _run_columns(_write(tmp_path / "run.txt", text))
     assert docs.tolist() == ["d1", "d2"]
     assert scores.tolist() == [2.5, 1.5]
 
@@ -91,7 +97,7 @@ def test_trec_encodings(tmp_path, variant):
         text = "\ufeff" + text
     compress = variant in ("gzip", "gzip_no_suffix", "all")
     name = "run.txt.gz" if variant in ("gzip", "all") else "run.txt"
-    queries, docs, scores = _parse_trec_run(_write(tmp_path / name, text, compress=compress))
+    queries, docs, scores = _run_columns(_write(tmp_path / name, text, compress=compress))
     assert queries.tolist() == ["q1", "q1", "q2"]
     assert docs.tolist() == ["d1", "d2", "d1"]
     assert scores.tolist() == [2.5, 1.5, -300.0]
@@ -198,8 +204,8 @@ def test_trec_run_fields_after_the_run_tag_are_ignored(tmp_path):
     extra = ["x", "1 2 3", "# not a comment", "\tQ0 d9 7 0.5 other"]
     lines = RUN.splitlines()
     longer = "".join(f"{line} {extra[n % len(extra)]}\n" for n, line in enumerate(lines))
-    six = _parse_trec_run(_write(tmp_path / "six.txt", RUN))
-    more = _parse_trec_run(_write(tmp_path / "more.txt", longer))
+    six = _run_columns(_write(tmp_path / "six.txt", RUN))
+    more = _run_columns(_write(tmp_path / "more.txt", longer))
     assert [column.tolist() for column in more] == [column.tolist() for column in six]
     with pytest.raises(ValueError, match=_message(tmp_path / "five.txt", 1) + "expected 6.*got 5"):
         _parse_trec_run(_write(tmp_path / "five.txt", "q Q0 a 1 2.5\n"))
@@ -265,7 +271,7 @@ def test_garbage_collector_is_restored(tmp_path):
 def test_large_run(tmp_path):
     n = 200_000
     text = "".join(f"{i // 1000} Q0 d{i} {i % 1000} {i * 0.5} t\n" for i in range(n))
-    queries, docs, scores = _parse_trec_run(_write(tmp_path / "run.txt", text, compress=True))
+    queries, docs, scores = _run_columns(_write(tmp_path / "run.txt", text, compress=True))
     assert queries.size == n and docs[-1] == f"d{n - 1}" and scores[-1] == (n - 1) * 0.5
 
 
