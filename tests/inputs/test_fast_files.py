@@ -25,7 +25,13 @@ from conftest import FILE_PARSERS
 import sklearn_rank as sr
 from sklearn_rank.inputs import _fast_files, _fast_ids, _files, _items, _join
 from sklearn_rank.inputs._fast_files import _ASCII_SPACES, _OTHER_SPACES, _PY_WHITESPACE
-from sklearn_rank.inputs._fast_ids import _PART_ROWS, _has_repeats, _hashes, _ItemIds
+from sklearn_rank.inputs._fast_ids import (
+    _PART_ROWS,
+    _block_length,
+    _has_repeats,
+    _hashes,
+    _ItemIds,
+)
 from sklearn_rank.inputs._files import (
     _parse_table,
     _parse_trec_qrels,
@@ -139,12 +145,21 @@ def test_item_hashes_equal_a_slow_reference():
     assert _hashes(offsets[5:20], data).tolist() == got[5:19].tolist()
 
 
-@pytest.mark.parametrize("in_blocks", [True, False])
-def test_repeated_pairs_are_found(in_blocks):
+@pytest.mark.parametrize("layout", ["blocks", "equal blocks", "shuffled"])
+def test_repeated_pairs_are_found(layout):
     rng = np.random.default_rng(1)
     for _ in range(200):
         n = int(rng.integers(1, 40))
-        queries = np.sort(rng.integers(0, 5, n)) if in_blocks else rng.integers(0, 5, n)
+        if layout == "equal blocks":  # (sorted as the rows of a matrix)
+            length = int(rng.integers(1, 9))
+            n_queries = min(n // length + 1, 9)
+            queries = np.repeat(np.sort(rng.choice(9, n_queries, replace=False)), length)
+            n = queries.size
+            assert _block_length(queries) == length
+        elif layout == "blocks":
+            queries = np.sort(rng.integers(0, 5, n))
+        else:
+            queries = rng.integers(0, 5, n)
         items = rng.integers(0, 12, n)
         item_hashes = np.array([_slow_hash(b"item%d" % i) for i in items], dtype=np.uint64)
         pairs = list(zip(queries.tolist(), items.tolist()))
@@ -211,19 +226,25 @@ class _Strings:
         ["d1", "doc22", "x", "d1"],
         ["a" * 8, "b" * 9, "c" * 16, "d" * 17],  # 1, 2, 3 words
         ["a\x00b", "\x00c", "ab"],  # NULs inside ids are kept
+        # Ids of one length in a batch (copied as rows): shorter than a word, a word, more.
+        ["abc", "xyz", "abc", "qrs"],
+        ["a" * 8, "b" * 8, "c" * 8],
+        ["GX003-18-0005075", "GX015-86-0009247", "x" * 10, "y" * 10],
+        ["ab", "cd", "e", "fg"],  # (the second batch's lengths differ)
     ],
 )
-def test_fixed_width_item_ids_and_their_hashes(strings):
-    """Ids built from the bytes, 4 per character, equal numpy's own fixed-width strings,
-    and their hashes a slow reference over the padded words, across batches (the second
-    one a slice of its arrow array)."""
+@pytest.mark.parametrize("as_bytes", [False, True], ids=["str", "bytes"])
+def test_fixed_width_item_ids_and_their_hashes(strings, as_bytes):
+    """Ids built from the bytes, 4 per character (one, ``as_bytes``), equal numpy's own
+    fixed-width strings, and their hashes a slow reference over the padded words, across
+    batches (the second one a slice of its arrow array)."""
     batches = [_Strings(strings[:2]), _Strings(["skipped"] + strings[2:], offset=1)]
-    items = _ItemIds(batches, ascii=True)
+    items = _ItemIds(batches, ascii=True, as_bytes=as_bytes)
     for index in range(len(batches)):
         items.add(index)
     ids = items.ids()
-    assert ids.dtype == np.dtype(f"<U{max(map(len, strings))}")
-    assert ids.tolist() == strings
+    assert ids.dtype == np.dtype(f"{'S' if as_bytes else '<U'}{max(map(len, strings))}")
+    assert ids.astype(str).tolist() == strings
     assert ids.flags.owndata
     n_words = -(-max(map(len, strings)) // 8)
     assert items.hashes.tolist() == [_slow_padded_hash(s.encode(), n_words) for s in strings]
