@@ -278,10 +278,12 @@ class _ItemIds:
         characters = words.view(np.uint8)
         self._characters[rows] = characters[:, : self._longest]
         # numpy's fixed-width strings drop trailing NUL characters ("a\x00" would be "a").
-        last = characters[np.arange(lengths.size), np.maximum(lengths - 1, 0)]
-        with_nul = np.flatnonzero((last == 0) & (lengths > 0))
-        if with_nul.size:  # their lengths, to give them back their NULs
-            self._with_nul.append((with_nul + rows.start, lengths[with_nul]))
+        offsets, data = _offsets_and_data(column)
+        if data[offsets[0] : offsets[-1]].min(initial=1) == 0:  # (else no NUL at all)
+            last = characters[np.arange(lengths.size), np.maximum(lengths - 1, 0)]
+            with_nul = np.flatnonzero((last == 0) & (lengths > 0))
+            if with_nul.size:  # their lengths, to give them back their NULs
+                self._with_nul.append((with_nul + rows.start, lengths[with_nul]))
         self.hashes[rows] = _word_hashes(words, lengths)
         self._columns[index] = None  # built: the batch's bytes may go
 
