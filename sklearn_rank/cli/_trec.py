@@ -419,7 +419,9 @@ def run(argv, stdout=None, stderr=None, stdin=None):
         _infap_with_pooled(labels, per_query, ids, qrels, ranking, level, conventions)
     per_query.update({name: values_by_name[name] for name in counts_needed})
     counts = {name: per_query[name] for name in counts_needed}
-    judged_topics = sorted({str(q) for q in truth.queries.tolist()})
+    judged_topics = sorted(
+        {str(q) for q in set(truth.queries.tolist())}
+    )  # (str of each topic once)
     evaluated = dict(zip(ids, range(len(ids))))
     missing = [q for q in judged_topics if q not in evaluated]
     _nan_iprec(labels, per_query, counts, conventions)

@@ -10,7 +10,7 @@ calling thread. Nothing here imports pyarrow.
 
 import numpy as np
 
-from ..utils._ids import _fits_fixed_width, _str_array
+from ..utils._ids import _block_length, _fits_fixed_width, _str_array
 from ..utils._threads import _block_runner
 
 
@@ -205,16 +205,6 @@ def _has_repeats(query_codes, item_hashes, n_threads=1):
 
 
 _PART_ROWS = 1 << 17  # rows per part of the repeated-pairs check, at least
-
-
-def _block_length(codes):
-    """The number of rows of every block of equal codes (``codes`` do not decrease), when
-    all blocks have as many; else None."""
-    if not codes.size:
-        return None
-    starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
-    lengths = np.diff(starts, prepend=0, append=codes.size)
-    return int(lengths[0]) if np.all(lengths == lengths[0]) else None
 
 
 def _query_codes(encoded):

@@ -393,6 +393,16 @@ def _factorize_parts_by_hash(parts, n_threads=1, in_order=True):
     return codes, lambda: gather(first_rows)
 
 
+def _block_length(codes):
+    """The number of rows of every block of equal codes (``codes`` do not decrease), when
+    all blocks have as many; else None."""
+    if not codes.size:
+        return None
+    starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
+    lengths = np.diff(starts, prepend=0, append=codes.size)
+    return int(lengths[0]) if np.all(lengths == lengths[0]) else None
+
+
 def _string_hashes(ids, n_threads=1):
     """A 64-bit hash of each of the contiguous fixed-width strings ``ids`` (str or bytes),
     equal for equal strings of one dtype (of their characters, zeros past the end

@@ -9,6 +9,7 @@ import pytest
 import sklearn_rank as sr
 from sklearn_rank.inputs import _join
 from sklearn_rank.inputs._join import _HASH_JOIN_ROWS, _hash_join
+from sklearn_rank.utils._ids import _block_length
 
 # Some random queries have no relevant document: left out of the mean, with a warning.
 pytestmark = pytest.mark.filterwarnings("ignore:.*have no relevant item:UserWarning")
@@ -16,14 +17,15 @@ pytestmark = pytest.mark.filterwarnings("ignore:.*have no relevant item:UserWarn
 NAMES = ["map", "ndcg", "P_10", "bpref", "recip_rank", "num_rel_ret", "ndcg_cut_5"]
 
 
-def _random_inputs(seed, n_queries=400, grouped=True):
+def _random_inputs(seed, n_queries=400, grouped=True, per_query=None):
     """String and integer forms of one run and its judgments: tied scores, documents of
     different lengths (strcmp's order is not the numbers'), unjudged documents, and
-    queries only one side has."""
+    queries only one side has; ``per_query``: as many documents ranked for every query."""
     rng = np.random.default_rng(seed)
     run_q, run_d, score, true_q, true_d, grade = [], [], [], [], [], []
     for q in range(n_queries):
-        docs = rng.choice(5_000, size=int(rng.integers(1, 160)), replace=False)
+        size = per_query or int(rng.integers(1, 160))
+        docs = rng.choice(5_000, size=size, replace=False)
         run_q += [q] * docs.size
         run_d += docs.tolist()
         score += (rng.integers(0, 8, docs.size) / 4).tolist()
@@ -79,6 +81,24 @@ def test_hashed_join_gives_the_values_of_numbered_ids(grouped, options):
     one_thread = {name: value for name, value in options.items() if name != "n_jobs"}
     expected = sr.evaluate(*numbers, NAMES, per_query="table", **one_thread)
     assert got["query"].tolist() == expected["query"].tolist()
+    for name in NAMES:
+        np.testing.assert_array_equal(got[name], expected[name], err_msg=name)
+
+
+@pytest.mark.parametrize("per_query", [80, 121])
+def test_topics_of_one_length_give_the_values_of_numbered_ids(per_query):
+    """A run grouped by topic, as many documents for each: its keys are sorted as the rows
+    of a matrix (`_join._run_key_order`), the same order as sorting them whole."""
+    strings, numbers = _random_inputs(7, n_queries=500, per_query=per_query)
+    queries = strings[1].queries
+    run_code = np.cumsum(np.concatenate([[0], queries[1:] != queries[:-1]]))  # grouped
+    assert _block_length(run_code) == per_query
+    keys = np.random.default_rng(0).integers(0, 2**40, run_code.size).astype(np.uint64)
+    keys |= run_code.astype(np.uint64) << np.uint64(54)
+    order = _join._run_key_order(keys, run_code, query_bits=10)
+    np.testing.assert_array_equal(keys[order], np.sort(keys))
+    got = sr.evaluate(*strings, NAMES, per_query="table", convention="trec_eval")
+    expected = sr.evaluate(*numbers, NAMES, per_query="table", convention="trec_eval")
     for name in NAMES:
         np.testing.assert_array_equal(got[name], expected[name], err_msg=name)
 
