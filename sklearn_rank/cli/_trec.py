@@ -247,10 +247,11 @@ def _last_line(source):
 
 def _top(run, n, score_dtype):
     """The first n documents of each topic in trec_eval's order (score, docno descending)."""
-    from ..inputs._tables import ItemRanking, _items_at
+    from ..inputs._tables import ItemRanking, _stored_items
 
     keep = np.sort(trec_first_rows(run, score_dtype, n)[0])
-    return ItemRanking(run.queries[keep], _items_at(run, keep), run.scores[keep])
+    # (A reader's columns, checked: docnos it kept as bytes stay bytes.)
+    return ItemRanking._from_file(run.queries[keep], _stored_items(run)[keep], run.scores[keep])
 
 
 # Lines of trec_eval's all block that are not measures, and the groups that print them.
@@ -493,7 +494,7 @@ def _judged(qrels):
     nor as judged non-relevant (bpref, num_nonrel_judged_ret, -J drop it); for every
     measure here but infAP that is what a document absent from the qrels gets (see
     `_infap_with_pooled`). A topic left with no line keeps a line nobody retrieves."""
-    from ..inputs._tables import ItemJudgments, _items_at
+    from ..inputs._tables import ItemJudgments, _holds_ascii_bytes, _stored_items
 
     negative = qrels.relevance < 0
     if not negative.any():
@@ -503,9 +504,13 @@ def _judged(qrels):
     kept_topics = np.unique(qrels.queries[keep].astype(str))
     lost = np.setdiff1d(topics, kept_topics).astype(object)
     queries = np.concatenate([qrels.queries[keep], lost])
-    items = np.concatenate(
-        [_items_at(qrels, keep).astype(object), [_NO_JUDGED_DOCUMENT] * lost.size]
-    )
+    if _holds_ascii_bytes(qrels):  # (docnos a reader kept as bytes stay bytes)
+        added = np.array([_NO_JUDGED_DOCUMENT.encode()] * lost.size, dtype=bytes)
+        items = np.concatenate([_stored_items(qrels)[keep], added])
+    else:
+        items = np.concatenate(
+            [qrels.items[keep].astype(object), [_NO_JUDGED_DOCUMENT] * lost.size]
+        )
     relevance = np.concatenate([qrels.relevance[keep], np.zeros(lost.size)])
     return ItemJudgments._from_file(queries, items, relevance)
 

@@ -122,18 +122,25 @@ def _infap_with_pooled(labels, per_query, ids, qrels, ranking, level, convention
     negative = qrels.relevance < 0
     if not negative.any():
         return
+    from ..inputs._tables import _items_at
+
     topics = set(qrels.queries[negative].astype(str).tolist())
     grades, relevant = {}, dict.fromkeys(topics, 0)
-    for q, d, g in zip(qrels.queries.astype(str), qrels.items.astype(str), qrels.relevance):
-        if q in topics:
-            grades[q, d] = g
-            relevant[q] += g >= level
+    # Only those topics' lines and documents are made str (docnos may be kept as bytes).
+    lines = np.flatnonzero(np.isin(qrels.queries.astype(str), list(topics)))
+    for q, d, g in zip(
+        qrels.queries[lines].astype(str),
+        _items_at(qrels, lines).astype(str),
+        qrels.relevance[lines],
+    ):
+        grades[q, d] = g
+        relevant[q] += g >= level
     row = {q: i for i, q in enumerate(ids)}
     docs_by_topic = {}
     order = trec_first_rows(ranking, conventions["score_dtype"])[0]
-    for q, d in zip(ranking.queries[order].astype(str), ranking.items[order].astype(str)):
-        if q in topics:
-            docs_by_topic.setdefault(q, []).append(d)
+    order = order[np.isin(ranking.queries[order].astype(str), list(topics))]
+    for q, d in zip(ranking.queries[order].astype(str), _items_at(ranking, order).astype(str)):
+        docs_by_topic.setdefault(q, []).append(d)
     for q in set(docs_by_topic) & set(row):
         if not any(grades.get((q, d), 0) < 0 for d in docs_by_topic[q]):
             continue

@@ -19,7 +19,7 @@ from ..utils._threads import _block_runner, _value_range
 from ..utils._validation import _is_bool, _python_value
 from ._join import _hash_join, _match
 from ._queries import _Queries, _scores_as
-from ._tables import ItemJudgments, ItemRanking, _stored_items
+from ._tables import ItemJudgments, ItemRanking, _joinable_items
 
 _BLOCK = 1 << 16  # ranked items joined per block of top-N rows
 
@@ -119,13 +119,14 @@ def _from_items(
         largest = _topn_applies(truth, run, known_queries, exclude, query_set, n_threads)
         if largest is not None:
             return _from_topn(truth, run._topn, largest, n_threads), known_queries
-    run_q, run_i, score = run.queries, _stored_items(run), run.scores
+    run_q, score = run.queries, run.scores
     if score is None:
         score = -np.arange(run_q.size, dtype=np.float64)  # row order is rank order
-    true_q, true_i, rel = truth.queries, _stored_items(truth), truth.relevance
-    if exclude is not None or (run_i.dtype.kind == "S") != (true_i.dtype.kind == "S"):
-        # Ids a reader kept as ASCII bytes are joined as bytes only with bytes.
-        run_i, true_i = run.items, truth.items
+    true_q, rel = truth.queries, truth.relevance
+    if exclude is None:  # (exclusion compares the ids as given)
+        true_i, run_i, as_bytes = _joinable_items(truth, run)
+    else:
+        true_i, run_i, as_bytes = truth.items, run.items, False
     if _are_row_numbers(known_queries, true_q, run_q):
         # Queries are the rows 0..n-1 of a matrix: each id is its own code already.
         ids, true_code, run_code = known_queries, true_q.astype(np.int64), run_q.astype(np.int64)
@@ -157,8 +158,8 @@ def _from_items(
         )
     joined = _hash_join(true_code, true_i, run_code, run_i, n_threads)
     if joined is None:
-        # The exact join numbers the ids as str, and its messages name them so.
-        true_i, run_i = _as_str(true_i), _as_str(run_i)
+        # The exact join numbers the ids as given, and its messages name them so.
+        true_i, run_i = _as_given(true_i, as_bytes), _as_given(run_i, as_bytes)
         true_item, run_item, n_items, distinct_items = _item_codes(true_i, run_i, n_threads)
         true_key = true_code * n_items + true_item
         run_key = run_code * n_items + run_item
@@ -180,7 +181,9 @@ def _from_items(
     else:  # the items are not numbered unless a run out of rank order needs them
 
         def item_codes(true_i=true_i, run_i=run_i):
-            return _item_codes(_as_str(true_i), _as_str(run_i), n_threads)[1::2]
+            return _item_codes(_as_given(true_i, as_bytes), _as_given(run_i, as_bytes), n_threads)[
+                1::2
+            ]
 
     rows, found = joined
     cand_rel = np.zeros(run_code.size)
@@ -240,9 +243,9 @@ def _from_items(
     )
 
 
-def _as_str(items):
-    """Ids kept as ASCII bytes (`_tables._stored_items`) as str; other ids as they are."""
-    return items.astype(str) if items.dtype.kind == "S" else items
+def _as_given(items, as_bytes):
+    """Ids the join read as ASCII bytes (`_tables._joinable_items`) as str again."""
+    return items.astype(str) if as_bytes else items
 
 
 def _docno_order(codes, kernel_score, items, item_codes):

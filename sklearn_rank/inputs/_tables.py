@@ -107,10 +107,49 @@ def _stored_items(table):
     return table._items
 
 
+def _holds_ascii_bytes(table):
+    """Whether ``table`` keeps its item ids as the ASCII bytes a reader read."""
+    return table._ascii_items
+
+
 def _items_at(table, rows):
     """``table.items[rows]``, only those ids made str."""
     items = table._items[rows]
     return items.astype(f"U{max(items.dtype.itemsize, 1)}") if table._ascii_items else items
+
+
+def _joinable_items(truth, run):
+    """(the judgments' item ids, the run's, whether both are bytes) to join: the ASCII
+    bytes readers kept, when both sides hold them or when the other side's str ids are all
+    ASCII too (made bytes: a small qrels read line by line beside a large run read fast);
+    else both sides' ``items``, as given (bytes made str)."""
+    if truth._ascii_items or run._ascii_items:
+        encoded = [
+            table._items if table._ascii_items else _ascii_bytes(table._items)
+            for table in (truth, run)
+        ]
+        if all(ids is not None for ids in encoded):
+            return *encoded, True
+    return truth.items, run.items, False
+
+
+def _ascii_bytes(ids):
+    """Fixed-width str ids as bytes when all are ASCII (equal ids, equal bytes); else None."""
+    if ids.dtype.kind != "U":
+        return None
+    try:
+        return ids.astype(f"S{max(ids.dtype.itemsize // 4, 1)}")
+    except UnicodeEncodeError:
+        return None
+
+
+def _restore(table, state):
+    """Unpickling: an object pickled before ids could stay bytes holds ``items`` itself."""
+    state = dict(state)
+    if "items" in state:
+        state["_items"] = state.pop("items")
+    state.setdefault("_ascii_items", False)
+    table.__dict__.update(state)
 
 
 def _with_ascii_items(table, items):
@@ -158,6 +197,7 @@ class ItemRanking:
     """
 
     items = _ItemsAttribute()
+    __setstate__ = _restore
 
     def __init__(self, queries, items, scores=None):
         self.queries, self.items = _rows(queries, items)
@@ -376,6 +416,7 @@ class ItemJudgments:
     """
 
     items = _ItemsAttribute()
+    __setstate__ = _restore
 
     def __init__(self, queries, items, relevance=None):
         self.queries, self.items = _rows(queries, items)
