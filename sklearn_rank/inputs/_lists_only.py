@@ -51,13 +51,25 @@ class _QueryCounts(NamedTuple):
 
 
 def _query_counts(
-    y_true, y_score, *, groups, exclude, query_set, judged_only, tie_break, score_dtype, n_threads=1
+    y_true,
+    y_score,
+    *,
+    groups,
+    exclude,
+    query_set,
+    judged_only,
+    tie_break,
+    score_dtype,
+    n_threads=1,
+    head=None,
 ):
     """(`_QueryCounts`, query ids, y_true, y_score) as `_normalise` would number the
     queries, the last two what the side inputs read (ranked lists flattened once into
-    `ItemJudgments` and `ItemRanking`, the other forms as given); or None when the input
-    must be normalised whole (a form or a convention this does not cover, or an input the
-    normaliser might refuse or warn about)."""
+    `ItemJudgments` and `ItemRanking`, the other forms as given; with ``head``, the largest
+    cut-off the measures read, a top-N matrix's first ``head`` columns, copied while they
+    were checked); or None when the input must be normalised whole (a form or a
+    convention this does not cover, or an input the normaliser might refuse or warn
+    about)."""
     plain = (
         groups is None
         and query_set == "all"
@@ -69,7 +81,9 @@ def _query_counts(
         return None
     try:
         if isinstance(y_score, ItemRanking) and _issparse(y_true):
-            found = _of_sparse_truth(y_true, y_score, exclude, n_threads)
+            found = _of_sparse_truth(y_true, y_score, exclude, n_threads, head)
+            if len(found or ()) == 3:  # (a top-N matrix's head, what the side inputs read)
+                *found, y_score = found
         elif isinstance(y_score, ItemRanking) and isinstance(y_true, ItemJudgments):
             found = _of_judgments(y_true, y_score, exclude, n_threads)
         elif _is_list_form(y_true) and not isinstance(y_score, ItemRanking):
@@ -110,19 +124,29 @@ def _counts(n_queries, queries, items, exclusion):
     return np.bincount(queries[kept], minlength=n_queries), ranked
 
 
-def _of_sparse_truth(y_true, run, exclude, n_threads):
+def _of_sparse_truth(y_true, run, exclude, n_threads, head=None):
     """A sparse truth matrix's rows are the queries, 0..n-1 in order, judged or not
-    (`_normalise`); the run's query ids are row numbers (checked there)."""
+    (`_normalise`); the run's query ids are row numbers (checked there). With ``head`` and
+    a top-N matrix of a list per query, wider than ``head``, its first ``head`` columns
+    are copied while each block of rows is checked (in the processor's cache: read later,
+    they would be read from memory again) and given as a third element, an `ItemRanking`."""
     if y_true.dtype.kind not in "biuf" or y_true.ndim != 2:
         return None
     n_queries, n_columns = y_true.shape
     if n_queries == 0:
         return None
     top = run._topn
+    kept = None
     if top is None:
         _check_ids_in_matrix(run, y_true.shape, n_threads=n_threads)
-    elif top.shape[0] > n_queries or not _distinct_in_range(top, n_columns):
-        return None  # ids the matrix cannot index, or a list naming an item twice
+    elif top.shape[0] > n_queries:
+        return None  # ids the matrix cannot index
+    else:
+        if head is not None and exclude is None and top.shape == (n_queries, top.shape[1]):
+            if 0 < head < top.shape[1]:
+                kept = np.empty((n_queries, head), dtype=top.dtype)
+        if not _distinct_in_range(top, n_columns, kept):
+            return None  # ids the matrix cannot index, or a list naming an item twice
     csr = _sparse().csr_matrix(y_true)
     if not csr.has_canonical_format:
         csr = csr.copy()
@@ -143,7 +167,8 @@ def _of_sparse_truth(y_true, run, exclude, n_threads):
         if top is None and _repeats(queries * np.int64(n_columns) + items):
             return None
         n_cand, unexcluded = _counts(n_queries, queries, items, exclusion)
-    return _QueryCounts(n_queries, n_cand, unexcluded), np.arange(n_queries)
+    found = _QueryCounts(n_queries, n_cand, unexcluded), np.arange(n_queries)
+    return found if kept is None else (*found, ItemRanking.from_topn(kept))
 
 
 def _of_judgments(truth, run, exclude, n_threads, positions=None):
@@ -194,9 +219,10 @@ def _repeats(keys):
     return bool(np.any(ordered[1:] == ordered[:-1]))
 
 
-def _distinct_in_range(top, n_items):
+def _distinct_in_range(top, n_items, head=None):
     """Whether every id of a top-N id matrix is in [0, n_items) and no row names an item
     twice (what `_check_ids_in_matrix` and the join's check of repeated items refuse).
+    ``head``: an array of shape (n_rows, h) given the first h columns as they are read.
 
     Blocks of rows stay in the processor's cache: their range is read, then they are
     sorted row by row in the narrowest integer type that holds the ids (sorting int16 is
@@ -216,6 +242,8 @@ def _distinct_in_range(top, n_items):
         rows = top[first : first + step]
         if rows.view(unsigned).max() >= n_items:
             return False
+        if head is not None:
+            head[first : first + step] = rows[:, : head.shape[1]]
         if width < 2:
             continue
         block = buffer[: rows.shape[0]]

@@ -116,11 +116,13 @@ def _prepare_lists_input(
     judged_only=False,
     n_threads=1,
     side=None,
+    head=None,
 ):
     """`_prepare_input` for a call whose measures read the recommended lists alone (no
     relevance of a ranked item): the queries numbered and counted as the normaliser
     numbers them, without joining the run with its judgments (`_lists_only`). Its
-    ``queries`` is then a `_lists_only._QueryCounts`, not a `_Queries`.
+    ``queries`` is then a `_lists_only._QueryCounts`, not a `_Queries`. ``head``: the
+    largest cut-off the measures read (None: whole lists), of the lists `_with_side` reads.
 
     Returns (the `_Prepared`, y_true, y_score), the last two what `_with_side` reads (ranked
     lists flattened once), or None when the input must be prepared whole
@@ -140,6 +142,7 @@ def _prepare_lists_input(
         tie_break=tie_break,
         score_dtype=score_dtype,
         n_threads=n_threads,
+        head=head,
     )
     if found is None:
         return None

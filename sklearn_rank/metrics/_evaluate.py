@@ -74,10 +74,13 @@ def _prepare(
         side=side,
     )
     prepared, read = None, (y_true, y_score)  # read: what the side inputs are made of
+    cut = _list_cut(on_lists, conventions.get("convention")) if on_lists else None
     if on_lists and len(on_lists) == len(requests):
         # No request reads the relevance of a ranked item: the run is not joined with the
         # judgments, unless the input needs the normaliser's checks (then None).
-        lazily = _prepare_lists_input(y_true, y_score, groups, exclude, sample_weight, **arguments)
+        lazily = _prepare_lists_input(
+            y_true, y_score, groups, exclude, sample_weight, head=cut, **arguments
+        )
         if lazily is not None:
             prepared, *read = lazily
     if prepared is None:
@@ -92,7 +95,7 @@ def _prepare(
             *read,
             exclude=exclude,
             side_inputs=side_inputs,
-            k=_list_cut(on_lists, conventions.get("convention")),
+            k=cut,
             relevant=any(r.metric.name in READS_RELEVANT for r in on_lists),
             history=any(r.metric.name in READS_HISTORY for r in on_lists),
         )

@@ -304,6 +304,10 @@ def test_distinct_ids_in_range_against_a_loop(dtype, n_items, block, monkeypatch
             top = rng.integers(0, n_items, (rows, width)).astype(dtype)
             distinct = all(len(set(row.tolist())) == width for row in top)
             assert _distinct_in_range(top, n_items) == distinct
+            head = np.full((rows, max(width - 1, 1)), np.iinfo(dtype).max, dtype=dtype)
+            assert _distinct_in_range(top, n_items, head) == distinct
+            if distinct:  # the first columns, copied as the rows were checked
+                np.testing.assert_array_equal(head, top[:, : head.shape[1]])
             if rows > 2:  # an id past the catalog, or below 0, in the last row
                 top[-1, -1] = n_items
                 assert not _distinct_in_range(top, n_items)
