@@ -288,10 +288,12 @@ def _docno_order(codes, kernel_score, items, item_codes):
 
 
 def _text_ranks(items):
-    """Each id's rank among the distinct ids compared as strings."""
+    """Each id's rank among the distinct ids compared as strings (bytes ids as bytes, as
+    strcmp compares docnos: for ASCII, the order of their str)."""
     distinct, which = np.unique(items, return_inverse=True)
+    text = distinct if distinct.dtype.kind == "S" else distinct.astype(str)
     text_rank = np.empty(distinct.size, dtype=np.int64)
-    text_rank[np.argsort(distinct.astype(str), kind="stable")] = np.arange(distinct.size)
+    text_rank[np.argsort(text, kind="stable")] = np.arange(distinct.size)
     return text_rank[which.ravel()]
 
 

@@ -27,6 +27,10 @@ def test_a_callers_bytes_ids_are_compared_as_before():
     as_str = ItemJudgments(["q", "q"], ["a", "c"], [1, 1])
     as_bytes = ItemRanking(["q"] * 3, np.array([b"a", b"b", b"c"]), [3.0, 2.0, 1.0])
     assert sr.evaluate(as_str, as_bytes, ["map"]) == {"map": 0.0}
+    # Ties broken by docno, trec_eval's way: bytes compared as bytes (strcmp), not decoded.
+    tied = ItemRanking(["q"] * 3, np.array([b"\xe9t\xe9", b"b", b"c"]), [1.0, 2.0, 1.0])
+    got = sr.evaluate(truth, tied, ["map"], convention="trec_eval")
+    assert got == {"map": pytest.approx((1 / 2 + 2 / 3) / 2)}  # b, then \xe9t\xe9 > c
 
 
 def test_objects_pickled_before_ids_could_stay_bytes_still_load():
