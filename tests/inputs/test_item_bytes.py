@@ -97,16 +97,18 @@ def _evaluate(args, monkeypatch):
     ids=["default", "all_trec", "judged_relstring", "max_docs", "complete"],
 )
 @pytest.mark.parametrize("negative", [False, True], ids=["grades", "negative_grades"])
-def test_trec_eval_paths_keep_docnos_bytes(tmp_path, monkeypatch, decoded, options, negative):
-    """The command's output read fast (docnos bytes) is the output read line by line
-    (docnos str), and no array of every docno of the run or the qrels is made str."""
+def test_trec_eval_paths_keep_docnos_bytes(
+    tmp_path, monkeypatch, decoded, file_parser, options, negative
+):
+    """The command's output read by each reader path (pyarrow's keeps docnos bytes) is the
+    output read line by line (docnos str), and no array of every docno of the run or the
+    qrels is made str."""
     qrels, run = _files(tmp_path, negative)
-    monkeypatch.setattr(_fast_files, "_ENABLED", False)
-    expected = _evaluate([*options, qrels, run], monkeypatch)
-    monkeypatch.setattr(_fast_files, "_ENABLED", True)
-    monkeypatch.setattr(_fast_files, "_MIN_BYTES", 0)
-    read = sr.read_trec_run(run)
-    assert _stored_items(read).dtype.kind == "S"  # (the fast path keeps bytes)
+    with monkeypatch.context() as line_by_line:
+        line_by_line.setattr(_fast_files, "_ENABLED", False)
+        expected = _evaluate([*options, qrels, run], line_by_line)
+    kind = "S" if file_parser.name == "pyarrow" else "U"
+    assert _stored_items(sr.read_trec_run(run)).dtype.kind == kind
     decoded.clear()
     assert _evaluate([*options, qrels, run], monkeypatch) == expected
     # (infAP with documents of negative grade reads every judgment's docno as str.)
@@ -115,21 +117,22 @@ def test_trec_eval_paths_keep_docnos_bytes(tmp_path, monkeypatch, decoded, optio
 
 
 @pytest.mark.filterwarnings("ignore:.*have no relevant item:UserWarning")
-def test_str_judgments_beside_a_read_run_join_as_bytes(tmp_path, monkeypatch, decoded):
+def test_str_judgments_beside_a_read_run_join_as_bytes(tmp_path, monkeypatch, decoded, file_parser):
     """A small qrels read line by line (str) beside a run read fast (bytes), or judgments
     made of str by the caller: the str side is made bytes (all ASCII), the run stays
-    bytes; a non-ASCII str id makes both sides str. Values equal those of str ids."""
+    bytes; a non-ASCII str id makes both sides str. Values equal those of str ids (with
+    the line-by-line reader alone, every side is str)."""
     qrels_path, run_path = _files(tmp_path)
-    monkeypatch.setattr(_fast_files, "_MIN_BYTES", 0)
-    monkeypatch.setattr(_fast_files, "_ENABLED", False)
-    qrels, str_run = sr.read_trec_qrels(qrels_path), sr.read_trec_run(run_path)
-    monkeypatch.setattr(_fast_files, "_ENABLED", True)
-    run = sr.read_trec_run(run_path)
-    assert (_stored_items(run).dtype.kind, _stored_items(qrels).dtype.kind) == ("S", "U")
+    with monkeypatch.context() as line_by_line:
+        line_by_line.setattr(_fast_files, "_ENABLED", False)
+        qrels, str_run = sr.read_trec_qrels(qrels_path), sr.read_trec_run(run_path)
+    run = sr.read_trec_run(run_path)  # (the fixture's path)
+    kind = "S" if file_parser.name == "pyarrow" else "U"
+    assert (_stored_items(run).dtype.kind, _stored_items(qrels).dtype.kind) == (kind, "U")
     names = ["map", "ndcg@10", "P_5"]
     decoded.clear()
     got = sr.evaluate(qrels, run, names, per_query=True)
-    assert decoded == [] and _stored_items(run).dtype.kind == "S"
+    assert decoded == [] and _stored_items(run).dtype.kind == kind
     want = sr.evaluate(qrels, str_run, names, per_query=True)
     for name in names:
         np.testing.assert_array_equal(got[name], want[name])
@@ -139,7 +142,7 @@ def test_str_judgments_beside_a_read_run_join_as_bytes(tmp_path, monkeypatch, de
         np.append(qrels.relevance, 1),
     )
     got = sr.evaluate(other, run, names, per_query=True)  # the run made str
-    assert decoded == [("ItemRanking", len(run))]
+    assert decoded == ([("ItemRanking", len(run))] if kind == "S" else [])
     want = sr.evaluate(other, str_run, names, per_query=True)
     for name in names:
         np.testing.assert_array_equal(got[name], want[name])
