@@ -323,13 +323,6 @@ def _format(value, integer):
     return f"{value:6.4f}"
 
 
-def _formatted(column, integer):
-    """`_format` of each value of a column."""
-    if integer:
-        return [str(int(round(value))) for value in column]
-    return ["  -nan" if value != value else f"{value:6.4f}" for value in column]
-
-
 def _per_topic_text(topics, columns):
     """The -q lines, topic after topic, each topic's a line per column ``(head, format,
     cells)``: a cell formatted by ``format`` ("%s" or "%6.4f", as `_format` formats a
@@ -420,9 +413,7 @@ def run(argv, stdout=None, stderr=None, stdin=None):
         _infap_with_pooled(labels, per_query, ids, qrels, ranking, level, conventions)
     per_query.update({name: values_by_name[name] for name in counts_needed})
     counts = {name: per_query[name] for name in counts_needed}
-    judged_topics = sorted(
-        {str(q) for q in set(truth.queries.tolist())}
-    )  # (str of each topic once)
+    judged_topics = sorted(map(str, set(truth.queries.tolist())))  # (each topic's str once)
     evaluated = dict(zip(ids, range(len(ids))))
     missing = [q for q in judged_topics if q not in evaluated]
     _nan_iprec(labels, per_query, counts, conventions)
@@ -457,7 +448,8 @@ def run(argv, stdout=None, stderr=None, stdin=None):
                 # (trec_eval prints gm_map, gm_bpref on the all line only)
                 column = values[label][: len(shown)]
                 if integer[label]:
-                    columns.append((f"{z}{label:<22}\t", "%s", _formatted(column, True)))
+                    cells = [_format(value, True) for value in column]
+                    columns.append((f"{z}{label:<22}\t", "%s", cells))
                 else:
                     columns.append((f"{z}{label:<22}\t", "%6.4f", column))
         stdout.write(_per_topic_text(shown, columns))

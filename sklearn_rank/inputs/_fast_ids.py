@@ -281,9 +281,7 @@ class _ItemIds:
         if self._fixed and not self._with_nul:
             return self._ids
         if self._fixed:  # Python strings, the NULs numpy dropped put back (ASCII: 1 byte each)
-            strings = (self._ids.astype(str) if self._ids.dtype.kind == "S" else self._ids).astype(
-                object
-            )
+            strings = self._ids.astype(str).astype(object)  # (bytes made str first)
             self._ids = self._characters = None
             for rows, lengths in self._with_nul:
                 for row, length in zip(rows.tolist(), lengths.tolist()):

@@ -82,7 +82,7 @@ def _query_counts(
     try:
         if isinstance(y_score, ItemRanking) and _issparse(y_true):
             found = _of_sparse_truth(y_true, y_score, exclude, n_threads, head)
-            if len(found or ()) == 3:  # (a top-N matrix's head, what the side inputs read)
+            if found is not None:  # (its run: a top-N matrix's head, maybe)
                 *found, y_score = found
         elif isinstance(y_score, ItemRanking) and isinstance(y_true, ItemJudgments):
             found = _of_judgments(y_true, y_score, exclude, n_threads)
@@ -129,7 +129,8 @@ def _of_sparse_truth(y_true, run, exclude, n_threads, head=None):
     (`_normalise`); the run's query ids are row numbers (checked there). With ``head`` and
     a top-N matrix of a list per query, wider than ``head``, its first ``head`` columns
     are copied while each block of rows is checked (in the processor's cache: read later,
-    they would be read from memory again) and given as a third element, an `ItemRanking`."""
+    they would be read from memory again). Returns (`_QueryCounts`, query ids, the run the
+    side inputs read: that head as an `ItemRanking`, or ``run``), or None."""
     if y_true.dtype.kind not in "biuf" or y_true.ndim != 2:
         return None
     n_queries, n_columns = y_true.shape
@@ -142,9 +143,8 @@ def _of_sparse_truth(y_true, run, exclude, n_threads, head=None):
     elif top.shape[0] > n_queries:
         return None  # ids the matrix cannot index
     else:
-        if head is not None and exclude is None and top.shape == (n_queries, top.shape[1]):
-            if 0 < head < top.shape[1]:
-                kept = np.empty((n_queries, head), dtype=top.dtype)
+        if exclude is None and top.shape[0] == n_queries and 0 < (head or 0) < top.shape[1]:
+            kept = np.empty((n_queries, head), dtype=top.dtype)
         if not _distinct_in_range(top, n_columns, kept):
             return None  # ids the matrix cannot index, or a list naming an item twice
     csr = _sparse().csr_matrix(y_true)
@@ -167,8 +167,8 @@ def _of_sparse_truth(y_true, run, exclude, n_threads, head=None):
         if top is None and _repeats(queries * np.int64(n_columns) + items):
             return None
         n_cand, unexcluded = _counts(n_queries, queries, items, exclusion)
-    found = _QueryCounts(n_queries, n_cand, unexcluded), np.arange(n_queries)
-    return found if kept is None else (*found, ItemRanking.from_topn(kept))
+    read = run if kept is None else ItemRanking.from_topn(kept)
+    return _QueryCounts(n_queries, n_cand, unexcluded), np.arange(n_queries), read
 
 
 def _of_judgments(truth, run, exclude, n_threads, positions=None):

@@ -93,7 +93,7 @@ class _ItemsAttribute:
             return self
         items = table._items
         if table._ascii_items:
-            items = items.astype(f"U{max(items.dtype.itemsize, 1)}")
+            items = items.astype(str)
             table._items, table._ascii_items = items, False
         return items
 
@@ -115,7 +115,7 @@ def _holds_ascii_bytes(table):
 def _items_at(table, rows):
     """``table.items[rows]``, only those ids made str."""
     items = table._items[rows]
-    return items.astype(f"U{max(items.dtype.itemsize, 1)}") if table._ascii_items else items
+    return items.astype(str) if table._ascii_items else items
 
 
 def _joinable_items(truth, run):
